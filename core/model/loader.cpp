@@ -1,0 +1,478 @@
+#include "model/loader.h"
+
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+#include "nsys/export_reader.h"
+
+namespace skew {
+namespace {
+
+constexpr uint64_t kTidMask = 0xFFFFFF;
+
+uint32_t pidOf(uint64_t globalPid) { return static_cast<uint32_t>((globalPid >> 24) & 0xFFFFFF); }
+
+struct LaneKey {
+    uint64_t globalPid;
+    int32_t device, stream;
+    bool operator==(const LaneKey& o) const { return globalPid == o.globalPid && device == o.device && stream == o.stream; }
+};
+struct LaneKeyHash {
+    size_t operator()(const LaneKey& k) const {
+        return std::hash<uint64_t>()(k.globalPid * 1000003u ^ (uint64_t(uint32_t(k.device)) << 32) ^ uint32_t(k.stream));
+    }
+};
+
+struct LaneBuild {
+    LaneKey key;
+    KernelLane lane;
+};
+
+// Sorts parallel columns by (start, end) with one permutation; skipped when already sorted.
+template <typename... Cols>
+void sortByStart(std::vector<int64_t>& start, std::vector<int64_t>& end, Cols&... cols) {
+    bool sorted = true;
+    for (size_t i = 1; i < start.size() && sorted; ++i)
+        sorted = start[i - 1] < start[i] || (start[i - 1] == start[i] && end[i - 1] <= end[i]);
+    if (sorted) return;
+    std::vector<uint32_t> perm(start.size());
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
+        return start[a] != start[b] ? start[a] < start[b] : end[a] < end[b];
+    });
+    auto apply = [&](auto& v) {
+        std::remove_reference_t<decltype(v)> out(v.size());
+        for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
+        v.swap(out);
+    };
+    apply(start);
+    apply(end);
+    (apply(cols), ...);
+}
+
+class Progress {
+public:
+    Progress(const LoadOptions& o, double totalRows) : opts_(o), total_(std::max(1.0, totalRows)) {}
+    void add(const char* phase, uint64_t rows) {
+        done_ += double(rows);
+        report(phase);
+    }
+    void report(const char* phase) {
+        if (opts_.progress && !opts_.progress(phase, std::min(1.0, done_ / total_))) throw Cancelled();
+    }
+
+private:
+    const LoadOptions& opts_;
+    double total_;
+    double done_ = 0;
+};
+
+constexpr uint64_t kProgressEvery = 1 << 16;
+
+class FileLoader {
+public:
+    FileLoader(Profile& p, int fileIndex, ExportFile& f, Progress& prog)
+        : p_(p), fi_(fileIndex), f_(f), in_(p.inputs[fileIndex]), prog_(prog) {}
+
+    void load() {
+        loadStrings();
+        loadProcesses();
+        loadKernels();
+        loadRuntime();
+        loadNvtx();
+        loadSync();
+        loadThreadNames();
+    }
+
+    std::vector<LaneBuild>& lanes() { return lanes_; }
+
+private:
+    StrId str(int64_t localId) const {
+        if (localId < 0 || size_t(localId) >= strMap_.size()) return kNoString;
+        return strMap_[size_t(localId)];
+    }
+
+    int processIndex(uint64_t globalPid) {
+        if (globalPid == lastGpid_ && lastProc_ >= 0) return lastProc_;
+        auto it = procIndex_.find(globalPid);
+        int idx;
+        if (it == procIndex_.end()) {
+            idx = int(p_.processes.size());
+            Process pr;
+            pr.file = fi_;
+            pr.globalPid = globalPid;
+            pr.pid = pidOf(globalPid);
+            p_.processes.push_back(std::move(pr));
+            procIndex_.emplace(globalPid, idx);
+            kernelCorr_.emplace_back();
+        } else {
+            idx = it->second;
+        }
+        lastGpid_ = globalPid;
+        lastProc_ = idx;
+        return idx;
+    }
+    size_t local(int procIdx) const { return size_t(procIdx - firstProc_); }
+
+    void loadStrings() {
+        Query q(f_.db(), "SELECT id, value FROM StringIds", f_.path());
+        uint64_t n = 0;
+        while (q.step()) {
+            int64_t id = q.i64(0);
+            if (id < 0 || id > (int64_t(1) << 31)) continue;
+            if (size_t(id) >= strMap_.size()) strMap_.resize(size_t(id) + 1, kNoString);
+            strMap_[size_t(id)] = p_.strings.intern(q.text(1));
+            if (++n % kProgressEvery == 0) prog_.add("strings", kProgressEvery);
+        }
+        prog_.add("strings", n % kProgressEvery);
+    }
+
+    void loadProcesses() {
+        firstProc_ = int(p_.processes.size());
+        if (!f_.hasTable("PROCESSES")) return;
+        Query q(f_.db(), "SELECT globalPid, " + f_.colOrNull("PROCESSES", "name") + " FROM PROCESSES", f_.path());
+        while (q.step()) procNames_[uint64_t(q.i64(0))] = std::string(q.text(1));
+    }
+
+    void loadKernels() {
+        const std::string t = "CUPTI_ACTIVITY_KIND_KERNEL";
+        if (!f_.hasTable(t)) {
+            p_.warnings.push_back(in_.path + ": no " + t + " table: the CUDA kernel trace was not captured (nsys profile --trace=cuda)");
+            return;
+        }
+        Query q(f_.db(),
+                "SELECT start, end, deviceId, streamId, " + f_.colOrNull(t, "correlationId") + ", " +
+                    f_.colOrNull(t, "globalPid") + ", " + f_.colOrNull(t, "demangledName") + ", " +
+                    f_.colOrNull(t, "shortName") + " FROM " + t,
+                f_.path());
+        std::unordered_map<LaneKey, uint32_t, LaneKeyHash> index;
+        LaneKey last{~0ull, -1, -1};
+        uint32_t lastIdx = 0;
+        uint64_t n = 0;
+        const int64_t align = in_.alignNs;
+        while (q.step()) {
+            LaneKey key{uint64_t(q.i64(5)), int32_t(q.i64(2)), int32_t(q.i64(3))};
+            if (!(key == last)) {
+                auto it = index.find(key);
+                if (it == index.end()) {
+                    it = index.emplace(key, uint32_t(lanes_.size())).first;
+                    lanes_.push_back({key, {}});
+                    lanes_.back().lane.stream = key.stream;
+                    processIndex(key.globalPid);
+                }
+                last = key;
+                lastIdx = it->second;
+            }
+            KernelLane& lane = lanes_[lastIdx].lane;
+            StrId name = str(q.isNull(6) ? q.i64(7) : q.i64(6));
+            if (name == kNoString && !q.isNull(7)) name = str(q.i64(7));
+            lane.start.push_back(q.i64(0) + align);
+            lane.end.push_back(q.i64(1) + align);
+            lane.name.push_back(name);
+            uint32_t corr = uint32_t(q.i64(4));
+            lane.correlationId.push_back(corr);
+            if (name >= p_.nameOps.size()) p_.nameOps.resize(p_.strings.size(), CollOp::Count);
+            CollOp& op = p_.nameOps[name];
+            if (op == CollOp::Count) op = classifyKernelName(p_.strings.str(name));
+            if (op != CollOp::NotNccl) ++lane.ncclKernels;
+            // remember which correlation ids launched kernels, to keep only those launch rows
+            auto& bits = kernelCorr_[local(processIndex(key.globalPid))];
+            if ((corr >> 6) >= bits.size()) bits.resize((corr >> 6) + 1 + bits.size() / 2, 0);
+            bits[corr >> 6] |= uint64_t(1) << (corr & 63);
+            if (++n % kProgressEvery == 0) prog_.add("kernels", kProgressEvery);
+        }
+        prog_.add("kernels", n % kProgressEvery);
+        in_.kernelRows = n;
+    }
+
+    void loadRuntime() {
+        const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
+        if (!f_.hasTable(t)) {
+            if (in_.kernelRows > 0)
+                p_.warnings.push_back(in_.path + ": no " + t + " table: kernels cannot be joined to their launches");
+            return;
+        }
+        Query q(f_.db(),
+                "SELECT start, end, eventClass, globalTid, " + f_.colOrNull(t, "correlationId") + ", nameId FROM " + t,
+                f_.path());
+        uint64_t n = 0;
+        const int64_t align = in_.alignNs;
+        while (q.step()) {
+            if (++n % kProgressEvery == 0) prog_.add("launches", kProgressEvery);
+            int64_t cls = q.i64(2);
+            if (cls != 0 && cls != 1) continue;  // other classes (backtraces, ...) repeat correlation ids
+            if (q.isNull(4)) continue;
+            uint64_t gtid = uint64_t(q.i64(3));
+            auto it = procIndex_.find(gtid & ~kTidMask);
+            if (it == procIndex_.end()) continue;
+            uint32_t corr = uint32_t(q.i64(4));
+            const auto& bits = kernelCorr_[local(it->second)];
+            if ((corr >> 6) >= bits.size() || !(bits[corr >> 6] >> (corr & 63) & 1)) continue;
+            Launches& l = p_.processes[size_t(it->second)].launches;
+            l.correlationId.push_back(corr);
+            l.start.push_back(q.i64(0) + align);
+            l.end.push_back(q.i64(1) + align);
+            l.name.push_back(str(q.i64(5)));
+            l.tid.push_back(uint32_t(gtid & kTidMask));
+        }
+        prog_.add("launches", n % kProgressEvery);
+        in_.runtimeRows = n;
+        for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
+            Launches& l = p_.processes[size_t(i)].launches;
+            sortByCorrelation(l);
+        }
+    }
+
+    static void sortByCorrelation(Launches& l) {
+        if (std::is_sorted(l.correlationId.begin(), l.correlationId.end())) return;
+        std::vector<uint32_t> perm(l.size());
+        std::iota(perm.begin(), perm.end(), 0u);
+        std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return l.correlationId[a] < l.correlationId[b]; });
+        auto apply = [&](auto& v) {
+            std::remove_reference_t<decltype(v)> out(v.size());
+            for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
+            v.swap(out);
+        };
+        apply(l.correlationId);
+        apply(l.start);
+        apply(l.end);
+        apply(l.name);
+        apply(l.tid);
+    }
+
+    void loadNvtx() {
+        const std::string t = "NVTX_EVENTS";
+        if (!f_.hasTable(t)) return;
+        Query q(f_.db(),
+                "SELECT start, end, eventType, globalTid, text, " + f_.colOrNull(t, "textId") + ", " +
+                    f_.colOrNull(t, "domainId") + " FROM " + t,
+                f_.path());
+        uint64_t n = 0, ranges = 0;
+        const int64_t align = in_.alignNs;
+        while (q.step()) {
+            if (++n % kProgressEvery == 0) prog_.add("nvtx", kProgressEvery);
+            int64_t type = q.i64(2);
+            // 59/60: push/pop and start/end ranges; 70/71: the same from NVTX text extensions
+            if (type != 59 && type != 60 && type != 70 && type != 71) continue;
+            if (q.isNull(1)) continue;
+            uint64_t gtid = uint64_t(q.i64(3));
+            NvtxRanges& r = p_.processes[size_t(processIndex(gtid & ~kTidMask))].nvtx;
+            r.start.push_back(q.i64(0) + align);
+            r.end.push_back(q.i64(1) + align);
+            r.tid.push_back(uint32_t(gtid & kTidMask));
+            r.text.push_back(q.isNull(4) ? str(q.i64(5)) : p_.strings.intern(q.text(4)));
+            r.domain.push_back(uint32_t(q.i64(6)));
+            ++ranges;
+        }
+        prog_.add("nvtx", n % kProgressEvery);
+        in_.nvtxRanges = ranges;
+        for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
+            NvtxRanges& r = p_.processes[size_t(i)].nvtx;
+            sortByStart(r.start, r.end, r.tid, r.text, r.domain);
+        }
+    }
+
+    void loadSync() {
+        const std::string t = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+        if (!f_.hasTable(t)) return;
+        std::string type = f_.columns(t).count("syncType") ? "syncType" : f_.colOrNull(t, "deprecatedSyncType");
+        Query q(f_.db(), "SELECT start, end, deviceId, streamId, globalPid, " + type + " FROM " + t, f_.path());
+        uint64_t n = 0;
+        const int64_t align = in_.alignNs;
+        while (q.step()) {
+            if (++n % kProgressEvery == 0) prog_.add("sync", kProgressEvery);
+            if (q.i64(5) != 2) continue;  // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT
+            StreamWaits& w = p_.processes[size_t(processIndex(uint64_t(q.i64(4))))].waits;
+            w.start.push_back(q.i64(0) + align);
+            w.end.push_back(q.i64(1) + align);
+            w.device.push_back(int32_t(q.i64(2)));
+            w.stream.push_back(int32_t(q.i64(3)));
+        }
+        prog_.add("sync", n % kProgressEvery);
+        in_.syncRows = n;
+        for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
+            StreamWaits& w = p_.processes[size_t(i)].waits;
+            sortByStart(w.start, w.end, w.device, w.stream);
+        }
+    }
+
+    void loadThreadNames() {
+        for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
+            Process& pr = p_.processes[size_t(i)];
+            if (auto it = procNames_.find(pr.globalPid); it != procNames_.end()) pr.name = it->second;
+        }
+        if (!f_.hasTable("ThreadNames")) return;
+        Query q(f_.db(), "SELECT nameId, globalTid FROM ThreadNames", f_.path());
+        while (q.step()) {
+            uint64_t gtid = uint64_t(q.i64(1));
+            auto it = procIndex_.find(gtid & ~kTidMask);
+            if (it == procIndex_.end()) continue;
+            p_.processes[size_t(it->second)].threadNames[uint32_t(gtid & kTidMask)] = str(q.i64(0));
+        }
+    }
+
+    Profile& p_;
+    int fi_;
+    ExportFile& f_;
+    InputFile& in_;
+    Progress& prog_;
+    std::vector<StrId> strMap_;
+    std::unordered_map<uint64_t, std::string> procNames_;
+    std::unordered_map<uint64_t, int> procIndex_;
+    std::vector<std::vector<uint64_t>> kernelCorr_;  // per process of this file: bitmap of kernel correlation ids
+    int firstProc_ = 0;
+    uint64_t lastGpid_ = ~0ull;
+    int lastProc_ = -1;
+    std::vector<LaneBuild> lanes_;
+};
+
+struct RankBuild {
+    int file;
+    uint64_t globalPid;
+    int device;
+    std::vector<KernelLane> lanes;
+};
+
+}  // namespace
+
+std::string fileStem(const std::string& path) {
+    std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0) base.resize(dot);
+    return base;
+}
+
+static std::string baseName(const std::string& path) {
+    return path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+}
+
+void assignRankLabels(Profile& p) {
+    std::set<int> files;
+    std::set<int> devices;
+    std::vector<int> ranksPerFile(p.inputs.size(), 0);
+    for (const auto& r : p.ranks) {
+        files.insert(r.file);
+        devices.insert(r.device);
+        ++ranksPerFile[size_t(r.file)];
+    }
+    bool oneFileUniqueDevices = files.size() == 1 && devices.size() == p.ranks.size();
+    bool oneRankPerFile = std::all_of(p.ranks.begin(), p.ranks.end(), [&](const Rank& r) { return ranksPerFile[size_t(r.file)] == 1; });
+    for (auto& r : p.ranks) {
+        std::string stem = fileStem(p.inputs[size_t(r.file)].path);
+        if (oneFileUniqueDevices) r.label = "dev " + std::to_string(r.device);
+        else if (oneRankPerFile) r.label = stem;
+        else r.label = stem + "/pid " + std::to_string(r.pid) + "/dev " + std::to_string(r.device);
+    }
+    // Distinct files with the same stem (a/rank0.sqlite, b/rank0.sqlite): keep labels unique.
+    std::set<std::string> seen;
+    for (auto& r : p.ranks) {
+        if (seen.insert(r.label).second) continue;
+        r.label = p.inputs[size_t(r.file)].path + (oneRankPerFile ? "" : "/pid " + std::to_string(r.pid) + "/dev " + std::to_string(r.device));
+        seen.insert(r.label);
+    }
+}
+
+Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
+    Profile p;
+    std::vector<std::unique_ptr<ExportFile>> files;
+    double totalRows = 0;
+    for (const auto& path : paths) {
+        files.push_back(std::make_unique<ExportFile>(resolveInput(path)));
+        ExportFile& f = *files.back();
+        InputFile in;
+        in.path = path;
+        in.nsysVersion = f.meta("EXPORT_PRODUCT_VERSION");
+        in.schemaVersion = f.meta("EXPORT_SCHEMA_VERSION");
+        in.hasSessionStart = f.hasSessionStart();
+        in.sessionStartUtcNs = f.sessionStartUtcNs();
+        in.tables = f.tables();
+        std::sort(in.tables.begin(), in.tables.end());
+        p.inputs.push_back(std::move(in));
+        for (const char* t : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
+                              "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
+            totalRows += double(f.estimatedRows(t));
+    }
+    // Aligned base: ns since the earliest session start among the files.
+    int64_t minUtc = 0;
+    bool any = false;
+    for (const auto& in : p.inputs)
+        if (in.hasSessionStart && (!any || in.sessionStartUtcNs < minUtc)) minUtc = in.sessionStartUtcNs, any = true;
+    for (auto& in : p.inputs) {
+        if (in.hasSessionStart) in.alignNs = in.sessionStartUtcNs - minUtc;
+        else if (p.inputs.size() > 1)
+            p.warnings.push_back(in.path + ": no session start time (TARGET_INFO_SESSION_START_TIME); its clock is not aligned with the other files");
+    }
+
+    Progress prog(options, totalRows);
+    std::vector<RankBuild> builds;
+    for (size_t fi = 0; fi < files.size(); ++fi) {
+        FileLoader fl(p, int(fi), *files[fi], prog);
+        fl.load();
+        for (auto& lb : fl.lanes()) {
+            auto it = std::find_if(builds.begin(), builds.end(), [&](const RankBuild& b) {
+                return b.file == int(fi) && b.globalPid == lb.key.globalPid && b.device == lb.key.device;
+            });
+            if (it == builds.end()) {
+                builds.push_back({int(fi), lb.key.globalPid, lb.key.device, {}});
+                it = builds.end() - 1;
+            }
+            it->lanes.push_back(std::move(lb.lane));
+        }
+        files[fi].reset();  // close the file as soon as it is read
+    }
+    prog.report("sorting");
+
+    std::sort(builds.begin(), builds.end(), [&](const RankBuild& a, const RankBuild& b) {
+        const auto& pa = p.inputs[size_t(a.file)].path;
+        const auto& pb = p.inputs[size_t(b.file)].path;
+        std::string ba = baseName(pa), bb = baseName(pb);
+        if (ba != bb) return ba < bb;
+        if (pa != pb) return pa < pb;
+        if (a.device != b.device) return a.device < b.device;
+        return pidOf(a.globalPid) < pidOf(b.globalPid);
+    });
+    bool anyKernel = false;
+    for (auto& b : builds) {
+        Rank r;
+        r.id = int(p.ranks.size());
+        r.file = b.file;
+        r.device = b.device;
+        r.pid = pidOf(b.globalPid);
+        for (size_t i = 0; i < p.processes.size(); ++i)
+            if (p.processes[i].file == b.file && p.processes[i].globalPid == b.globalPid) r.process = int(i);
+        r.lanes = std::move(b.lanes);
+        std::sort(r.lanes.begin(), r.lanes.end(), [](const KernelLane& x, const KernelLane& y) { return x.stream < y.stream; });
+        for (auto& l : r.lanes) {
+            sortByStart(l.start, l.end, l.name, l.correlationId);
+            l.start.shrink_to_fit();
+            l.end.shrink_to_fit();
+            l.name.shrink_to_fit();
+            l.correlationId.shrink_to_fit();
+            if (l.size() == 0) continue;
+            int64_t lo = l.start.front();
+            int64_t hi = *std::max_element(l.end.begin(), l.end.end());
+            if (!anyKernel || lo < p.timeStart) p.timeStart = lo;
+            if (!anyKernel || hi > p.timeEnd) p.timeEnd = hi;
+            anyKernel = true;
+        }
+        p.ranks.push_back(std::move(r));
+    }
+    for (auto& pr : p.processes) {
+        auto& l = pr.launches;
+        l.correlationId.shrink_to_fit();
+        l.start.shrink_to_fit();
+        l.end.shrink_to_fit();
+        l.name.shrink_to_fit();
+        l.tid.shrink_to_fit();
+    }
+    if (p.nameOps.size() < p.strings.size()) p.nameOps.resize(p.strings.size(), CollOp::NotNccl);
+    for (auto& op : p.nameOps)
+        if (op == CollOp::Count) op = CollOp::NotNccl;
+    assignRankLabels(p);
+    prog.report("done");
+    return p;
+}
+
+}  // namespace skew

@@ -1,0 +1,62 @@
+#include "model/profile.h"
+
+#include <algorithm>
+
+namespace skew {
+
+StrId StringTable::intern(std::string_view s) {
+    if (auto it = index_.find(s); it != index_.end()) return it->second;
+    StrId id = static_cast<StrId>(strings_.size());
+    strings_.emplace_back(s);
+    index_.emplace(strings_.back(), id);
+    return id;
+}
+
+template <typename V>
+static size_t cap(const V& v) {
+    return v.capacity() * sizeof(typename V::value_type);
+}
+
+size_t KernelLane::bytes() const { return cap(start) + cap(end) + cap(name) + cap(correlationId); }
+
+int64_t Launches::find(uint32_t corr) const {
+    auto it = std::lower_bound(correlationId.begin(), correlationId.end(), corr);
+    if (it == correlationId.end() || *it != corr) return -1;
+    return it - correlationId.begin();
+}
+
+size_t Launches::bytes() const { return cap(correlationId) + cap(start) + cap(end) + cap(name) + cap(tid); }
+
+uint64_t Rank::kernelCount() const {
+    uint64_t n = 0;
+    for (const auto& l : lanes) n += l.size();
+    return n;
+}
+
+uint64_t Rank::ncclKernelCount() const {
+    uint64_t n = 0;
+    for (const auto& l : lanes) n += l.ncclKernels;
+    return n;
+}
+
+uint64_t Profile::kernelCount() const {
+    uint64_t n = 0;
+    for (const auto& r : ranks) n += r.kernelCount();
+    return n;
+}
+
+uint64_t Profile::launchCount() const {
+    uint64_t n = 0;
+    for (const auto& p : processes) n += p.launches.size();
+    return n;
+}
+
+size_t Profile::residentBytes() const {
+    size_t b = 0;
+    for (const auto& r : ranks)
+        for (const auto& l : r.lanes) b += l.bytes();
+    for (const auto& p : processes) b += p.launches.bytes();
+    return b;
+}
+
+}  // namespace skew

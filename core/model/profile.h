@@ -1,0 +1,128 @@
+#pragma once
+// The in-memory profile: everything the analysis and the viewer need from one or several exports,
+// in flat columnar arrays (no string per event; names are ids into one StringTable).
+// Times are int64 ns on the aligned time base (see analysis-spec.md, Inputs).
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "nsys/nccl_names.h"
+
+namespace skew {
+
+using StrId = uint32_t;
+constexpr StrId kNoString = 0;  // id 0 is always the empty string
+
+class StringTable {
+public:
+    StringTable() { intern(""); }
+    StrId intern(std::string_view s);
+    const std::string& str(StrId id) const { return strings_[id]; }
+    size_t size() const { return strings_.size(); }
+
+private:
+    std::deque<std::string> strings_;  // deque: elements never move, so the views stay valid
+    std::unordered_map<std::string_view, StrId> index_;
+};
+
+// One rank's kernels on one stream, sorted by start.
+struct KernelLane {
+    int32_t stream = 0;
+    std::vector<int64_t> start, end;
+    std::vector<StrId> name;
+    std::vector<uint32_t> correlationId;
+    uint32_t ncclKernels = 0;
+
+    size_t size() const { return start.size(); }
+    size_t bytes() const;
+};
+
+// CUDA runtime/driver calls (eventClass 0/1) that launched a loaded kernel, sorted by correlation id.
+struct Launches {
+    std::vector<uint32_t> correlationId;
+    std::vector<int64_t> start, end;
+    std::vector<StrId> name;
+    std::vector<uint32_t> tid;
+
+    size_t size() const { return correlationId.size(); }
+    // index of the launch with this correlation id, or -1
+    int64_t find(uint32_t corr) const;
+    size_t bytes() const;
+};
+
+// NVTX push/pop and start/end ranges of one process, sorted by start.
+struct NvtxRanges {
+    std::vector<int64_t> start, end;
+    std::vector<uint32_t> tid;
+    std::vector<StrId> text;
+    std::vector<uint32_t> domain;
+
+    size_t size() const { return start.size(); }
+};
+
+// Stream-wait synchronization records (syncType 2) of one process, sorted by start.
+struct StreamWaits {
+    std::vector<int64_t> start, end;
+    std::vector<int32_t> device, stream;
+
+    size_t size() const { return start.size(); }
+};
+
+struct Process {
+    int file = 0;
+    uint64_t globalPid = 0;
+    uint32_t pid = 0;
+    std::string name;
+    Launches launches;
+    NvtxRanges nvtx;
+    StreamWaits waits;
+    std::unordered_map<uint32_t, StrId> threadNames;  // tid -> name
+};
+
+// One GPU timeline: (file, process, device).
+struct Rank {
+    int id = 0;
+    int file = 0;
+    int process = 0;  // index into Profile::processes
+    uint32_t pid = 0;
+    int device = 0;
+    std::string label;
+    std::vector<KernelLane> lanes;  // sorted by stream id
+    int64_t clockOffsetNs = 0;      // refinement applied on top of the session alignment
+
+    uint64_t kernelCount() const;
+    uint64_t ncclKernelCount() const;
+};
+
+struct InputFile {
+    std::string path;
+    std::string nsysVersion;
+    std::string schemaVersion;
+    bool hasSessionStart = false;
+    int64_t sessionStartUtcNs = 0;
+    int64_t alignNs = 0;  // added to every time of this file to put it on the aligned base
+    std::vector<std::string> tables;
+    uint64_t kernelRows = 0, runtimeRows = 0, nvtxRanges = 0, syncRows = 0;
+};
+
+struct Profile {
+    std::vector<InputFile> inputs;
+    std::vector<Process> processes;
+    std::vector<Rank> ranks;
+    StringTable strings;
+    std::vector<std::string> warnings;
+    int64_t timeStart = 0, timeEnd = 0;  // over all kernels, aligned; 0/0 without kernels
+
+    CollOp kernelOp(StrId name) const { return name < nameOps.size() ? nameOps[name] : CollOp::NotNccl; }
+    std::vector<CollOp> nameOps;  // per string id used as a kernel name
+
+    uint64_t kernelCount() const;
+    uint64_t launchCount() const;
+    size_t residentBytes() const;  // kernel lanes plus launch rows
+};
+
+}  // namespace skew

@@ -1,0 +1,200 @@
+#include "nsys/export_reader.h"
+
+#include <sqlite3.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace skew {
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string findOnPath(const std::string& exe) {
+    const char* p = std::getenv("PATH");
+    if (!p) return {};
+    std::string path = p;
+    size_t pos = 0;
+    while (pos <= path.size()) {
+        size_t next = path.find(':', pos);
+        if (next == std::string::npos) next = path.size();
+        std::string dir = path.substr(pos, next - pos);
+        if (dir.empty()) dir = ".";
+        std::string cand = dir + "/" + exe;
+        if (::access(cand.c_str(), X_OK) == 0) return cand;
+        pos = next + 1;
+    }
+    return {};
+}
+
+std::string stemOf(const std::string& path) {
+    std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0) base.resize(dot);
+    return base;
+}
+
+std::string convertReport(const std::string& path) {
+    std::string nsys = findOnPath("nsys");
+    std::string suggested = path.substr(0, path.rfind('.')) + ".sqlite";
+    if (nsys.empty())
+        throw InputError(path + " is an Nsight Systems report, not an SQLite export, and `nsys` is not on PATH; "
+                         "convert it with: nsys export --type sqlite --output " + suggested + " " + path);
+    // Convert into a private folder: never write next to (or over) the user's files.
+    const char* tmp = std::getenv("TMPDIR");
+    std::string dirTmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/skewscope-XXXXXX";
+    if (!::mkdtemp(dirTmpl.data())) throw InputError("cannot create a temporary folder to convert " + path);
+    std::string out = dirTmpl + "/" + stemOf(path) + ".sqlite";
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        int devnull = ::open("/dev/null", O_WRONLY);
+        if (devnull >= 0) ::dup2(devnull, 1);
+        ::execl(nsys.c_str(), "nsys", "export", "--type", "sqlite", "--output", out.c_str(), path.c_str(),
+                static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+        ::access(out.c_str(), R_OK) != 0)
+        throw InputError("`nsys export --type sqlite --output " + out + " " + path + "` failed");
+    return out;
+}
+
+}  // namespace
+
+std::string resolveInput(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) throw InputError("cannot open " + path + ": " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw InputError(path + " is a directory, not an Nsight Systems export");
+    if (!S_ISREG(st.st_mode)) throw InputError(path + " is not a regular file");
+    if (endsWith(path, ".nsys-rep") || endsWith(path, ".qdrep")) return convertReport(path);
+    if (st.st_size == 0) throw InputError(path + " is empty (0 bytes), not an Nsight Systems export");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("cannot read " + path + ": " + std::strerror(errno));
+    unsigned char hdr[100] = {};
+    in.read(reinterpret_cast<char*>(hdr), sizeof hdr);
+    size_t got = static_cast<size_t>(in.gcount());
+    if (got < 16 || std::memcmp(hdr, "SQLite format 3", 16) != 0)
+        throw InputError(path + " is not an SQLite database; expected an export made with `nsys export --type sqlite`");
+    if (got < 100) throw InputError(path + " is truncated: " + std::to_string(st.st_size) + " bytes, shorter than an SQLite header");
+    uint64_t pageSize = (uint64_t(hdr[16]) << 8) | hdr[17];
+    if (pageSize == 1) pageSize = 65536;
+    uint64_t pages = (uint64_t(hdr[28]) << 24) | (uint64_t(hdr[29]) << 16) | (uint64_t(hdr[30]) << 8) | hdr[31];
+    if (pages > 0 && pageSize * pages > static_cast<uint64_t>(st.st_size))
+        throw InputError(path + " is truncated: its header says " + std::to_string(pageSize * pages) +
+                         " bytes but the file has " + std::to_string(st.st_size));
+    return path;
+}
+
+Query::Query(sqlite3* db, const std::string& sql, const std::string& path) : db_(db), path_(path) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
+        throw InputError(path + ": cannot read (" + sqlite3_errmsg(db) + ")");
+}
+
+Query::~Query() { sqlite3_finalize(stmt_); }
+
+bool Query::step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw InputError(path_ + " is damaged or truncated: " + sqlite3_errmsg(db_));
+}
+
+bool Query::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+int64_t Query::i64(int col) const { return sqlite3_column_int64(stmt_, col); }
+std::string_view Query::text(int col) const {
+    const unsigned char* t = sqlite3_column_text(stmt_, col);
+    if (!t) return {};
+    return {reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
+}
+
+ExportFile::ExportFile(const std::string& path) : path_(path) {
+    int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw InputError("cannot open " + path + ": " + msg);
+    }
+    // Never trust SQL stored in the file (views, triggers, functions in the schema).
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_exec(db_, "PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=1073741824;", nullptr, nullptr,
+                 nullptr);
+    try {
+        Query q(db_, "SELECT name FROM sqlite_master WHERE type='table'", path);
+        while (q.step()) tables_.emplace_back(q.text(0));
+    } catch (const InputError&) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw InputError(path + " is not a readable SQLite database (damaged or truncated)");
+    }
+    std::string metaTable = hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
+                            : hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA" : "";
+    if (metaTable.empty() || !hasTable("StringIds")) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw InputError(path + " is an SQLite database but not an Nsight Systems export (no META_DATA_EXPORT and StringIds tables)");
+    }
+    try {
+        Query q(db_, "SELECT name, value FROM " + metaTable, path);
+        while (q.step()) meta_.emplace_back(std::string(q.text(0)), std::string(q.text(1)));
+        if (hasTable("TARGET_INFO_SESSION_START_TIME") &&
+            columns("TARGET_INFO_SESSION_START_TIME").count("utcEpochNs")) {
+            Query s(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME", path);
+            if (s.step() && !s.isNull(0)) {
+                hasSessionStart_ = true;
+                sessionStartUtcNs_ = s.i64(0);
+            }
+        }
+    } catch (...) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+ExportFile::~ExportFile() { sqlite3_close(db_); }
+
+bool ExportFile::hasTable(const std::string& t) const {
+    for (const auto& n : tables_)
+        if (n == t) return true;
+    return false;
+}
+
+const std::set<std::string>& ExportFile::columns(const std::string& table) {
+    if (auto it = columns_.find(table); it != columns_.end()) return it->second;
+    std::set<std::string> cols;
+    if (hasTable(table)) {
+        // table names come from sqlite_master; quote them anyway
+        Query q(db_, "SELECT name FROM pragma_table_info('" + table + "')", path_);
+        while (q.step()) cols.emplace(q.text(0));
+    }
+    return columns_.emplace(table, std::move(cols)).first->second;
+}
+
+std::string ExportFile::colOrNull(const std::string& table, const std::string& col) {
+    return columns(table).count(col) ? col : "NULL";
+}
+
+int64_t ExportFile::estimatedRows(const std::string& table) {
+    if (!hasTable(table)) return 0;
+    Query q(db_, "SELECT max(rowid) FROM " + table, path_);
+    return q.step() ? q.i64(0) : 0;
+}
+
+std::string ExportFile::meta(const std::string& name) const {
+    for (const auto& [n, v] : meta_)
+        if (n == name) return v;
+    return {};
+}
+
+}  // namespace skew

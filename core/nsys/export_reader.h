@@ -1,0 +1,85 @@
+#pragma once
+// Opening one Nsight Systems SQLite export safely (read-only, trusted_schema off, no SQL from the
+// file is ever run) and reading its tables with one sequential scan each, columns looked up by name.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace skew {
+
+// Input that cannot be read: missing, not SQLite, not an export, truncated. CLI exit code 3.
+class InputError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class Cancelled : public std::runtime_error {
+public:
+    Cancelled() : std::runtime_error("cancelled") {}
+};
+
+// A prepared statement with column lookup; step() throws InputError on a read error.
+class Query {
+public:
+    Query(sqlite3* db, const std::string& sql, const std::string& path);
+    ~Query();
+    Query(const Query&) = delete;
+    Query& operator=(const Query&) = delete;
+
+    bool step();
+    bool isNull(int col) const;
+    int64_t i64(int col) const;
+    std::string_view text(int col) const;
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+    std::string path_;
+};
+
+class ExportFile {
+public:
+    // Validates and opens `path`; throws InputError with one clear line.
+    explicit ExportFile(const std::string& path);
+    ~ExportFile();
+    ExportFile(const ExportFile&) = delete;
+    ExportFile& operator=(const ExportFile&) = delete;
+
+    const std::string& path() const { return path_; }
+    const std::vector<std::string>& tables() const { return tables_; }
+    bool hasTable(const std::string& t) const;
+    const std::set<std::string>& columns(const std::string& table);  // empty when no such table
+    // "col" when the table has it, else "NULL" (so optional columns read as absent)
+    std::string colOrNull(const std::string& table, const std::string& col);
+    // Estimated row count (max rowid), O(log n): used for progress only.
+    int64_t estimatedRows(const std::string& table);
+
+    std::string meta(const std::string& name) const;  // META_DATA_EXPORT / EXPORT_META_DATA value
+    bool hasSessionStart() const { return hasSessionStart_; }
+    int64_t sessionStartUtcNs() const { return sessionStartUtcNs_; }
+
+    sqlite3* db() const { return db_; }
+
+private:
+    std::string path_;
+    sqlite3* db_ = nullptr;
+    std::vector<std::string> tables_;
+    std::map<std::string, std::set<std::string>> columns_;
+    std::vector<std::pair<std::string, std::string>> meta_;
+    bool hasSessionStart_ = false;
+    int64_t sessionStartUtcNs_ = 0;
+};
+
+// Checks a path before SQLite sees it; converts .nsys-rep with `nsys export` when nsys is on PATH.
+// Returns the path of the SQLite export to open. Throws InputError.
+std::string resolveInput(const std::string& path);
+
+}  // namespace skew

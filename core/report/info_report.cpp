@@ -1,0 +1,119 @@
+#include "report/info_report.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace skew {
+
+std::string formatDuration(int64_t ns) {
+    char buf[64];
+    double a = double(ns < 0 ? -ns : ns);
+    if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.3f s", double(ns) / 1e9);
+    else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", double(ns) / 1e6);
+    else if (a >= 1e3) std::snprintf(buf, sizeof buf, "%.1f us", double(ns) / 1e3);
+    else std::snprintf(buf, sizeof buf, "%" PRId64 " ns", ns);
+    return buf;
+}
+
+void writeToolJson(JsonWriter& w) {
+    w.key("tool").beginObject().field("name", "skewscope").field("version", SKEWSCOPE_VERSION).endObject();
+}
+
+void writeInputsJson(JsonWriter& w, const Profile& p) {
+    w.key("inputs").beginArray();
+    for (const auto& in : p.inputs) {
+        w.beginObject()
+            .field("path", in.path)
+            .field("nsys_version", in.nsysVersion)
+            .field("schema_version", in.schemaVersion);
+        w.key("session_start_utc_ns");
+        if (in.hasSessionStart) w.value(in.sessionStartUtcNs);
+        else w.null();
+        w.field("align_ns", in.alignNs);
+        w.key("tables").beginArray();
+        for (const auto& t : in.tables) w.value(t);
+        w.endArray();
+        w.field("kernels", in.kernelRows).field("runtime_calls", in.runtimeRows).field("nvtx_ranges", in.nvtxRanges);
+        w.endObject();
+    }
+    w.endArray();
+}
+
+std::string infoJson(const Profile& p) {
+    JsonWriter w;
+    w.beginObject();
+    writeToolJson(w);
+    writeInputsJson(w, p);
+    w.key("ranks").beginArray();
+    for (const auto& r : p.ranks) {
+        w.beginObject()
+            .field("id", r.id)
+            .field("label", r.label)
+            .field("file", p.inputs[size_t(r.file)].path)
+            .field("pid", r.pid)
+            .field("device", r.device)
+            .field("process_name", p.processes[size_t(r.process)].name)
+            .field("kernels", r.kernelCount())
+            .field("nccl_kernels", r.ncclKernelCount());
+        w.key("streams").beginArray();
+        for (const auto& l : r.lanes) {
+            w.beginObject().field("stream", l.stream).field("kernels", uint64_t(l.size())).field("nccl_kernels", l.ncclKernels);
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("time_range_ns").beginObject().field("start", p.timeStart).field("end", p.timeEnd).endObject();
+    uint64_t runtime = 0, nvtx = 0;
+    for (const auto& in : p.inputs) runtime += in.runtimeRows, nvtx += in.nvtxRanges;
+    w.field("runtime_calls", runtime).field("nvtx_ranges", nvtx);
+    w.key("warnings").beginArray();
+    for (const auto& s : p.warnings) w.value(s);
+    w.endArray();
+    w.endObject();
+    std::string out = w.take();
+    out.push_back('\n');
+    return out;
+}
+
+std::string infoText(const Profile& p) {
+    std::string o;
+    char buf[512];
+    for (const auto& in : p.inputs) {
+        std::snprintf(buf, sizeof buf, "%s\n  Nsight Systems %s (schema %s), %zu tables, %" PRIu64 " kernels, %" PRIu64
+                                       " runtime calls, %" PRIu64 " NVTX ranges\n",
+                      in.path.c_str(), in.nsysVersion.empty() ? "?" : in.nsysVersion.c_str(),
+                      in.schemaVersion.empty() ? "?" : in.schemaVersion.c_str(), in.tables.size(), in.kernelRows,
+                      in.runtimeRows, in.nvtxRanges);
+        o += buf;
+    }
+    if (p.ranks.empty()) {
+        o += "\nNo GPU kernels: nothing to analyse.\n";
+    } else {
+        std::snprintf(buf, sizeof buf, "\n%zu rank(s), %s of kernels\n", p.ranks.size(),
+                      formatDuration(p.timeEnd - p.timeStart).c_str());
+        o += buf;
+        std::snprintf(buf, sizeof buf, "  %-4s %-28s %8s %6s %10s %8s  %s\n", "id", "label", "pid", "device", "kernels", "nccl",
+                      "streams (kernels/nccl)");
+        o += buf;
+        for (const auto& r : p.ranks) {
+            std::string streams;
+            for (const auto& l : r.lanes) {
+                if (!streams.empty()) streams += ", ";
+                streams += std::to_string(l.stream) + ": " + std::to_string(l.size()) + "/" + std::to_string(l.ncclKernels);
+            }
+            std::snprintf(buf, sizeof buf, "  %-4d %-28s %8u %6d %10" PRIu64 " %8" PRIu64 "  ", r.id, r.label.c_str(), r.pid,
+                          r.device, r.kernelCount(), r.ncclKernelCount());
+            o += buf;
+            o += streams + "\n";
+        }
+    }
+    if (!p.warnings.empty()) {
+        o += "\nWarnings:\n";
+        for (const auto& w : p.warnings) o += "  - " + w + "\n";
+    }
+    return o;
+}
+
+}  // namespace skew

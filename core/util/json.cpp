@@ -1,0 +1,124 @@
+#include "util/json.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace skew {
+
+void JsonWriter::escape(std::string& out, std::string_view s) {
+    out.push_back('"');
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out.push_back(static_cast<char>(c));
+            }
+        }
+    }
+    out.push_back('"');
+}
+
+void JsonWriter::newline() {
+    if (!pretty_) return;
+    out_.push_back('\n');
+    out_.append(hasItems_.size() * 2, ' ');
+}
+
+void JsonWriter::beforeValue() {
+    if (afterKey_) {
+        afterKey_ = false;
+        return;
+    }
+    if (!hasItems_.empty()) {
+        if (hasItems_.back()) out_.push_back(',');
+        hasItems_.back() = true;
+        newline();
+    }
+}
+
+JsonWriter& JsonWriter::beginObject() {
+    beforeValue();
+    out_.push_back('{');
+    hasItems_.push_back(false);
+    return *this;
+}
+
+JsonWriter& JsonWriter::close(char bracket) {
+    bool had = hasItems_.back();
+    hasItems_.pop_back();
+    if (had) newline();
+    out_.push_back(bracket);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endObject() { return close('}'); }
+
+JsonWriter& JsonWriter::beginArray() {
+    beforeValue();
+    out_.push_back('[');
+    hasItems_.push_back(false);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endArray() { return close(']'); }
+
+JsonWriter& JsonWriter::key(std::string_view k) {
+    beforeValue();
+    escape(out_, k);
+    out_ += pretty_ ? ": " : ":";
+    afterKey_ = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view s) {
+    beforeValue();
+    escape(out_, s);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(int64_t v) {
+    beforeValue();
+    out_ += std::to_string(v);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(uint64_t v) {
+    beforeValue();
+    out_ += std::to_string(v);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(double v) {
+    beforeValue();
+    if (!std::isfinite(v)) {
+        out_ += "null";
+        return *this;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    out_ += buf;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(bool v) {
+    beforeValue();
+    out_ += v ? "true" : "false";
+    return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+    beforeValue();
+    out_ += "null";
+    return *this;
+}
+
+}  // namespace skew

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Skewscope builds and tests with, when any is missing.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6svg6-dev libqcustomplot-dev
+      libsqlite3-dev sqlite3 libgtest-dev xvfb xauth)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,96 @@
+#pragma once
+// Generator of realistic multi-rank Nsight Systems SQLite exports (Megatron/FSDP-like).
+// Used by the tests (with its ground truth), by the demo profile and by the benchmarks.
+// Writes the real table and column names/types of the 2024.5 and 2026.2 exports.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace skewgen {
+
+enum class Layout { V2024_5, V2026_2 };
+enum class LateKind { Cpu, Gpu };  // CPU launched the NCCL kernel late / GPU busy with a long GEMM
+
+// A late arriver planted at a position of the FSDP (AllGather/ReduceScatter) group.
+struct PlantedLate {
+    int step = 1;            // 1-based training step
+    int positionInStep = 1;  // 1-based position of the collective inside the step (FSDP group)
+    int rank = 0;            // 0-based rank index (order of GenConfig ranks)
+    int64_t delayNs = 30'000'000;
+    LateKind kind = LateKind::Cpu;
+};
+
+// A collective of the FSDP group that one rank lacks (its kernel is not written).
+struct MissingCollective {
+    int rank = 0;
+    int index = 1;  // 1-based index in the FSDP group's full (untrimmed) sequence
+};
+
+struct GenConfig {
+    int ranks = 8;
+    std::vector<int> devices;  // device id per rank; empty: 0..ranks-1 (or all 0 when perRankFiles)
+    bool perRankFiles = false; // one file per rank, each with its own session start
+    Layout layout = Layout::V2026_2;
+    int steps = 5;
+    int layers = 9;            // per step: forward `layers` AllGather, backward `layers` AllGather +
+                               // `layers` ReduceScatter (FSDP group, NCCL stream)
+    bool allReduce = true;     // one AllReduce per step on a second communicator/stream
+    bool sendRecv = false;     // pipeline SendRecv per step on a third stream
+    bool oldKernelNames = false;      // ncclKernel_* (NCCL < 2.19) instead of ncclDevKernel_*
+    bool genericNcclNames = false;    // NCCL kernels named without op; op only in NVTX NCCL range
+    bool nvtxSteps = true;            // ProfilerStep#N push/pop ranges
+    bool nvtxNccl = true;             // NCCL-domain ranges (ncclAllGather, ...) around launches
+    int extraKernelsPerCollective = 6; // GEMM + elementwise kernels on compute stream per collective
+    uint64_t seed = 1;
+    std::vector<PlantedLate> late;
+    std::vector<MissingCollective> missing;
+    // Keep only kernels whose start (on the file's clock minus its base) is in [trimStart, trimEnd);
+    // <0 means no trimming. Relative to the first step's start on the common timeline.
+    int64_t trimStartNs = -1, trimEndNs = -1;
+    // Per-rank host clock error in ns (perRankFiles only): all times of that rank are shifted.
+    std::vector<int64_t> clockErrorNs;
+    int64_t sessionStartUtcNs = 1'779'782'330'176'752'435LL;
+};
+
+struct TruthMember {
+    int rank;
+    int stream;
+    int64_t startNs, endNs;  // aligned time base (ns since the earliest session start), no clock error
+    uint32_t correlationId;
+    int64_t launchEndNs;     // end of the launching API call, aligned
+};
+
+struct TruthCollective {
+    int group;               // 0 FSDP, 1 AllReduce, 2 SendRecv (only those that exist, renumbered in order)
+    int index;               // 1-based in the group's full sequence
+    std::string op;
+    int step;                // 1-based
+    std::vector<TruthMember> members;  // one per rank that has it after trimming/missing
+};
+
+struct TruthLate {
+    PlantedLate planted;
+    int group;
+    int index;                 // 1-based index in its group
+    std::string predecessorName;  // GEMM the late kernel started behind (Gpu kind), else empty
+    int predecessorStream = -1;
+};
+
+struct GenResult {
+    std::vector<std::string> files;
+    std::vector<std::string> rankLabels;   // labels the spec gives these ranks
+    std::vector<TruthCollective> collectives;
+    std::vector<TruthLate> late;
+    uint64_t kernelRows = 0, runtimeRows = 0, nvtxRows = 0;
+};
+
+// Writes to `outPath` (one file) or `outPath` as a stem: <stem>_rank<N>.sqlite (per-rank files).
+// Existing files are replaced. Throws std::runtime_error on failure.
+GenResult generate(const GenConfig& cfg, const std::string& outPath);
+
+// The demo profile: an 8-GPU node in one file with device 0 not captured (7 ranks, devices 1..7),
+// 5 steps, a few 20-55 ms late arrivers at fixed step positions with rotating ranks.
+GenConfig demoConfig();
+
+}  // namespace skewgen

@@ -1,0 +1,90 @@
+// Input that cannot be read exits 3 with one clear line on stderr, and is never changed.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "model/loader.h"
+#include "nsys/export_reader.h"
+#include "test_util.h"
+
+using namespace testutil;
+
+namespace {
+
+struct BadCase {
+    std::string path;
+    std::string expected;  // part of the message
+};
+
+void writeFile(const std::string& path, const std::string& data) {
+    std::ofstream(path, std::ios::binary) << data;
+}
+
+int lineCount(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(BadInputs, EachExitsThreeWithOneLine) {
+    std::string dir = tempDir("bad");
+    std::string real = slurp(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite");
+    writeFile(dir + "/notes.txt", "step,time\n1,2\n");
+    writeFile(dir + "/empty.sqlite", "");
+    writeFile(dir + "/truncated.sqlite", real.substr(0, real.size() / 2));
+    writeFile(dir + "/header-only.sqlite", real.substr(0, 50));
+    writeFile(dir + "/capture.nsys-rep", "not really a report");
+    {
+        sqlite3* db = nullptr;
+        sqlite3_open((dir + "/other.sqlite").c_str(), &db);
+        sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+    }
+    std::vector<BadCase> cases = {
+        {dir + "/missing.sqlite", "No such file or directory"},
+        {dir + "/notes.txt", "is not an SQLite database"},
+        {dir + "/empty.sqlite", "is empty"},
+        {dir + "/truncated.sqlite", "is truncated"},
+        {dir + "/header-only.sqlite", "is truncated"},
+        {dir + "/other.sqlite", "not an Nsight Systems export"},
+        {dir + "/capture.nsys-rep", "nsys export --type sqlite --output " + dir + "/capture.sqlite " + dir + "/capture.nsys-rep"},
+        {dir, "is a directory"},
+    };
+    for (const auto& c : cases) {
+        std::string before = std::filesystem::is_regular_file(c.path) ? slurp(c.path) : "";
+        for (const char* format : {"text", "json"}) {
+            RunResult r = runSkewscope({"info", c.path, "--format", format}, "PATH=/usr/bin:/bin");
+            EXPECT_EQ(r.exitCode, 3) << c.path;
+            EXPECT_EQ(lineCount(r.err), 1) << r.err;
+            EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
+            EXPECT_TRUE(r.out.empty());
+        }
+        if (std::filesystem::is_regular_file(c.path)) { EXPECT_TRUE(slurp(c.path) == before) << c.path; }
+        EXPECT_THROW(skew::loadProfile({c.path}), skew::InputError) << c.path;
+    }
+    // no stray files next to the inputs (e.g. a converted .sqlite or a journal)
+    EXPECT_FALSE(std::filesystem::exists(dir + "/capture.sqlite"));
+    EXPECT_FALSE(std::filesystem::exists(dir + "/truncated.sqlite-journal"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(BadInputs, UsageErrorsExitTwo) {
+    EXPECT_EQ(runSkewscope({"info"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"info", "x.sqlite", "--format", "yaml"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"info", "x.sqlite", "--bogus"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"analyze", "x.sqlite", "--trim", "5", "1"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"render", "x.sqlite", "--output", "a.png"}).exitCode, 2);
+}
+
+TEST(BadInputs, OneBadFileAmongGoodOnesStillExitsThree) {
+    RunResult r = runSkewscope({"info", realDataDir() + "/nsysai-mock.sqlite", "/nonexistent/rank1.sqlite"});
+    EXPECT_EQ(r.exitCode, 3);
+    EXPECT_NE(r.err.find("/nonexistent/rank1.sqlite"), std::string::npos);
+}
+
+TEST(BadInputs, ExportWithoutKernelTableOpensWithWarning) {
+    RunResult r = runSkewscope({"info", realDataDir() + "/davidev886-vqe-nokernel.sqlite"});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_NE(r.err.find("the CUDA kernel trace was not captured"), std::string::npos);
+    EXPECT_NE(r.out.find("No GPU kernels"), std::string::npos);
+}
+
+}  // namespace

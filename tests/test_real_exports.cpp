@@ -1,0 +1,147 @@
+// Every real export in ../shared/data/real opens, and `info` counts exactly what SQLite counts.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "json_value.h"
+#include "model/loader.h"
+#include "test_util.h"
+
+using namespace testutil;
+
+namespace {
+
+const char* kNcclNameFilter =
+    "(s.value LIKE 'ncclDevKernel\\_%' ESCAPE '\\' OR s.value LIKE 'ncclKernel\\_%' ESCAPE '\\')";
+
+TEST(RealExports, AllPresent) {
+    // The README of the data names eight files; a missing one would silently shrink these tests.
+    EXPECT_EQ(realExports().size(), 8u);
+}
+
+class RealExport : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RealExport, InfoJsonCountsWhatSqliteCounts) {
+    const std::string path = GetParam();
+    const std::string before = slurp(path);
+    RunResult r = runSkewscope({"info", path, "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    testjson::Value v = testjson::parse(r.out);
+    EXPECT_EQ(v["tool"]["name"].str, "skewscope");
+    ASSERT_EQ(v["inputs"].size(), 1u);
+    EXPECT_FALSE(v["inputs"][0]["nsys_version"].str.empty());
+    EXPECT_FALSE(v["inputs"][0]["schema_version"].str.empty());
+
+    const bool hasKernels = hasTable(path, "CUPTI_ACTIVITY_KIND_KERNEL");
+    int64_t expected = hasKernels ? sqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") : 0;
+    int64_t total = 0, totalNccl = 0;
+    for (const auto& rank : v["ranks"].arr) {
+        int64_t perStream = 0;
+        for (const auto& s : rank["streams"].arr) {
+            int64_t n = sqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE streamId=" + s["stream"].raw +
+                                           " AND deviceId=" + rank["device"].raw +
+                                           " AND ((globalPid>>24)&16777215)=" + rank["pid"].raw);
+            EXPECT_EQ(s["kernels"].i64(), n) << rank["label"].str << " stream " << s["stream"].raw;
+            perStream += s["kernels"].i64();
+        }
+        EXPECT_EQ(rank["kernels"].i64(), perStream);
+        total += rank["kernels"].i64();
+        totalNccl += rank["nccl_kernels"].i64();
+    }
+    EXPECT_EQ(total, expected);
+    if (hasKernels) {
+        int64_t nccl = sqlCount(path, std::string("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                                                  "s.id=k.demangledName WHERE ") + kNcclNameFilter);
+        EXPECT_EQ(totalNccl, nccl);
+        EXPECT_EQ(v["time_range_ns"]["start"].i64(), sqlCount(path, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+        EXPECT_EQ(v["time_range_ns"]["end"].i64(), sqlCount(path, "SELECT max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    } else {
+        ASSERT_GE(v["warnings"].size(), 1u);
+        EXPECT_NE(v["warnings"][0].str.find("kernel trace was not captured"), std::string::npos);
+    }
+    if (hasTable(path, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
+        EXPECT_EQ(v["runtime_calls"].i64(), sqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+    }
+    // the file's bytes never change
+    EXPECT_TRUE(slurp(path) == before);
+}
+
+TEST_P(RealExport, TextSummaryOpens) {
+    RunResult r = runSkewscope({"info", GetParam()});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Nsight Systems 20"), std::string::npos);
+}
+
+TEST_P(RealExport, NcclKernelsJoinTheirLaunchesAsSqlDoes) {
+    const std::string path = GetParam();
+    skew::Profile p = skew::loadProfile({path});
+    int64_t joined = 0;
+    for (const auto& r : p.ranks) {
+        const auto& launches = p.processes[size_t(r.process)].launches;
+        for (const auto& l : r.lanes)
+            for (size_t i = 0; i < l.size(); ++i) {
+                if (p.kernelOp(l.name[i]) == skew::CollOp::NotNccl) continue;
+                int64_t li = launches.find(l.correlationId[i]);
+                if (li < 0) continue;
+                ++joined;
+                EXPECT_LE(launches.end[size_t(li)], l.start[i]);
+            }
+    }
+    if (hasTable(path, "CUPTI_ACTIVITY_KIND_KERNEL") && hasTable(path, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
+        // the join of the spec: same process, same correlation id, eventClass 0/1
+        EXPECT_EQ(joined, sqlCount(path, std::string("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                                                     "s.id=k.demangledName WHERE ") + kNcclNameFilter +
+                                             " AND EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
+                                             "r.correlationId=k.correlationId AND r.eventClass IN (0,1) AND "
+                                             "(r.globalTid>>24)=(k.globalPid>>24))"));
+    }
+    if (p.kernelCount() > 1000) { EXPECT_LE(double(p.residentBytes()) / double(p.kernelCount()), 64.0); }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, RealExport, ::testing::ValuesIn(realExports()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string n = std::filesystem::path(info.param).stem().string();
+                             for (char& c : n)
+                                 if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return n;
+                         });
+
+TEST(RealExports, MfuBeforeRanksAndLaunches) {
+    skew::Profile p = skew::loadProfile({realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"});
+    ASSERT_EQ(p.ranks.size(), 2u);
+    EXPECT_EQ(p.ranks[0].label, "dev 0");
+    EXPECT_EQ(p.ranks[0].pid, 144u);
+    EXPECT_EQ(p.ranks[1].label, "dev 1");
+    EXPECT_EQ(p.ranks[1].pid, 145u);
+    EXPECT_EQ(p.ranks[0].ncclKernelCount(), 33u);
+    EXPECT_EQ(p.ranks[1].ncclKernelCount(), 33u);
+    ASSERT_EQ(p.ranks[0].lanes.size(), 1u);
+    EXPECT_EQ(p.ranks[0].lanes[0].stream, 7);
+    EXPECT_EQ(p.ranks[1].lanes[0].stream, 15);
+    // cuLaunchKernelEx rows of kernels in the (trimmed) window: 402 in the file, 3 launched kernels after it
+    size_t ex = 0;
+    for (const auto& pr : p.processes)
+        for (size_t i = 0; i < pr.launches.size(); ++i) ex += p.strings.str(pr.launches.name[i]) == "cuLaunchKernelEx";
+    EXPECT_EQ(int64_t(ex), sqlCount(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite",
+                                    "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id=r.nameId "
+                                    "WHERE s.value='cuLaunchKernelEx'") - 3);
+    // Kernels sorted by start in each lane
+    for (const auto& r : p.ranks)
+        for (const auto& l : r.lanes) EXPECT_TRUE(std::is_sorted(l.start.begin(), l.start.end()));
+}
+
+TEST(RealExports, OldLayoutIgnoresBacktraceRowsSharingCorrelationIds) {
+    const std::string path = realDataDir() + "/pipit-saxpy-mpi.sqlite";
+    skew::Profile p = skew::loadProfile({path});
+    ASSERT_EQ(p.ranks.size(), 1u);
+    EXPECT_EQ(p.inputs[0].nsysVersion, "2022.2.1.31");
+    // every kept launch row is of class 0/1, one per correlation id
+    const auto& l = p.processes[size_t(p.ranks[0].process)].launches;
+    EXPECT_EQ(int64_t(l.size()), sqlCount(path, "SELECT count(DISTINCT correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+                                                "WHERE eventClass IN (0,1) AND correlationId IN (SELECT correlationId FROM "
+                                                "CUPTI_ACTIVITY_KIND_KERNEL)"));
+}
+
+}  // namespace

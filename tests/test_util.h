@@ -1,0 +1,84 @@
+#pragma once
+// Helpers shared by the tests: paths, running the CLI, counting with SQLite directly.
+
+#include <sqlite3.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace testutil {
+
+inline std::string realDataDir() { return SKEWSCOPE_REAL_DATA_DIR; }
+inline std::string binDir() { return SKEWSCOPE_BIN_DIR; }
+
+inline std::vector<std::string> realExports() {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(realDataDir()))
+        if (e.path().extension() == ".sqlite") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// A fresh temporary folder per test.
+inline std::string tempDir(const std::string& name) {
+    auto d = std::filesystem::temp_directory_path() / ("skewscope-test-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    return d.string();
+}
+
+struct RunResult {
+    int exitCode = -1;
+    std::string out, err;
+};
+
+inline std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Runs the skewscope executable with arguments (each quoted), capturing stdout and stderr.
+inline RunResult runSkewscope(const std::vector<std::string>& args, const std::string& env = "") {
+    static int counter = 0;
+    std::string dir = tempDir("run" + std::to_string(counter++));
+    std::string cmd = env + " " + binDir() + "/skewscope";
+    for (const auto& a : args) {
+        std::string q = "'";
+        for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        cmd += " " + q + "'";
+    }
+    cmd += " >" + dir + "/out 2>" + dir + "/err </dev/null";
+    int st = std::system(cmd.c_str());
+    RunResult r;
+    r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = slurp(dir + "/out");
+    r.err = slurp(dir + "/err");
+    std::filesystem::remove_all(dir);
+    return r;
+}
+
+inline int64_t sqlCount(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* st = nullptr;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+inline bool hasTable(const std::string& path, const std::string& table) {
+    return sqlCount(path, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='" + table + "'") == 1;
+}
+
+}  // namespace testutil
