@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
@@ -7,6 +8,8 @@
 
 #include "model/loader.h"
 #include "nsys/export_reader.h"
+#include "analysis/analysis.h"
+#include "report/analysis_report.h"
 #include "report/info_report.h"
 #include "util/atomic_file.h"
 
@@ -166,6 +169,18 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
     return true;
 }
 
+AnalysisOptions analysisOptions(const CommandLine& cl) {
+    AnalysisOptions o;
+    o.hasTrim = cl.hasTrim;
+    o.trimStartNs = int64_t(std::llround(cl.trimStart * 1e9));
+    o.trimEndNs = int64_t(std::llround(cl.trimEnd * 1e9));
+    o.bigSkewNs = int64_t(std::llround(cl.bigSkewMs * 1e6));
+    o.stepRegex = cl.stepRegex;
+    o.anomalyThreshold = cl.anomalyThreshold;
+    o.anomalyLimit = cl.limit;
+    return o;
+}
+
 int runHeadless(const CommandLine& cl) {
     try {
         Profile p = loadProfile(cl.files);
@@ -174,8 +189,13 @@ int runHeadless(const CommandLine& cl) {
         if (cl.command == "info") {
             out = cl.format == "json" ? infoJson(p) : infoText(p);
         } else {
-            std::fprintf(stderr, "skewscope: analyze is not available yet\n");
-            return 1;
+            AnalysisOptions o = analysisOptions(cl);
+            Analysis a = analyze(p, o);
+            for (const auto& w : a.warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+            if (cl.format == "json") out = analysisJson(p, a);
+            else if (cl.format == "md") out = analysisMarkdown(p, a);
+            else if (cl.format == "csv") out = analysisCsv(p, a);
+            else out = analysisText(p, a);
         }
         writeOutput(cl.output, out);
         return 0;

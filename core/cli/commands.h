@@ -25,6 +25,9 @@ struct CommandLine {
 std::string usageText();
 bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, std::string& error);
 
+struct AnalysisOptions;
+AnalysisOptions analysisOptions(const CommandLine& cl);
+
 // Runs info/analyze; returns the exit code (0 ok, 1 other error, 2 usage, 3 unreadable input).
 int runHeadless(const CommandLine& cl);
 

@@ -1,0 +1,21 @@
+#pragma once
+// `skewscope analyze` outputs: JSON (the spec's contract), a text and a Markdown findings page,
+// and CSV with one row per collective and rank. The viewer's findings panel uses the same text.
+
+#include <string>
+
+#include "analysis/analysis.h"
+#include "model/profile.h"
+
+namespace skew {
+
+std::string analysisJson(const Profile& p, const Analysis& a);
+std::string analysisText(const Profile& p, const Analysis& a);
+std::string analysisMarkdown(const Profile& p, const Analysis& a);
+std::string analysisCsv(const Profile& p, const Analysis& a);
+
+// Short human descriptions shared with the viewer.
+std::string collectiveTitle(const Profile& p, const Analysis& a, const Collective& c);
+std::string whyText(const Profile& p, const Analysis& a, const Collective& c);
+
+}  // namespace skew
