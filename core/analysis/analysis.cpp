@@ -108,7 +108,8 @@ ShiftEstimate estimateShift(const Profile& p, const LaneCand& ref, const LaneCan
             if (lane.ops[size_t(i)] != ref.ops[size_t(j)]) continue;
             diffs.push_back(kr.end[ref.kernels[size_t(j)]] - kl.end[lane.kernels[size_t(i)]]);
         }
-        if (overlap == 0 || long(diffs.size()) * 10 < overlap * 9 || diffs.empty()) continue;
+        // most of both lanes must line up: a shift that overlaps one or two kernels proves nothing
+        if (overlap * 10 < std::min(sample, m) * 6 || long(diffs.size()) * 10 < overlap * 9 || diffs.empty()) continue;
         int64_t med = medianOf(diffs);
         cands.push_back({long(diffs.size()), med, madOf(diffs, med)});
     }
@@ -389,12 +390,12 @@ private:
             while (q < orderIds.size()) merged.push_back(orderIds[q++]);
             orderIds.swap(merged);
         }
-        // positions -> slots matrix
+        // positions -> cells matrix
         std::vector<uint32_t> indexOf(pos.size());
         for (size_t k = 0; k < orderIds.size(); ++k) indexOf[orderIds[k]] = uint32_t(k);
-        g.slots.assign(orderIds.size() * n, kMissing);
+        g.cells.assign(orderIds.size() * n, kMissing);
         for (size_t s = 0; s < n; ++s)
-            for (size_t k = 0; k < posOf[s].size(); ++k) g.slots[size_t(indexOf[posOf[s][k]]) * n + s] = g.lanes[s].kernels[k];
+            for (size_t k = 0; k < posOf[s].size(); ++k) g.cells[size_t(indexOf[posOf[s][k]]) * n + s] = g.lanes[s].kernels[k];
         g.count = uint32_t(orderIds.size());
         groupOffsets_.push_back(offsets);
         a_.groups.push_back(std::move(g));
@@ -410,7 +411,7 @@ private:
             for (uint32_t c = 0; c < g.count; ++c) {
                 bool complete = true;
                 for (size_t s = 0; s < n && complete; ++s) {
-                    uint32_t k = g.slots[size_t(c) * n + s];
+                    uint32_t k = g.cells[size_t(c) * n + s];
                     complete = k != kMissing;
                     if (complete) ends[s] = laneOf(g, s).end[k];
                 }
@@ -500,7 +501,7 @@ private:
                 int present = 0;
                 int64_t minDur = 0, sumDur = 0;
                 for (size_t s = 0; s < n; ++s) {
-                    uint32_t k = g.slots[size_t(c) * n + s];
+                    uint32_t k = g.cells[size_t(c) * n + s];
                     if (k == kMissing) continue;
                     const GroupLane& gl = g.lanes[s];
                     const KernelLane& kl = p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
@@ -539,7 +540,7 @@ private:
         const GroupLane& gl = g.lanes[s];
         const Rank& r = p_.ranks[size_t(gl.rank)];
         const KernelLane& kl = r.lanes[size_t(gl.lane)];
-        const uint32_t k = g.slots[size_t(c.index - 1) * g.width() + s];
+        const uint32_t k = g.cells[size_t(c.index - 1) * g.width() + s];
         const int64_t start = kl.start[k];
         const Process& pr = p_.processes[size_t(r.process)];
         c.latenessNs = start - c.minStart;
@@ -601,7 +602,7 @@ private:
             if (col.complete) continue;
             PartialCollective pc{c + 1, {}};
             for (size_t s = 0; s < n; ++s) {
-                if (g.slots[size_t(c) * n + s] == kMissing) pc.missingRanks.push_back(g.lanes[s].rank);
+                if (g.cells[size_t(c) * n + s] == kMissing) pc.missingRanks.push_back(g.lanes[s].rank);
                 else if (firstComplete == kMissing || c < firstComplete) ++g.lanes[s].droppedLeading;
                 else if (c > lastComplete) ++g.lanes[s].droppedTrailing;
             }
@@ -706,7 +707,7 @@ private:
                 int64_t total = 0, minDur = INT64_MAX;
                 for (size_t s = 0; s < n; ++s) {
                     const KernelLane& kl = laneOf(g, s);
-                    uint32_t k = g.slots[size_t(c) * n + s];
+                    uint32_t k = g.cells[size_t(c) * n + s];
                     int64_t d = kl.end[k] - kl.start[k];
                     total += d;
                     minDur = std::min(minDur, d);
@@ -817,7 +818,7 @@ private:
                 double mean = cnt[size_t(col.op)] > 0 ? sum[size_t(col.op)] / cnt[size_t(col.op)] : 0;
                 AnomalyItem item{g.id, ci, {}};
                 for (size_t s = 0; s < n; ++s) {
-                    uint32_t k = g.slots[size_t(c) * n + s];
+                    uint32_t k = g.cells[size_t(c) * n + s];
                     if (k == kMissing) continue;
                     const KernelLane& kl = laneOf(g, s);
                     int64_t d = kl.end[k] - kl.start[k];

@@ -75,7 +75,7 @@ struct Validation {
 struct Group {
     int id = 0;
     std::vector<GroupLane> lanes;  // one per rank, in rank order
-    std::vector<uint32_t> slots;   // collectives x lanes: kernel index in the lane's KernelLane or kMissing
+    std::vector<uint32_t> cells;   // collectives x lanes: kernel index in the lane's KernelLane or kMissing
     uint32_t firstCollective = 0, count = 0, complete = 0;  // range in Analysis::collectives
     std::map<std::string, uint32_t> ops;  // op name -> collectives
     Validation validation;
@@ -155,7 +155,7 @@ struct Analysis {
     bool has(const Collective& c, size_t slot) const { return slotKernel(c, slot) != kMissing; }
     uint32_t slotKernel(const Collective& c, size_t slot) const {
         const Group& g = groups[size_t(c.group)];
-        return g.slots[size_t(c.index - 1) * g.width() + slot];
+        return g.cells[size_t(c.index - 1) * g.width() + slot];
     }
     int slotRank(const Collective& c, size_t slot) const { return groups[size_t(c.group)].lanes[slot].rank; }
 };

@@ -56,10 +56,10 @@ std::string whyText(const Profile& p, const Analysis& a, const Collective& c) {
     const Process& pr = p.processes[size_t(r.process)];
     std::string s = causeName(c.cause);
     if (c.launch >= 0) {
-        s += fmt(": %s ended %s after the first arrival, launch-to-start %s; lateness %s CPU + %s GPU",
-                 p.strings.str(pr.launches.name[size_t(c.launch)]).c_str(),
-                 D(pr.launches.end[size_t(c.launch)] - c.minStart).c_str(), D(c.launchToStartNs).c_str(), D(c.cpuNs).c_str(),
-                 D(c.gpuNs).c_str());
+        int64_t rel = pr.launches.end[size_t(c.launch)] - c.minStart;
+        s += fmt(": %s ended %s %s the first arrival, launch-to-start %s; lateness %s CPU + %s GPU",
+                 p.strings.str(pr.launches.name[size_t(c.launch)]).c_str(), D(rel < 0 ? -rel : rel).c_str(),
+                 rel < 0 ? "before" : "after", D(c.launchToStartNs).c_str(), D(c.cpuNs).c_str(), D(c.gpuNs).c_str());
     } else {
         s += ": no launch row for this kernel (process + correlation id)";
     }

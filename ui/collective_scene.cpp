@@ -1,0 +1,173 @@
+#include "collective_scene.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+#include "report/analysis_report.h"
+#include "report/info_report.h"
+
+using namespace skew;
+
+namespace skewui {
+
+int CollectiveScene::hitTest(double x, int row, bool sub, double slackNs) const {
+    int best = -1;
+    double bestDist = 1e300;
+    for (size_t i = 0; i < bars.size(); ++i) {
+        const Bar& b = bars[i];
+        if (b.row != row || b.sub != sub) continue;
+        double d = x < b.x0 ? b.x0 - x : x > b.x1 ? x - b.x1 : 0;
+        if (d <= slackNs && d < bestDist) {
+            // prefer the transfer part over the wait part of the same kernel: same kernel either way
+            bestDist = d;
+            best = int(i);
+        }
+    }
+    return best;
+}
+
+CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
+    CollectiveScene sc;
+    if (ci < 0 || size_t(ci) >= a.collectives.size()) return sc;
+    sc.collective = ci;
+    const Collective& c = a.collectives[size_t(ci)];
+    const Group& g = a.groups[size_t(c.group)];
+    sc.t0 = c.minStart;
+    const double t0 = double(c.minStart);
+    double lo = 0, hi = double(c.maxEnd - c.minStart);
+    sc.title = collectiveTitle(p, a, c);
+    sc.subtitle = whyText(p, a, c);
+    for (size_t s = 0; s < g.width(); ++s) {
+        const GroupLane& gl = g.lanes[s];
+        const Rank& r = p.ranks[size_t(gl.rank)];
+        Row row{gl.rank, r.label, 0, false, int(s) == c.lateSlot, int(s) == c.earlySlot};
+        uint32_t k = a.slotKernel(c, s);
+        int rowIdx = int(sc.rows.size());
+        if (k == kMissing) {
+            row.missing = true;
+            sc.rows.push_back(row);
+            continue;
+        }
+        const KernelLane& kl = r.lanes[size_t(gl.lane)];
+        row.latenessNs = kl.start[k] - c.minStart;
+        sc.rows.push_back(row);
+        double xs = double(kl.start[k]) - t0, xe = double(kl.end[k]) - t0, xm = double(c.maxStart) - t0;
+        bool late = int(s) == c.lateSlot;
+        if (xm > xs) sc.bars.push_back({xs, std::min(xm, xe), rowIdx, false, BarKind::NcclWait, late, false, gl.rank, gl.lane, k});
+        sc.bars.push_back({std::min(std::max(xs, xm), xe), xe, rowIdx, false, BarKind::NcclTransfer, late, false, gl.rank, gl.lane, k});
+    }
+    // the late arriver's CPU launch
+    if (c.lateSlot >= 0 && c.launch >= 0) {
+        const GroupLane& gl = g.lanes[size_t(c.lateSlot)];
+        const Rank& r = p.ranks[size_t(gl.rank)];
+        const Launches& L = p.processes[size_t(r.process)].launches;
+        uint32_t k = a.slotKernel(c, size_t(c.lateSlot));
+        sc.launch.present = true;
+        sc.launch.row = c.lateSlot;
+        sc.launch.apiStart = double(L.start[size_t(c.launch)]) - t0;
+        sc.launch.apiEnd = double(L.end[size_t(c.launch)]) - t0;
+        sc.launch.kernelStart = double(r.lanes[size_t(gl.lane)].start[k]) - t0;
+        sc.launch.label = p.strings.str(L.name[size_t(c.launch)]) + ": launch to start " + formatDuration(c.launchToStartNs);
+    }
+    double span = std::max(hi - lo, 1000.0);
+    sc.fitX0 = lo - span * 0.08;
+    sc.fitX1 = hi + span * 0.08;
+    // Context: the other streams' kernels around the collective (3 spans each side).
+    const double ctx0 = lo - 3 * span, ctx1 = hi + 3 * span;
+    for (size_t s = 0; s < g.width(); ++s) {
+        const GroupLane& gl = g.lanes[s];
+        const Rank& r = p.ranks[size_t(gl.rank)];
+        for (size_t li = 0; li < r.lanes.size(); ++li) {
+            const KernelLane& kl = r.lanes[li];
+            auto first = std::lower_bound(kl.end.begin(), kl.end.end(), int64_t(t0 + ctx0));  // ends sorted per stream
+            for (size_t i = size_t(first - kl.end.begin()); i < kl.size(); ++i) {
+                double xs = double(kl.start[i]) - t0;
+                if (xs > ctx1) break;
+                if (int(li) == gl.lane && p.kernelOp(kl.name[i]) != CollOp::NotNccl) {
+                    if (a.slotKernel(c, s) == i) continue;  // the member itself is on the main row
+                }
+                bool nccl = p.kernelOp(kl.name[i]) != CollOp::NotNccl;
+                bool pred = int(s) == c.lateSlot && c.predLane == int(li) && c.predKernel == i;
+                BarKind kind = nccl ? BarKind::OtherNccl : isGemmName(p.strings.str(kl.name[i])) ? BarKind::Gemm : BarKind::Other;
+                sc.bars.push_back({xs, double(kl.end[i]) - t0, int(s), true, kind, false, pred, gl.rank, int(li), uint32_t(i)});
+            }
+        }
+    }
+    std::stable_sort(sc.bars.begin(), sc.bars.end(), [](const Bar& x, const Bar& y) {
+        if (x.sub != y.sub) return !x.sub;
+        if (x.row != y.row) return x.row < y.row;
+        return x.x0 < y.x0;
+    });
+    return sc;
+}
+
+static std::string ns(int64_t v) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%" PRId64 " ns (%s)", v, formatDuration(v).c_str());
+    return b;
+}
+
+std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank, int lane, uint32_t kernel) {
+    const Rank& r = p.ranks[size_t(rank)];
+    const KernelLane& kl = r.lanes[size_t(lane)];
+    const Process& pr = p.processes[size_t(r.process)];
+    std::string o;
+    auto line = [&](const std::string& k, const std::string& v) { o += k + ": " + v + "\n"; };
+    line("Kernel", p.strings.str(kl.name[kernel]));
+    line("Rank", r.label + " (pid " + std::to_string(r.pid) + ", device " + std::to_string(r.device) + ")");
+    line("Stream", std::to_string(kl.stream));
+    line("Start", ns(kl.start[kernel]));
+    line("End", ns(kl.end[kernel]));
+    line("Duration", formatDuration(kl.end[kernel] - kl.start[kernel]));
+    line("Correlation id", std::to_string(kl.correlationId[kernel]));
+    int64_t li = pr.launches.find(kl.correlationId[kernel]);
+    if (li >= 0) {
+        size_t i = size_t(li);
+        auto tn = pr.threadNames.find(pr.launches.tid[i]);
+        line("Launch API", p.strings.str(pr.launches.name[i]));
+        line("Launch thread", std::to_string(pr.launches.tid[i]) +
+                                  (tn != pr.threadNames.end() ? " (" + p.strings.str(tn->second) + ")" : std::string()));
+        line("Launch time", ns(pr.launches.start[i]) + " to " + formatDuration(pr.launches.end[i] - pr.launches.start[i]) + " later");
+        line("Launch to start", formatDuration(kl.start[kernel] - pr.launches.end[i]));
+        // NVTX ranges enclosing the launch on the launching thread, outermost first
+        std::string nvtx;
+        const NvtxRanges& nv = pr.nvtx;
+        auto end = std::upper_bound(nv.start.begin(), nv.start.end(), pr.launches.start[i]);
+        for (size_t j = 0; j < size_t(end - nv.start.begin()); ++j)
+            if (nv.tid[j] == pr.launches.tid[i] && nv.end[j] >= pr.launches.end[i])
+                nvtx += (nvtx.empty() ? "" : " > ") + p.strings.str(nv.text[j]);
+        line("NVTX at launch", nvtx.empty() ? "none" : nvtx);
+    } else {
+        line("Launch", "no CUDA runtime/driver row with this process and correlation id");
+    }
+    if (ci >= 0 && size_t(ci) < a.collectives.size()) {
+        const Collective& c = a.collectives[size_t(ci)];
+        const Group& g = a.groups[size_t(c.group)];
+        for (size_t s = 0; s < g.width(); ++s) {
+            if (g.lanes[s].rank != rank || g.lanes[s].lane != lane || a.slotKernel(c, s) != kernel) continue;
+            line("Collective", "group " + std::to_string(c.group) + " #" + std::to_string(c.index) + " " + opName(c.op) +
+                                   (c.complete ? "" : " (partial)"));
+            line("Lateness", formatDuration(kl.start[kernel] - c.minStart));
+            if (c.step) line("Step", std::to_string(c.step) + ", offset " + formatDuration(c.offsetInStepNs));
+            if (int(s) == c.lateSlot) {
+                line("Late arriver", std::string("yes, cause ") + causeName(c.cause));
+                line("Lateness split", "CPU " + formatDuration(c.cpuNs) + ", GPU " + formatDuration(c.gpuNs));
+                if (c.predLane >= 0) {
+                    const KernelLane& pl = r.lanes[size_t(c.predLane)];
+                    line("Predecessor", p.strings.str(pl.name[c.predKernel]));
+                    line("Predecessor stream", std::to_string(pl.stream) + ", gap " + formatDuration(c.predGapNs) +
+                                                   (c.predIsGemm ? ", GEMM" : ""));
+                } else {
+                    line("Predecessor", "none within 100 us before the start");
+                }
+                if (c.waitCount) line("Stream waits", std::to_string(c.waitCount) + " on this stream just before the start");
+            } else if (int(s) == c.earlySlot) {
+                line("Early arriver", "yes");
+            }
+        }
+    }
+    return o;
+}
+
+}  // namespace skewui

@@ -1,0 +1,77 @@
+#include "gui_entry.h"
+
+#include <QApplication>
+#include <QStringList>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "analysis/analysis.h"
+#include "collective_view.h"
+#include "main_window.h"
+#include "model/loader.h"
+#include "nsys/export_reader.h"
+#include "session.h"
+
+namespace skewui {
+
+static void setIdentity() {
+    QCoreApplication::setOrganizationName("Skewscope");
+    QCoreApplication::setApplicationName("skewscope");
+    QCoreApplication::setApplicationVersion(SKEWSCOPE_VERSION);
+}
+
+int runGui(int argc, char** argv, const std::vector<std::string>& files) {
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
+        std::fprintf(stderr,
+                     "skewscope: no display to open the viewer on (DISPLAY is not set).\n"
+                     "  Headless: skewscope analyze FILE...  or  skewscope render FILE... --collective K --output shot.png\n"
+                     "  Or run the viewer under Xvfb: xvfb-run skewscope FILE...\n");
+        return 1;
+    }
+    QApplication app(argc, argv);
+    setIdentity();
+    MainWindow w;
+    w.show();
+    QStringList list;
+    for (const auto& f : files) list << QString::fromStdString(f);
+    if (!list.isEmpty()) w.openFiles(list);
+    return app.exec();
+}
+
+int runRender(int argc, char** argv, const skew::CommandLine& cl) {
+    if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    QApplication app(argc, argv);
+    setIdentity();
+    std::shared_ptr<Session> s;
+    try {
+        s = loadSession(cl.files, skew::analysisOptions(cl), {});
+    } catch (const skew::InputError& e) {
+        std::fprintf(stderr, "skewscope: %s\n", e.what());
+        return 3;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "skewscope: %s\n", e.what());
+        return 1;
+    }
+    const skew::Analysis& a = s->analysis;
+    if (size_t(cl.group) >= a.groups.size()) {
+        std::fprintf(stderr, "skewscope: no group %d: the exports have %zu group(s) of matched collectives\n", cl.group, a.groups.size());
+        return 1;
+    }
+    const skew::Group& g = a.groups[size_t(cl.group)];
+    if (uint32_t(cl.collective) > g.count) {
+        std::fprintf(stderr, "skewscope: group %d has %u collectives; --collective takes 1 to %u\n", cl.group, g.count, g.count);
+        return 1;
+    }
+    CollectiveView view;
+    view.resize(cl.width, cl.height);
+    view.setScene(buildScene(s->profile, a, int(g.firstCollective) + cl.collective - 1));
+    QString err;
+    if (!view.exportTo(QString::fromStdString(cl.output), cl.width, cl.height, &err)) {
+        std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace skewui

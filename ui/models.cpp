@@ -1,0 +1,159 @@
+#include "models.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include "report/analysis_report.h"
+#include "report/info_report.h"
+
+using namespace skew;
+
+namespace skewui {
+
+static QString dur(int64_t ns) { return QString::fromStdString(formatDuration(ns)); }
+
+void CollectiveModel::setSession(SessionPtr s) {
+    beginResetModel();
+    s_ = std::move(s);
+    endResetModel();
+}
+
+int CollectiveModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !s_ ? 0 : int(s_->analysis.collectives.size());
+}
+
+int CollectiveModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant CollectiveModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* names[] = {"Group", "#", "Step", "Offset in step", "Op", "Start skew", "End skew", "Late rank", "Excess", "Cause"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+QVariant CollectiveModel::data(const QModelIndex& index, int role) const {
+    if (!s_ || !index.isValid() || index.row() >= rowCount()) return {};
+    const Analysis& a = s_->analysis;
+    const Collective& c = a.collectives[size_t(index.row())];
+    if (role == CollectiveRole) return index.row();
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Group: return c.group * 1e9 + c.index;
+        case Index: return double(c.index);
+        case Step: return double(c.step);
+        case Offset: return double(c.offsetInStepNs);
+        case Op: return QString(opName(c.op));
+        case StartSkew: return double(c.startSkew());
+        case EndSkew: return double(c.endSkew());
+        case LateRank: return c.lateSlot >= 0 ? a.slotRank(c, size_t(c.lateSlot)) : -1;
+        case Excess: return double(c.excessNs);
+        case Cause: return QString(causeName(c.cause));
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Group: return c.group;
+        case Index: return c.index;
+        case Step: return c.step ? QVariant(c.step) : QVariant(QString());
+        case Offset: return c.step ? dur(c.offsetInStepNs) : QString();
+        case Op: return QString(opName(c.op)) + (c.complete ? QString() : tr(" (partial)"));
+        case StartSkew: return dur(c.startSkew());
+        case EndSkew: return dur(c.endSkew());
+        case LateRank:
+            return c.lateSlot >= 0 ? QString::fromStdString(s_->profile.ranks[size_t(a.slotRank(c, size_t(c.lateSlot)))].label) : QString();
+        case Excess: return dur(c.excessNs);
+        case Cause: return c.lateSlot >= 0 ? QString(causeName(c.cause)) : QString();
+        }
+    }
+    if (role == Qt::TextAlignmentRole) {
+        if (index.column() == Op || index.column() == LateRank || index.column() == Cause) return int(Qt::AlignLeft | Qt::AlignVCenter);
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (role == Qt::ForegroundRole) {
+        if (!c.complete) return QBrush(QColor(130, 130, 130));
+        if (c.big && (index.column() == StartSkew || index.column() == LateRank)) return QBrush(QColor(0xc0, 0x30, 0x20));
+    }
+    if (role == Qt::ToolTipRole) return QString::fromStdString(collectiveTitle(s_->profile, a, c));
+    return {};
+}
+
+CollectiveFilter::CollectiveFilter(QObject* parent) : QSortFilterProxyModel(parent) { setSortRole(CollectiveModel::SortRole); }
+
+void CollectiveFilter::setOp(const QString& op) {
+    op_ = op;
+    invalidateFilter();
+}
+void CollectiveFilter::setGroup(int g) {
+    group_ = g;
+    invalidateFilter();
+}
+void CollectiveFilter::setMinSkewMs(double ms) {
+    minSkewMs_ = ms;
+    invalidateFilter();
+}
+void CollectiveFilter::setBigOnly(bool on) {
+    bigOnly_ = on;
+    invalidateFilter();
+}
+void CollectiveFilter::setCause(const QString& c) {
+    cause_ = c;
+    invalidateFilter();
+}
+void CollectiveFilter::setCompleteOnly(bool on) {
+    completeOnly_ = on;
+    invalidateFilter();
+}
+
+bool CollectiveFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
+    auto* m = qobject_cast<CollectiveModel*>(sourceModel());
+    if (!m || !m->session() || parent.isValid()) return true;
+    const Collective& c = m->session()->analysis.collectives[size_t(row)];
+    if (!op_.isEmpty() && op_ != opName(c.op)) return false;
+    if (group_ >= 0 && c.group != group_) return false;
+    if (double(c.startSkew()) < minSkewMs_ * 1e6) return false;
+    if (bigOnly_ && !c.big) return false;
+    if (completeOnly_ && !c.complete) return false;
+    if (!cause_.isEmpty() && (c.lateSlot < 0 || cause_ != causeName(c.cause))) return false;
+    return true;
+}
+
+void RanksModel::setSession(SessionPtr s, int group) {
+    beginResetModel();
+    s_ = std::move(s);
+    group_ = group;
+    endResetModel();
+}
+
+int RanksModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid() || !s_ || group_ < 0 || size_t(group_) >= s_->analysis.groups.size()) return 0;
+    return int(s_->analysis.groups[size_t(group_)].perRank.size());
+}
+
+int RanksModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RanksModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* names[] = {"Rank", "Last", "First", "Mean lateness", "Excl. big", "NCCL time", "NCCL-only", "Clock offset"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+QVariant RanksModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const RankStats& rs = s_->analysis.groups[size_t(group_)].perRank[size_t(index.row())];
+    const skew::Rank& r = s_->profile.ranks[size_t(rs.rank)];
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Rank: return QString::fromStdString(r.label);
+        case Last: return rs.lastCount;
+        case First: return rs.firstCount;
+        case MeanLateness: return dur(rs.meanLatenessNs);
+        case MeanLatenessExclBig: return dur(rs.meanLatenessExclBigNs);
+        case NcclTime: return dur(rs.ncclKernelNs);
+        case NcclOnly: return dur(rs.ncclOnlyNs);
+        case ClockOffset: return dur(r.clockOffsetNs);
+        }
+    }
+    if (role == Qt::TextAlignmentRole) return int((index.column() == Rank ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+    return {};
+}
+
+}  // namespace skewui

@@ -1,0 +1,67 @@
+#pragma once
+// Item models of the viewer: the collectives table (with its filter proxy) and the ranks table.
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include "session.h"
+
+namespace skewui {
+
+class CollectiveModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Group, Index, Step, Offset, Op, StartSkew, EndSkew, LateRank, Excess, Cause, ColumnCount };
+    enum Roles { SortRole = Qt::UserRole + 1, CollectiveRole };
+
+    explicit CollectiveModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
+    void setSession(SessionPtr s);
+    SessionPtr session() const { return s_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    SessionPtr s_;
+};
+
+class CollectiveFilter : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit CollectiveFilter(QObject* parent = nullptr);
+    void setOp(const QString& op);        // empty: all
+    void setGroup(int group);             // -1: all
+    void setMinSkewMs(double ms);
+    void setBigOnly(bool on);
+    void setCause(const QString& cause);  // empty: all
+    void setCompleteOnly(bool on);
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+
+private:
+    QString op_, cause_;
+    int group_ = -1;
+    double minSkewMs_ = 0;
+    bool bigOnly_ = false, completeOnly_ = false;
+};
+
+class RanksModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Rank, Last, First, MeanLateness, MeanLatenessExclBig, NcclTime, NcclOnly, ClockOffset, ColumnCount };
+    explicit RanksModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
+    void setSession(SessionPtr s, int group);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    SessionPtr s_;
+    int group_ = 0;
+};
+
+}  // namespace skewui

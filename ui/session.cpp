@@ -1,0 +1,27 @@
+#include "session.h"
+
+#include <chrono>
+
+#include "model/loader.h"
+
+namespace skewui {
+
+std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
+                                     const std::function<bool(double)>& progress) {
+    auto s = std::make_shared<Session>();
+    s->files = files;
+    auto t0 = std::chrono::steady_clock::now();
+    skew::LoadOptions lo;
+    lo.progress = [&](std::string_view, double f) { return !progress || progress(f * 0.8); };
+    s->profile = skew::loadProfile(files, lo);
+    auto t1 = std::chrono::steady_clock::now();
+    skew::AnalysisOptions ao = options;
+    ao.progress = [&](double f) { return !progress || progress(0.8 + 0.2 * f); };
+    s->analysis = skew::analyze(s->profile, ao);
+    auto t2 = std::chrono::steady_clock::now();
+    s->loadSeconds = std::chrono::duration<double>(t1 - t0).count();
+    s->analyzeSeconds = std::chrono::duration<double>(t2 - t1).count();
+    return s;
+}
+
+}  // namespace skewui

@@ -1,0 +1,34 @@
+#pragma once
+// What the viewer has open: the profile and its analysis, shared by the table, the view and the
+// panels. Replaced as a whole when files are (re)loaded.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.h"
+#include "model/profile.h"
+
+namespace skewui {
+
+struct Session {
+    std::vector<std::string> files;
+    skew::Profile profile;
+    skew::Analysis analysis;
+    double loadSeconds = 0, analyzeSeconds = 0;
+};
+
+using SessionPtr = std::shared_ptr<const Session>;
+
+struct LoadResult {
+    std::shared_ptr<Session> session;
+    std::string error;  // one line, empty when loaded
+    bool cancelled = false;
+};
+
+// Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile.
+std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
+                                     const std::function<bool(double)>& progress);
+
+}  // namespace skewui
