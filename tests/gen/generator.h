@@ -45,8 +45,9 @@ struct GenConfig {
     uint64_t seed = 1;
     std::vector<PlantedLate> late;
     std::vector<MissingCollective> missing;
-    // Keep only kernels whose start (on the file's clock minus its base) is in [trimStart, trimEnd);
-    // <0 means no trimming. Relative to the first step's start on the common timeline.
+    // Keep only kernels whose start, relative to the first step's start on the common timeline
+    // (GenResult::firstStepNs), is in [trimStart, trimEnd); <0 means no bound on that side.
+    // Launches, NVTX and sync rows are kept.
     int64_t trimStartNs = -1, trimEndNs = -1;
     // Per-rank host clock error in ns (perRankFiles only): all times of that rank are shifted.
     std::vector<int64_t> clockErrorNs;
@@ -83,7 +84,20 @@ struct GenResult {
     std::vector<TruthCollective> collectives;
     std::vector<TruthLate> late;
     uint64_t kernelRows = 0, runtimeRows = 0, nvtxRows = 0;
+    uint64_t syncRows = 0;
+    int steps = 0;                         // steps generated
+    int64_t firstStepNs = 0;               // aligned start of step 1 (origin of trimStartNs/trimEndNs)
+    // specOrder[i] = GenConfig rank index of the i-th rank in the spec's rank order
+    // (file name, device id, pid); differs from 0..ranks-1 e.g. with >10 per-rank files
+    // ("x_rank10" sorts before "x_rank2") or unsorted devices.
+    std::vector<int> specOrder;
 };
+
+// Collectives (= NCCL kernels) per step and rank: FSDP group + AllReduce + SendRecv.
+// Kernels per step over all ranks: ranks x collectives x (1 + extraKernelsPerCollective), before
+// missing collectives and trimming.
+int collectivesPerStep(const GenConfig& cfg);
+uint64_t kernelsPerStep(const GenConfig& cfg);
 
 // Writes to `outPath` (one file) or `outPath` as a stem: <stem>_rank<N>.sqlite (per-rank files).
 // Existing files are replaced. Throws std::runtime_error on failure.

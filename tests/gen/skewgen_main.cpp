@@ -1,0 +1,156 @@
+// skewgen: writes synthetic multi-rank Nsight Systems SQLite exports (see generator.h).
+//
+//   skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files]
+//           [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]
+//
+// Prints one line with the file(s) written and the row counts. Exit codes: 0 done, 2 usage error,
+// 1 generation failed.
+
+#include "generator.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* const kUsage =
+    "usage: skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files]\n"
+    "               [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]\n"
+    "  --out PATH          output file; with --per-rank-files a stem: PATH_rank<N>.sqlite\n"
+    "  --demo              start from the demo profile (7 ranks, devices 1..7, 5 planted late arrivers)\n"
+    "  --ranks N           ranks (GPUs), default 8 (demo 7)\n"
+    "  --steps N           training steps, default 5\n"
+    "  --layers N          FSDP layers: 3N AllGather/ReduceScatter per step, default 9\n"
+    "  --per-rank-files    one export per rank, each with its own session start\n"
+    "  --layout V          2026.2 (default) or 2024.5 table layout\n"
+    "  --seed N            RNG seed\n"
+    "  --kernels-target N  choose steps so that at least N kernels are written (overrides --steps)\n";
+
+int usage(const std::string& msg) {
+    if (!msg.empty()) std::fprintf(stderr, "skewgen: %s\n", msg.c_str());
+    std::fputs(kUsage, stderr);
+    return 2;
+}
+
+bool parseInt(const char* s, long long lo, long long hi, long long& out) {
+    if (!s || !*s) return false;
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < lo || v > hi) return false;
+    out = v;
+    return true;
+}
+
+bool parseU64(const char* s, unsigned long long& out) {
+    if (!s || !*s || *s == '-') return false;
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0') return false;
+    out = v;
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string out;
+    bool demo = false, perRank = false;
+    long long ranks = -1, steps = -1, layers = -1, target = -1;
+    bool haveSeed = false;
+    unsigned long long seed = 0;
+    std::string layout;
+
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&](const char*) -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+        if (a == "--help" || a == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else if (a == "--out") {
+            const char* v = value("--out");
+            if (!v || !*v) return usage("--out needs a path");
+            out = v;
+        } else if (a == "--demo") {
+            demo = true;
+        } else if (a == "--per-rank-files") {
+            perRank = true;
+        } else if (a == "--ranks") {
+            if (!parseInt(value("--ranks"), 1, 4096, ranks)) return usage("--ranks needs an integer in 1..4096");
+        } else if (a == "--steps") {
+            if (!parseInt(value("--steps"), 1, 10'000'000, steps)) return usage("--steps needs a positive integer");
+        } else if (a == "--layers") {
+            if (!parseInt(value("--layers"), 1, 100'000, layers)) return usage("--layers needs a positive integer");
+        } else if (a == "--kernels-target") {
+            if (!parseInt(value("--kernels-target"), 1, 4'000'000'000LL, target))
+                return usage("--kernels-target needs a positive integer");
+        } else if (a == "--seed") {
+            if (!parseU64(value("--seed"), seed)) return usage("--seed needs a non-negative integer");
+            haveSeed = true;
+        } else if (a == "--layout") {
+            const char* v = value("--layout");
+            if (!v) return usage("--layout needs 2024.5 or 2026.2");
+            layout = v;
+            if (layout != "2024.5" && layout != "2026.2") return usage("--layout must be 2024.5 or 2026.2");
+        } else {
+            return usage("unknown argument: " + a);
+        }
+    }
+    if (out.empty()) return usage("--out is required");
+
+    skewgen::GenConfig cfg = demo ? skewgen::demoConfig() : skewgen::GenConfig{};
+    if (ranks > 0 && ranks != cfg.ranks) {
+        cfg.ranks = int(ranks);
+        cfg.devices.clear();  // default devices for the new rank count
+        // Keep only the planted late arrivers that still name an existing rank.
+        std::vector<skewgen::PlantedLate> keep;
+        for (const auto& p : cfg.late)
+            if (p.rank < cfg.ranks) keep.push_back(p);
+        cfg.late = keep;
+    }
+    if (layers > 0) cfg.layers = int(layers);
+    if (steps > 0) cfg.steps = int(steps);
+    if (perRank) {
+        cfg.perRankFiles = true;
+        cfg.devices.clear();  // per-rank captures: every rank is device 0
+    }
+    if (!layout.empty()) cfg.layout = layout == "2024.5" ? skewgen::Layout::V2024_5 : skewgen::Layout::V2026_2;
+    if (haveSeed) cfg.seed = seed;
+    if (target > 0) {
+        const unsigned long long perStep = skewgen::kernelsPerStep(cfg);
+        cfg.steps = int((static_cast<unsigned long long>(target) + perStep - 1) / perStep);
+        if (cfg.steps < 1) cfg.steps = 1;
+    }
+    // Planted late arrivers and missing collectives must fit the (possibly smaller) run.
+    {
+        std::vector<skewgen::PlantedLate> keep;
+        for (const auto& p : cfg.late)
+            if (p.step <= cfg.steps && p.positionInStep <= 3 * cfg.layers) keep.push_back(p);
+        cfg.late = keep;
+    }
+
+    try {
+        const auto t0 = std::chrono::steady_clock::now();
+        const skewgen::GenResult r = skewgen::generate(cfg, out);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::string files;
+        for (const std::string& f : r.files) files += (files.empty() ? "" : ",") + f;
+        std::printf(
+            "skewgen: files=%s ranks=%d steps=%d kernels=%llu runtime=%llu nvtx=%llu sync=%llu collectives=%zu "
+            "late=%zu seconds=%.2f\n",
+            files.c_str(), cfg.ranks, r.steps, static_cast<unsigned long long>(r.kernelRows),
+            static_cast<unsigned long long>(r.runtimeRows), static_cast<unsigned long long>(r.nvtxRows),
+            static_cast<unsigned long long>(r.syncRows), r.collectives.size(), r.late.size(), secs);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
