@@ -1,0 +1,173 @@
+// Generated exports of both layouts load with exact counts, ranks and labels; per-rank files
+// land on one clock.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "gen_fixture.h"
+#include "json_value.h"
+#include "model/loader.h"
+#include "nsys/export_reader.h"
+
+using namespace testutil;
+
+namespace {
+
+// Finds the kernel of a truth member in the loaded profile (rank in spec order, by stream and start).
+bool hasKernel(const skew::Profile& p, int rank, int stream, int64_t start, int64_t end, uint32_t corr) {
+    for (const auto& l : p.ranks[size_t(rank)].lanes) {
+        if (l.stream != stream) continue;
+        auto it = std::lower_bound(l.start.begin(), l.start.end(), start);
+        for (; it != l.start.end() && *it == start; ++it) {
+            size_t i = size_t(it - l.start.begin());
+            if (l.end[i] == end && l.correlationId[i] == corr) return true;
+        }
+    }
+    return false;
+}
+
+void checkAgainstTruth(const skew::Profile& p, const skewgen::GenResult& r) {
+    ASSERT_EQ(p.ranks.size(), r.rankLabels.size());
+    for (size_t i = 0; i < p.ranks.size(); ++i) EXPECT_EQ(p.ranks[i].label, r.rankLabels[size_t(r.specOrder[i])]);
+    EXPECT_EQ(p.kernelCount(), r.kernelRows);
+    std::vector<int> specIndexOf(r.specOrder.size());
+    for (size_t i = 0; i < r.specOrder.size(); ++i) specIndexOf[size_t(r.specOrder[i])] = int(i);
+    std::map<int, uint64_t> ncclPerRank;
+    for (const auto& c : r.collectives)
+        for (const auto& m : c.members) {
+            ++ncclPerRank[m.rank];
+            ASSERT_TRUE(hasKernel(p, specIndexOf[size_t(m.rank)], m.stream, m.startNs, m.endNs, m.correlationId))
+                << "group " << c.group << " #" << c.index << " rank " << m.rank;
+            // the launch joined on (process, correlation id) is the one the generator wrote
+            const auto& pr = p.processes[size_t(p.ranks[size_t(specIndexOf[size_t(m.rank)])].process)];
+            int64_t li = pr.launches.find(m.correlationId);
+            ASSERT_GE(li, 0);
+            EXPECT_EQ(pr.launches.end[size_t(li)], m.launchEndNs);
+        }
+    for (size_t i = 0; i < p.ranks.size(); ++i) EXPECT_EQ(p.ranks[i].ncclKernelCount(), ncclPerRank[r.specOrder[i]]);
+}
+
+skewgen::GenConfig small(skewgen::Layout layout) {
+    skewgen::GenConfig c;
+    c.ranks = 4;
+    c.steps = 2;
+    c.layers = 3;
+    c.layout = layout;
+    c.sendRecv = true;
+    c.seed = 7;
+    return c;
+}
+
+TEST(GeneratedLoad, OneFile2026Layout) {
+    auto cfg = small(skewgen::Layout::V2026_2);
+    const auto& g = generated("one2026", cfg);
+    skew::Profile p = skew::loadProfile({g.path});
+    EXPECT_EQ(p.inputs[0].nsysVersion, "2026.2.1.210");
+    EXPECT_EQ(p.inputs[0].schemaVersion, "3.25.0");
+    checkAgainstTruth(p, g.result);
+    EXPECT_EQ(p.ranks[0].label, "dev 0");
+    EXPECT_EQ(p.ranks[3].label, "dev 3");
+    // 3 NCCL streams per rank (FSDP, AllReduce, SendRecv) plus the compute stream
+    EXPECT_EQ(p.ranks[0].lanes.size(), 4u);
+    EXPECT_EQ(int64_t(p.kernelCount()), sqlCount(g.path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+}
+
+TEST(GeneratedLoad, OneFile2024Layout) {
+    auto cfg = small(skewgen::Layout::V2024_5);
+    const auto& g = generated("one2024", cfg);
+    skew::Profile p = skew::loadProfile({g.path});
+    EXPECT_EQ(p.inputs[0].nsysVersion, "2024.5.1.113");
+    checkAgainstTruth(p, g.result);
+}
+
+TEST(GeneratedLoad, DemoLabelsAndDevices) {
+    const auto& g = generated("demo", skewgen::demoConfig());
+    skew::Profile p = skew::loadProfile({g.path});
+    ASSERT_EQ(p.ranks.size(), 7u);
+    for (size_t i = 0; i < 7; ++i) {
+        EXPECT_EQ(p.ranks[i].device, int(i) + 1);
+        EXPECT_EQ(p.ranks[i].label, "dev " + std::to_string(i + 1));
+    }
+    checkAgainstTruth(p, g.result);
+}
+
+TEST(GeneratedLoad, PerRankFilesLandOnOneClock) {
+    for (auto layout : {skewgen::Layout::V2024_5, skewgen::Layout::V2026_2}) {
+        auto cfg = small(layout);
+        cfg.perRankFiles = true;
+        const auto& g = generated(layout == skewgen::Layout::V2024_5 ? "prf2024" : "prf2026", cfg);
+        skew::Profile p = skew::loadProfile(g.result.files);
+        ASSERT_EQ(p.ranks.size(), 4u);
+        for (const auto& r : p.ranks) EXPECT_EQ(r.device, 0);  // per-rank captures: device 0 everywhere
+        EXPECT_EQ(p.ranks[2].label, skew::fileStem(g.result.files[2]));
+        // each file has its own session start; the aligned base is the earliest one
+        EXPECT_EQ(p.inputs[0].alignNs, 0);
+        EXPECT_EQ(p.inputs[1].alignNs, 1'234'567);
+        EXPECT_EQ(p.inputs[3].alignNs, 3 * 1'234'567);
+        checkAgainstTruth(p, g.result);
+    }
+}
+
+TEST(GeneratedLoad, ManyPerRankFilesKeepSpecOrder) {
+    auto cfg = small(skewgen::Layout::V2026_2);
+    cfg.ranks = 12;
+    cfg.perRankFiles = true;
+    cfg.allReduce = false;
+    cfg.sendRecv = false;
+    const auto& g = generated("prf12", cfg);
+    skew::Profile p = skew::loadProfile(g.result.files);
+    checkAgainstTruth(p, g.result);
+    // file-name order: rank10 and rank11 come before rank2
+    EXPECT_EQ(p.ranks[2].label, skew::fileStem(g.result.files[10]));
+}
+
+TEST(GeneratedLoad, InfoJsonOfPerRankFiles) {
+    auto cfg = small(skewgen::Layout::V2026_2);
+    cfg.perRankFiles = true;
+    const auto& g = generated("prf2026", cfg);
+    std::vector<std::string> args = {"info", "--format", "json"};
+    for (const auto& f : g.result.files) args.push_back(f);
+    RunResult r = runSkewscope(args);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto v = testjson::parse(r.out);
+    ASSERT_EQ(v["inputs"].size(), 4u);
+    ASSERT_EQ(v["ranks"].size(), 4u);
+    int64_t total = 0;
+    for (const auto& rank : v["ranks"].arr) total += rank["kernels"].i64();
+    EXPECT_EQ(uint64_t(total), g.result.kernelRows);
+    EXPECT_EQ(v["inputs"][1]["session_start_utc_ns"].i64() - v["inputs"][0]["session_start_utc_ns"].i64(), 1'234'567);
+}
+
+TEST(GeneratedLoad, ResidentMemoryPerKernelWithinBudget) {
+    auto cfg = small(skewgen::Layout::V2026_2);
+    cfg.ranks = 8;
+    cfg.steps = 40;
+    cfg.layers = 9;
+    const auto& g = generated("mem", cfg);
+    skew::Profile p = skew::loadProfile({g.path});
+    ASSERT_GT(p.kernelCount(), 50'000u);
+    double perKernel = double(p.residentBytes()) / double(p.kernelCount());
+    EXPECT_LE(perKernel, 64.0);
+    EXPECT_GE(perKernel, 24.0);  // start, end, name, correlation id at least
+}
+
+TEST(GeneratedLoad, ProgressAndCancel) {
+    const auto& g = generated("demo", skewgen::demoConfig());
+    std::vector<double> seen;
+    skew::LoadOptions o;
+    o.progress = [&](std::string_view, double f) {
+        seen.push_back(f);
+        return true;
+    };
+    skew::loadProfile({g.path}, o);
+    ASSERT_GE(seen.size(), 3u);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_DOUBLE_EQ(seen.back(), 1.0);
+    int calls = 0;
+    o.progress = [&](std::string_view, double) { return ++calls < 2; };
+    EXPECT_THROW(skew::loadProfile({g.path}, o), skew::Cancelled);
+}
+
+}  // namespace
