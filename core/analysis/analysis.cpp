@@ -1,6 +1,9 @@
 #include "analysis/analysis.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <array>
 #include <cmath>
 #include <numeric>
@@ -90,8 +93,8 @@ ShiftEstimate estimateShift(const Profile& p, const LaneCand& ref, const LaneCan
     const KernelLane& kr = p.ranks[size_t(ref.rank)].lanes[size_t(ref.lane)];
     const KernelLane& kl = p.ranks[size_t(lane.rank)].lanes[size_t(lane.lane)];
     const long n = long(lane.kernels.size()), m = long(ref.kernels.size());
-    const long maxShift = std::min<long>(16, std::max(n, m));
-    const long sample = std::min<long>(n, 4096);
+    const long maxShift = std::min<long>(12, std::max(n, m));
+    const long sample = std::min<long>(n, 1024);
     struct Cand {
         long matches;
         int64_t offset, mad;
@@ -204,7 +207,9 @@ public:
         a_.windowStart = o_.hasTrim ? o_.trimStartNs : p_.timeStart;
         a_.windowEnd = o_.hasTrim ? o_.trimEndNs : p_.timeEnd;
         a_.clocks.assign(p_.ranks.size(), {});
+        phase("nvtx ops");
         match();
+        phase("match");
         tick(0.3);
         if (o_.refineClocks && p_.inputs.size() > 1 && refineClocks()) {
             a_.groups.clear();
@@ -212,18 +217,33 @@ public:
             match();
         }
         for (size_t r = 0; r < p_.ranks.size(); ++r) a_.clocks[r].offsetNs = p_.ranks[r].clockOffsetNs;
-        clockResiduals();
+        if (p_.inputs.size() > 1) clockResiduals();
+        phase("clocks");
         tick(0.5);
         buildCollectives();
+        phase("collectives+why");
         tick(0.7);
         steps();
+        phase("steps");
         groupStats();
+        phase("group stats");
         anomalies();
+        phase("anomalies");
         tick(1.0);
         return std::move(a_);
     }
 
 private:
+    // SKEWSCOPE_TIMING=1 prints the time of each phase to stderr (for profiling, not for tests)
+    void phase(const char* name) {
+        if (!timing_) return;
+        auto t = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "analyze: %-16s %8.2f ms\n", name, std::chrono::duration<double, std::milli>(t - last_).count());
+        last_ = t;
+    }
+    bool timing_ = std::getenv("SKEWSCOPE_TIMING") != nullptr;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+
     void tick(double f) {
         if (o_.progress && !o_.progress(f)) throw Cancelled();
     }
@@ -397,7 +417,8 @@ private:
         for (size_t s = 0; s < n; ++s)
             for (size_t k = 0; k < posOf[s].size(); ++k) g.cells[size_t(indexOf[posOf[s][k]]) * n + s] = g.lanes[s].kernels[k];
         g.count = uint32_t(orderIds.size());
-        groupOffsets_.push_back(offsets);
+        g.positionOps.resize(orderIds.size());
+        for (size_t k = 0; k < orderIds.size(); ++k) g.positionOps[k] = pos[orderIds[k]].op;
         a_.groups.push_back(std::move(g));
     }
 
@@ -494,10 +515,12 @@ private:
         for (Group& g : a_.groups) {
             const size_t n = g.width();
             g.firstCollective = uint32_t(a_.collectives.size());
+            std::array<uint32_t, kOps> opCount{};
             for (uint32_t c = 0; c < g.count; ++c) {
                 Collective col;
                 col.group = g.id;
                 col.index = c + 1;
+                col.op = g.positionOps[c];
                 int present = 0;
                 int64_t minDur = 0, sumDur = 0;
                 for (size_t s = 0; s < n; ++s) {
@@ -511,8 +534,6 @@ private:
                         col.minEnd = col.maxEnd = en;
                         col.lateSlot = col.earlySlot = int(s);
                         minDur = d;
-                        auto it = std::lower_bound(gl.kernels.begin(), gl.kernels.end(), k);
-                        col.op = gl.ops[size_t(it - gl.kernels.begin())];
                     } else {
                         if (st > col.maxStart) col.maxStart = st, col.lateSlot = int(s);
                         if (st < col.minStart) col.minStart = st, col.earlySlot = int(s);
@@ -529,8 +550,10 @@ private:
                 if (present >= 2) why(g, col);
                 a_.collectives.push_back(col);
                 if (col.complete) ++g.complete;
-                ++g.ops[opName(col.op)];
+                ++opCount[size_t(col.op)];
             }
+            for (size_t o = 0; o < kOps; ++o)
+                if (opCount[o]) g.ops[opName(CollOp(o))] = opCount[o];
             validate(g);
         }
     }
@@ -767,6 +790,7 @@ private:
             rs.ncclKernelNs += b - a;
             cover.clear();
             for (const KernelLane& other : r.lanes) {
+                if (other.ncclKernels == other.size()) continue;  // nothing but NCCL kernels there
                 // kernels that start before b; walk back while they may still reach past a
                 auto it = std::lower_bound(other.start.begin(), other.start.end(), b);
                 size_t i = size_t(it - other.start.begin());
@@ -774,7 +798,7 @@ private:
                 while (i > 0) {
                     --i;
                     if (other.end[i] <= a) {
-                        if (++misses > 4) break;  // one stream runs kernels in order: earlier ones end earlier
+                        if (++misses > 1) break;  // one stream runs kernels in order: earlier ones end earlier
                         continue;
                     }
                     if (p_.kernelOp(other.name[i]) != CollOp::NotNccl) continue;
@@ -846,7 +870,6 @@ private:
     AnalysisOptions o_;
     NvtxOps nvtxOps_;
     Analysis a_;
-    std::vector<std::vector<int64_t>> groupOffsets_;
     std::unordered_map<StrId, bool> gemmCache_;
 };
 

@@ -85,6 +85,7 @@ struct Group {
     std::string stepsSource = "none";
     uint32_t stepCount = 0;
     uint32_t inferredPeriod = 0;
+    std::vector<CollOp> positionOps;  // op of each collective (position) of the group
 
     size_t width() const { return lanes.size(); }
 };
