@@ -165,7 +165,7 @@ void MainWindow::buildUi() {
     statusBar()->addWidget(statusLabel_, 1);
     statusBar()->addPermanentWidget(progressBar_);
     statusBar()->addPermanentWidget(cancelButton_);
-    connect(cancelButton_, &QPushButton::clicked, this, [this] { cancel_ = true; });
+    connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoading);
     progressTimer_ = new QTimer(this);
     progressTimer_->setInterval(100);  // progress is polled, so the loader never floods the event loop
     connect(progressTimer_, &QTimer::timeout, this, [this] { progressBar_->setValue(progress_.load()); });
@@ -290,6 +290,10 @@ QString MainWindow::statusText() const {
         .arg(session_->loadSeconds + session_->analyzeSeconds, 0, 'f', 2);
 }
 
+QString MainWindow::statusBarText() const { return statusLabel_->text(); }
+
+bool MainWindow::showsEmptyState() const { return stack_->currentIndex() == 0; }
+
 void MainWindow::openFiles(const QStringList& files) {
     if (files.isEmpty()) return;
     if (loading_) {
@@ -342,6 +346,7 @@ void MainWindow::onLoaded() {
     }
     if (r.cancelled) {
         statusLabel_->setText(tr("Loading cancelled. ") + statusText());
+        emit loadFailed(tr("cancelled"));
         return;
     }
     if (!r.error.empty()) {

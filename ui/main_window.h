@@ -39,6 +39,7 @@ public:
     ~MainWindow() override;
 
     void openFiles(const QStringList& files);
+    void cancelLoading() { cancel_ = true; }
     bool isLoading() const { return loading_; }
     SessionPtr session() const { return session_; }
 
@@ -53,6 +54,8 @@ public:
     QPlainTextEdit* details() const { return details_; }
     CollectiveFilter* filter() const { return filter_; }
     QString statusText() const;
+    QString statusBarText() const;
+    bool showsEmptyState() const;
     QString emptyStateText() const;
 
     bool exportView(const QString& path, int w = 1600, int h = 900, QString* error = nullptr);

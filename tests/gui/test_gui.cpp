@@ -1,0 +1,236 @@
+// GUI tests (offscreen): open a generated profile, select a planted late arriver in the table,
+// click its bar, read the details; models pass QAbstractItemModelTester; exports; real files.
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QImage>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "collective_view.h"
+#include "gen_fixture.h"
+#include "main_window.h"
+#include "models.h"
+
+using namespace testutil;
+using namespace skewui;
+
+namespace {
+
+const Generated& demo() { return generated("demo", skewgen::demoConfig()); }
+
+bool openAndWait(MainWindow& w, const QStringList& files) {
+    QSignalSpy ok(&w, &MainWindow::sessionLoaded);
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.openFiles(files);
+    for (int i = 0; i < 600 && ok.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
+    return !ok.isEmpty();
+}
+
+// proxy row of collective (group, index) in the table
+int tableRow(MainWindow& w, int group, uint32_t index) {
+    const auto& cs = w.session()->analysis.collectives;
+    for (int r = 0; r < w.filter()->rowCount(); ++r) {
+        int src = w.filter()->mapToSource(w.filter()->index(r, 0)).row();
+        if (cs[size_t(src)].group == group && cs[size_t(src)].index == index) return r;
+    }
+    return -1;
+}
+
+TEST(Gui, ModelsPassTheModelTester) {
+    MainWindow w;
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    auto* proxy = w.filter();
+    QAbstractItemModelTester t1(proxy->sourceModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester t2(proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_EQ(proxy->sourceModel()->rowCount(), 140);
+    proxy->setBigOnly(true);
+    EXPECT_EQ(proxy->rowCount(), 5);
+    proxy->setBigOnly(false);
+    proxy->setOp("ReduceScatter");
+    EXPECT_EQ(proxy->rowCount(), 45);
+    proxy->setOp({});
+    proxy->setCause("gpu_dependency");
+    proxy->setMinSkewMs(20);
+    EXPECT_EQ(proxy->rowCount(), 2);
+    proxy->setCause({});
+    proxy->setMinSkewMs(0);
+    proxy->sort(CollectiveModel::StartSkew, Qt::DescendingOrder);
+    // the biggest start skew first: the 55 ms ReduceScatter
+    int top = proxy->mapToSource(proxy->index(0, 0)).row();
+    EXPECT_EQ(w.session()->analysis.collectives[size_t(top)].index, 102u);
+    RanksModel ranks;
+    QAbstractItemModelTester t3(&ranks, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ranks.setSession(w.session(), 0);
+    EXPECT_EQ(ranks.rowCount(), 7);
+    EXPECT_EQ(ranks.data(ranks.index(0, RanksModel::Rank)).toString(), "dev 1");
+}
+
+TEST(Gui, SelectPlantedLateArriverClickItsBarReadDetails) {
+    MainWindow w;
+    w.resize(1600, 900);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    EXPECT_NE(w.statusText().indexOf("7 ranks"), -1);
+    EXPECT_NE(w.statusText().indexOf("140 collectives"), -1);
+    EXPECT_NE(w.statusText().indexOf("2026.2.1.210"), -1);
+    const auto& truth = demo().result;
+    for (const auto& tl : truth.late) {
+        SCOPED_TRACE("planted index " + std::to_string(tl.index));
+        int row = tableRow(w, 0, uint32_t(tl.index));
+        ASSERT_GE(row, 0);
+        // select it in the table as a user would: click the row
+        QTableView* t = w.table();
+        t->scrollTo(w.filter()->index(row, 0));
+        QRect cell = t->visualRect(w.filter()->index(row, 1));
+        QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, cell.center());
+        const auto& c = w.session()->analysis.collectives[size_t(w.currentCollective())];
+        ASSERT_EQ(c.index, uint32_t(tl.index));
+        // the late rank's bar: a main-row transfer bar flagged late
+        CollectiveView* v = w.view();
+        int bar = -1;
+        for (size_t i = 0; i < v->scene().bars.size(); ++i)
+            if (v->scene().bars[i].late && v->scene().bars[i].kind == BarKind::NcclTransfer) bar = int(i);
+        ASSERT_GE(bar, 0);
+        w.details()->clear();
+        QTest::mouseClick(v, Qt::LeftButton, {}, v->barCenter(bar).toPoint());
+        QString d = w.details()->toPlainText();
+        // the truth's member of the late rank: its correlation id is shown, with the launch
+        const skewgen::TruthMember* late = nullptr;
+        for (const auto& tc : truth.collectives)
+            if (tc.group == 0 && tc.index == tl.index)
+                for (const auto& m : tc.members)
+                    if (m.rank == tl.planted.rank) late = &m;
+        ASSERT_TRUE(late);
+        EXPECT_NE(d.indexOf("Correlation id: " + QString::number(late->correlationId)), -1) << d.toStdString();
+        EXPECT_NE(d.indexOf("Launch API: cuLaunchKernelEx"), -1);
+        EXPECT_NE(d.indexOf("Late arriver: yes"), -1);
+        EXPECT_NE(d.indexOf("ProfilerStep#" + QString::number(tl.planted.step)), -1);  // NVTX around the launch
+        if (tl.planted.kind == skewgen::LateKind::Gpu) {
+            EXPECT_NE(d.indexOf("Predecessor: " + QString::fromStdString(tl.predecessorName)), -1) << d.toStdString();
+            EXPECT_NE(d.indexOf("cause gpu_dependency"), -1);
+        } else {
+            EXPECT_NE(d.indexOf("cause cpu_launch"), -1);
+        }
+        // the predecessor is drawn emphasised in the thin lane
+        bool predDrawn = false;
+        for (const auto& b : v->scene().bars) predDrawn |= b.predecessor;
+        EXPECT_EQ(predDrawn, tl.planted.kind == skewgen::LateKind::Gpu);
+        EXPECT_TRUE(v->scene().launch.present);
+    }
+}
+
+TEST(Gui, KeyboardNavigationOverBigLateArrivers) {
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    std::vector<uint32_t> seen;
+    w.selectCollective(0);
+    for (int i = 0; i < 5; ++i) {
+        QTest::keyClick(&w, Qt::Key_B);
+        seen.push_back(w.session()->analysis.collectives[size_t(w.currentCollective())].index);
+    }
+    EXPECT_EQ(seen, (std::vector<uint32_t>{5, 41, 63, 102, 111}));
+    QTest::keyClick(&w, Qt::Key_B, Qt::ShiftModifier);
+    EXPECT_EQ(w.session()->analysis.collectives[size_t(w.currentCollective())].index, 102u);
+    int before = w.currentCollective();
+    QTest::keyClick(&w, Qt::Key_N);
+    EXPECT_NE(w.currentCollective(), before);
+    QTest::keyClick(&w, Qt::Key_P);
+    EXPECT_EQ(w.currentCollective(), before);
+    // zoom and fit in the view
+    CollectiveView* v = w.view();
+    double span = v->xAxis->range().size();
+    QTest::keyClick(v, Qt::Key_Plus);
+    EXPECT_LT(v->xAxis->range().size(), span);
+    QTest::keyClick(v, Qt::Key_0);
+    EXPECT_DOUBLE_EQ(v->xAxis->range().size(), span);
+}
+
+TEST(Gui, ExportsAndRenderDrawTheSameView) {
+    MainWindow w;
+    w.resize(1600, 900);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    std::string dir = tempDir("gui-export");
+    int row = tableRow(w, 0, 102);
+    w.selectCollective(w.filter()->mapToSource(w.filter()->index(row, 0)).row());
+    QString png = QString::fromStdString(dir + "/view.png");
+    ASSERT_TRUE(w.exportView(png, 1600, 900));
+    QImage img(png);
+    EXPECT_EQ(img.size(), QSize(1600, 900));
+    ASSERT_TRUE(w.exportView(QString::fromStdString(dir + "/view.svg"), 1600, 900));
+    EXPECT_NE(QString::fromStdString(slurp(dir + "/view.svg")).indexOf("<svg"), -1);
+    ASSERT_TRUE(w.exportView(QString::fromStdString(dir + "/view.pdf"), 1600, 900));
+    EXPECT_EQ(slurp(dir + "/view.pdf").rfind("%PDF", 0), 0u);
+    QString err;
+    EXPECT_FALSE(w.exportView(QString::fromStdString(dir + "/view.bmp"), 1600, 900, &err));
+    EXPECT_NE(err.indexOf(".png"), -1);
+    ASSERT_TRUE(w.exportWindow(QString::fromStdString(dir + "/window.png")));
+    EXPECT_FALSE(QImage(QString::fromStdString(dir + "/window.png")).isNull());
+    ASSERT_TRUE(w.exportReport(QString::fromStdString(dir + "/report.md")));
+    EXPECT_EQ(slurp(dir + "/report.md").rfind("# Skewscope findings", 0), 0u);
+    // `render` draws the same collective identically
+    RunResult r = runSkewscope({"render", demo().path, "--collective", "0:102", "--output", dir + "/render.png", "--size", "1600x900"},
+                               "QT_QPA_PLATFORM=offscreen");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    QImage rendered(QString::fromStdString(dir + "/render.png"));
+    ASSERT_EQ(rendered.size(), img.size());
+    EXPECT_TRUE(rendered.convertToFormat(QImage::Format_ARGB32) == img.convertToFormat(QImage::Format_ARGB32));
+    // no temp files left behind
+    for (auto& e : std::filesystem::directory_iterator(dir)) EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Gui, RenderErrors) {
+    EXPECT_EQ(runSkewscope({"render", demo().path, "--collective", "0:999", "--output", "/tmp/x.png"}).exitCode, 1);
+    EXPECT_EQ(runSkewscope({"render", demo().path, "--collective", "7:1", "--output", "/tmp/x.png"}).exitCode, 1);
+    EXPECT_EQ(runSkewscope({"render", "/nonexistent.sqlite", "--collective", "1", "--output", "/tmp/x.png"}).exitCode, 3);
+}
+
+TEST(Gui, OpensEveryRealExport) {
+    for (const auto& path : realExports()) {
+        SCOPED_TRACE(path);
+        MainWindow w;
+        w.show();
+        ASSERT_TRUE(openAndWait(w, {QString::fromStdString(path)}));
+        const auto& a = w.session()->analysis;
+        if (a.groups.empty()) {
+            EXPECT_TRUE(w.showsEmptyState());
+            EXPECT_FALSE(w.emptyStateText().isEmpty());
+        } else {
+            EXPECT_FALSE(w.showsEmptyState());
+            EXPECT_GE(w.currentCollective(), 0);
+        }
+    }
+    MainWindow w;
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite")}));
+    EXPECT_EQ(w.session()->analysis.collectives.size(), 33u);
+    EXPECT_EQ(w.filter()->rowCount(), 33);
+}
+
+TEST(Gui, BadFileShowsAnErrorAndCancelStopsLoading) {
+    MainWindow w;
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    EXPECT_FALSE(openAndWait(w, {"/nonexistent/rank0.sqlite"}));
+    ASSERT_EQ(failed.size(), 1);
+    EXPECT_NE(failed[0][0].toString().indexOf("/nonexistent/rank0.sqlite"), -1);
+    EXPECT_FALSE(w.session());
+    // cancel right after starting: nothing is loaded, the window stays usable
+    QSignalSpy failed2(&w, &MainWindow::loadFailed);
+    w.openFiles({QString::fromStdString(demo().path)});
+    w.cancelLoading();
+    for (int i = 0; i < 200 && failed2.isEmpty(); ++i) QTest::qWait(20);
+    ASSERT_EQ(failed2.size(), 1);
+    EXPECT_EQ(failed2[0][0].toString(), "cancelled");
+    EXPECT_FALSE(w.session());
+    EXPECT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+}
+
+}  // namespace
