@@ -72,7 +72,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     }
     double span = std::max(hi - lo, 1000.0);
     sc.fitX0 = lo - span * 0.08;
-    sc.fitX1 = hi + span * 0.08;
+    sc.fitX1 = hi + span * 0.22;  // room for the lateness labels right of the aligned ends
     // Context: the other streams' kernels around the collective (3 spans each side).
     const double ctx0 = lo - 3 * span, ctx1 = hi + 3 * span;
     for (size_t s = 0; s < g.width(); ++s) {

@@ -131,17 +131,23 @@ protected:
                 if (!b.sub && b.row == int(i)) endX = std::max(endX, px(b.x1)), startX = std::min(startX, px(b.x0));
             QString text;
             if (row.late) text = QObject::tr("late arriver: +%1").arg(QString::fromStdString(skew::formatDuration(row.latenessNs)));
-            else if (row.early) text = QObject::tr("first to arrive, waited %1").arg(QString::fromStdString(skew::formatDuration(
-                sc.rows.empty() ? 0 : lateness(sc))));
+            else if (row.early) text = QObject::tr("first, waited %1").arg(QString::fromStdString(skew::formatDuration(lateness(sc))));
             else text = QString("+%1").arg(QString::fromStdString(skew::formatDuration(row.latenessNs)));
-            p->setPen(row.late ? kLate.darker(120) : QColor(60, 60, 60));
             QFont bf = f;
             bf.setBold(row.late);
             p->setFont(bf);
-            double tx = std::min(endX + 6, double(area.right()) - QFontMetrics(bf).horizontalAdvance(text) - 4);
+            // right of the bar, on its row: ends line up, so the labels form a column
+            QFontMetrics fm(bf);
+            double tx = std::min(endX + 6, double(area.right()) - fm.horizontalAdvance(text) - 4);
             tx = std::max(tx, double(area.left()) + 4);
-            p->drawText(QPointF(tx, top - 3), text);
+            double ty = py(double(i)) + fm.ascent() / 2.0 - 1;
+            p->setPen(Qt::NoPen);
+            p->setBrush(QColor(255, 255, 255, 215));
+            p->drawRect(QRectF(tx - 2, ty - fm.ascent(), fm.horizontalAdvance(text) + 4, fm.height()));
+            p->setPen(row.late ? kLate.darker(120) : QColor(60, 60, 60));
+            p->drawText(QPointF(tx, ty), text);
             p->setFont(f);
+            (void)top;
             (void)startX;
         }
         // the late arriver's CPU launch
@@ -176,7 +182,15 @@ protected:
             lf.setPointSizeF(8.5);
             p->setFont(lf);
             double lw = QFontMetrics(lf).horizontalAdvance(label);
-            double tx = std::clamp(std::min(lx, kx) + 4, double(area.left()) + 12, double(area.right()) - lw - 4);
+            // right of the marker when it fits, else left of it, never over the plot's edge
+            double tx = std::min(lx, kx) + 4;
+            if (tx + lw > area.right() - 4) tx = std::min(lx, kx) - lw - 12;
+            tx = std::clamp(tx, double(area.left()) + 12, double(area.right()) - lw - 4);
+            QFontMetrics lfm(lf);
+            p->setPen(Qt::NoPen);
+            p->setBrush(QColor(255, 255, 255, 215));
+            p->drawRect(QRectF(tx - 2, yRow - 10 - lfm.ascent(), lw + 4, lfm.height()));
+            p->setPen(kLaunch.darker(120));
             p->drawText(QPointF(tx, yRow - 10), label);
         }
         drawLegend(p, area);
@@ -224,6 +238,7 @@ private:
 
 CollectiveView::CollectiveView(QWidget* parent) : QCustomPlot(parent) {
     setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(400, 280);  // explicit: the plot layout's own hint grows with its title texts
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -254,10 +269,16 @@ void CollectiveView::setScene(CollectiveScene scene) {
         const Row& r = scene_.rows[i];
         rowTicker_->addTick(double(i), QString::fromStdString(r.label) + (r.late ? QString::fromUtf8("  \u25B6") : QString()));
     }
-    yAxis->setRange(-0.75, std::max<double>(1.0, double(scene_.rows.size())) - 0.35);
+    // room above the first row for the launch label, below the last for the legend
+    yAxis->setRange(-0.75, std::max<double>(1.0, double(scene_.rows.size())) + 0.2);
     title_->setText(QString::fromStdString(scene_.title));
-    QString sub = QString::fromStdString(scene_.subtitle);
-    subtitle_->setText(sub.size() > 220 ? sub.left(217) + "..." : sub);
+    // the why-line can be long: break it at its clauses so it never widens the plot
+    QStringList lines;
+    for (const QString& part : QString::fromStdString(scene_.subtitle).split("; ")) {
+        if (!lines.isEmpty() && lines.back().size() + part.size() + 2 <= 110) lines.back() += "; " + part;
+        else lines << part;
+    }
+    subtitle_->setText(lines.join("\n"));
     resetZoom();
 }
 

@@ -116,6 +116,8 @@ void MainWindow::buildUi() {
     auto* ranksBox = new QSplitter(Qt::Horizontal);
     ranksBox->addWidget(ranksTable_);
     ranksBox->addWidget(ranksChart_);
+    ranksBox->setStretchFactor(0, 1);
+    ranksBox->setStretchFactor(1, 1);
     findings_ = new QTextBrowser;
     findings_->setOpenLinks(false);
     tabs_ = new QTabWidget;
@@ -171,7 +173,7 @@ void MainWindow::buildUi() {
     connect(progressTimer_, &QTimer::timeout, this, [this] { progressBar_->setValue(progress_.load()); });
 
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
-        if (!cur.isValid()) return;
+        if (!cur.isValid() || selecting_) return;
         int row = filter_->mapToSource(cur).row();
         if (row != current_) selectCollective(row);
     });
@@ -403,6 +405,8 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     emptyLabel_->setText(empty);
     stack_->setCurrentIndex(empty.isEmpty() ? 1 : 0);
     updateRanksChart();
+    table_->resizeColumnsToContents();
+    ranksTable_->resizeColumnsToContents();
     setWindowTitle(tr("Skewscope - %1").arg(QFileInfo(QString::fromStdString(s->files.front())).fileName()));
     // open on the biggest late arriver: the collective a user came for
     int best = -1;
@@ -445,6 +449,7 @@ void MainWindow::updateRanksChart() {
     b1->setData(keys, all);
     b2->setData(keys, rest);
     ranksChart_->xAxis->setTicker(ticker);
+    ranksChart_->xAxis->setTickLabelRotation(keys.size() > 4 ? -35 : 0);
     ranksChart_->xAxis->setRange(-0.6, double(keys.size()) - 0.4);
     ranksChart_->yAxis->setLabel(tr("ms"));
     ranksChart_->yAxis->rescale();
@@ -462,8 +467,10 @@ void MainWindow::selectCollective(int c) {
     QModelIndex src = model_->index(c, 0);
     QModelIndex proxy = filter_->mapFromSource(src);
     if (proxy.isValid()) {
-        QSignalBlocker b(table_->selectionModel());
+        // keep the selection model's signals: the table repaints from them
+        selecting_ = true;
         table_->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        selecting_ = false;
         table_->scrollTo(proxy);
     }
     const Collective& col = session_->analysis.collectives[size_t(c)];

@@ -88,6 +88,7 @@ private:
     SessionPtr session_;
     int current_ = -1;
     bool loading_ = false;
+    bool selecting_ = false;
     std::atomic<bool> cancel_{false};
     std::atomic<int> progress_{0};
     QFutureWatcher<LoadResult>* watcher_ = nullptr;
