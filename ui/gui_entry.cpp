@@ -1,6 +1,7 @@
 #include "gui_entry.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QStringList>
 
 #include <cstdio>
@@ -31,6 +32,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files) {
     }
     QApplication app(argc, argv);
     setIdentity();
+    Q_INIT_RESOURCE(resources);  // the resources live in a static library
+    QApplication::setWindowIcon(QIcon(":/skewscope.svg"));
     MainWindow w;
     w.show();
     QStringList list;
