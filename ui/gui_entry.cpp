@@ -14,6 +14,9 @@
 #include "nsys/export_reader.h"
 #include "session.h"
 
+// the resources live in a static library; Q_INIT_RESOURCE must be called outside a namespace
+static void initResources() { Q_INIT_RESOURCE(resources); }
+
 namespace skewui {
 
 static void setIdentity() {
@@ -32,7 +35,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files) {
     }
     QApplication app(argc, argv);
     setIdentity();
-    Q_INIT_RESOURCE(resources);  // the resources live in a static library
+    initResources();
     QApplication::setWindowIcon(QIcon(":/skewscope.svg"));
     MainWindow w;
     w.show();
