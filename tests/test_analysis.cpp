@@ -164,8 +164,11 @@ TEST(Analysis, DemoMatchesTruth) {
     EXPECT_EQ(ar.count, 5u);
     checkGroupAgainstTruth(a, ar, gen.result, 1);
     // steps from NVTX agree with the generator's
-    for (const auto& tc : gen.result.collectives)
-        if (tc.group == 0) EXPECT_EQ(coll(a, g, uint32_t(tc.index)).step, uint32_t(tc.step)) << tc.index;
+    for (const auto& tc : gen.result.collectives) {
+        if (tc.group == 0) {
+            EXPECT_EQ(coll(a, g, uint32_t(tc.index)).step, uint32_t(tc.step)) << tc.index;
+        }
+    }
     // per rank: last/first counts add up to the complete collectives
     uint32_t last = 0, first = 0;
     for (const auto& rs : g.perRank) last += rs.lastCount, first += rs.firstCount;
@@ -461,6 +464,39 @@ TEST(Analysis, RealMfuBefore) {
     EXPECT_EQ(lateRank(a, worst), 1);
     EXPECT_EQ(std::string(skew::causeName(worst.cause)), "cpu_launch");
     EXPECT_EQ(p.strings.str(p.processes[size_t(p.ranks[1].process)].launches.name[size_t(worst.launch)]), "cuLaunchKernelEx");
+}
+
+// NCCL-only time against a brute-force union over every non-NCCL kernel of the rank.
+TEST(Analysis, NcclOnlyTimeMatchesBruteForce) {
+    const auto& gen = generated("demo", skewgen::demoConfig());
+    skew::Profile p = skew::loadProfile({gen.path});
+    Analysis a = skew::analyze(p);
+    for (const auto& g : a.groups)
+        for (size_t s = 0; s < g.width(); ++s) {
+            const auto& gl = g.lanes[s];
+            const auto& r = p.ranks[size_t(gl.rank)];
+            const auto& kl = r.lanes[size_t(gl.lane)];
+            int64_t total = 0, only = 0;
+            for (uint32_t k : gl.kernels) {
+                int64_t a0 = kl.start[k], b0 = kl.end[k];
+                total += b0 - a0;
+                std::vector<std::pair<int64_t, int64_t>> iv;
+                for (const auto& o : r.lanes)
+                    for (size_t i = 0; i < o.size(); ++i)
+                        if (p.kernelOp(o.name[i]) == skew::CollOp::NotNccl && o.end[i] > a0 && o.start[i] < b0)
+                            iv.emplace_back(std::max(a0, o.start[i]), std::min(b0, o.end[i]));
+                std::sort(iv.begin(), iv.end());
+                int64_t covered = 0, cur = a0;
+                for (auto [x, y] : iv) {
+                    if (y <= cur) continue;
+                    covered += y - std::max(x, cur);
+                    cur = y;
+                }
+                only += (b0 - a0) - covered;
+            }
+            EXPECT_EQ(g.perRank[s].ncclKernelNs, total);
+            EXPECT_EQ(g.perRank[s].ncclOnlyNs, only) << r.label;
+        }
 }
 
 TEST(Analysis, PercentileIsNumpyLinear) {

@@ -784,16 +784,28 @@ private:
         const GroupLane& gl = g.lanes[s];
         const Rank& r = p_.ranks[size_t(gl.rank)];
         const KernelLane& kl = r.lanes[size_t(gl.lane)];
+        // lanes that hold non-NCCL kernels, each with a cursor: the lane's kernels are visited in
+        // start order, so "kernels starting before this end" only grows (no binary search each time)
+        struct Other {
+            const KernelLane* lane;
+            size_t hi;
+        };
+        std::vector<Other> others;
+        for (const KernelLane& o : r.lanes)
+            if (o.ncclKernels < o.size()) others.push_back({&o, 0});
         std::vector<std::pair<int64_t, int64_t>> cover;
         for (uint32_t k : gl.kernels) {
             int64_t a = kl.start[k], b = kl.end[k];
             rs.ncclKernelNs += b - a;
             cover.clear();
-            for (const KernelLane& other : r.lanes) {
-                if (other.ncclKernels == other.size()) continue;  // nothing but NCCL kernels there
-                // kernels that start before b; walk back while they may still reach past a
-                auto it = std::lower_bound(other.start.begin(), other.start.end(), b);
-                size_t i = size_t(it - other.start.begin());
+            for (Other& o : others) {
+                const KernelLane& other = *o.lane;
+                if (o.hi > 0 && other.start[o.hi - 1] >= b) {
+                    // ends are not monotonic here (overlapping kernels on the NCCL stream): search
+                    o.hi = size_t(std::lower_bound(other.start.begin(), other.start.end(), b) - other.start.begin());
+                }
+                while (o.hi < other.size() && other.start[o.hi] < b) ++o.hi;
+                size_t i = o.hi;
                 int misses = 0;
                 while (i > 0) {
                     --i;
@@ -801,22 +813,25 @@ private:
                         if (++misses > 1) break;  // one stream runs kernels in order: earlier ones end earlier
                         continue;
                     }
-                    if (p_.kernelOp(other.name[i]) != CollOp::NotNccl) continue;
-                    if (!inWindow(other.start[i])) continue;
+                    if (p_.kernelOp(other.name[i]) != CollOp::NotNccl || !inWindow(other.start[i])) continue;
                     cover.emplace_back(std::max(a, other.start[i]), std::min(b, other.end[i]));
                 }
             }
-            std::sort(cover.begin(), cover.end());
-            int64_t covered = 0, curA = 0, curB = INT64_MIN;
-            for (auto [x, y] : cover) {
-                if (x > curB) {
-                    if (curB > curA) covered += curB - curA;
-                    curA = x, curB = y;
-                } else {
-                    curB = std::max(curB, y);
+            int64_t covered = 0;
+            if (!cover.empty()) {
+                std::sort(cover.begin(), cover.end());
+                int64_t curA = cover[0].first, curB = cover[0].second;
+                for (size_t i = 1; i < cover.size(); ++i) {
+                    if (cover[i].first > curB) {
+                        covered += curB - curA;
+                        curA = cover[i].first;
+                        curB = cover[i].second;
+                    } else {
+                        curB = std::max(curB, cover[i].second);
+                    }
                 }
+                covered += curB - curA;
             }
-            if (curB > curA && curB != INT64_MIN) covered += curB - curA;
             rs.ncclOnlyNs += (b - a) - covered;
         }
     }
