@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <regex>
 #include <set>
@@ -151,8 +152,12 @@ const char* causeName(Cause c) {
 }
 
 double percentile(std::vector<int64_t> v, double q) {
-    if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
+    return percentileSorted(v, q);
+}
+
+double percentileSorted(const std::vector<int64_t>& v, double q) {
+    if (v.empty()) return 0;
     double pos = q / 100.0 * double(v.size() - 1);
     size_t lo = size_t(std::floor(pos));
     size_t hi = std::min(lo + 1, v.size() - 1);
@@ -168,7 +173,40 @@ bool isGemmName(const std::string& name) {
     return false;
 }
 
-bool findPredecessor(const Profile& p, int rank, int32_t exceptStream, int64_t t, int& laneOut, uint32_t& kernelOut) {
+namespace {
+
+// upper_bound(v, x) found by galloping from `hint` (the previous answer): collectives are visited
+// in time order, so the answer moves a little each time instead of costing a full binary search.
+template <typename T>
+size_t gallopUpper(const std::vector<T>& v, size_t hint, T x) {
+    size_t n = v.size();
+    if (hint > n) hint = n;
+    size_t lo, hi;
+    if (hint < n && v[hint] <= x) {  // answer is after hint
+        size_t step = 1;
+        lo = hint + 1;
+        hi = hint + 1;
+        while (hi < n && v[hi] <= x) {
+            lo = hi + 1;
+            hi = std::min(n, hi + step);
+            step *= 2;
+        }
+        if (hi > n) hi = n;
+    } else {  // answer is at or before hint
+        size_t step = 1;
+        hi = hint;
+        lo = hint;
+        while (lo > 0 && v[lo - 1] > x) {
+            hi = lo - 1;
+            lo = lo > step ? lo - step : 0;
+            step *= 2;
+        }
+    }
+    return size_t(std::upper_bound(v.begin() + long(lo), v.begin() + long(hi), x) - v.begin());
+}
+
+bool predecessorImpl(const Profile& p, int rank, int32_t exceptStream, int64_t t, int& laneOut, uint32_t& kernelOut,
+                     std::vector<size_t>* hints) {
     const Rank& r = p.ranks[size_t(rank)];
     int64_t bestEnd = 0;
     bool found = false;
@@ -177,8 +215,8 @@ bool findPredecessor(const Profile& p, int rank, int32_t exceptStream, int64_t t
         if (l.stream == exceptStream || l.size() == 0) continue;
         // kernels that start by t + 2 us; on one stream they run one after another, so the
         // latest end in the window is among the last few of them
-        auto it = std::upper_bound(l.start.begin(), l.start.end(), t + kPredAfterNs);
-        size_t i = size_t(it - l.start.begin());
+        size_t i = hints ? ((*hints)[li] = gallopUpper(l.start, (*hints)[li], t + kPredAfterNs))
+                         : size_t(std::upper_bound(l.start.begin(), l.start.end(), t + kPredAfterNs) - l.start.begin());
         for (int n = 0; i > 0 && n < 16; ++n) {
             --i;
             int64_t e = l.end[i];
@@ -197,11 +235,17 @@ bool findPredecessor(const Profile& p, int rank, int32_t exceptStream, int64_t t
     return found;
 }
 
+}  // namespace
+
+bool findPredecessor(const Profile& p, int rank, int32_t exceptStream, int64_t t, int& laneOut, uint32_t& kernelOut) {
+    return predecessorImpl(p, rank, exceptStream, t, laneOut, kernelOut, nullptr);
+}
+
 namespace {
 
 class Analyzer {
 public:
-    Analyzer(Profile& p, const AnalysisOptions& o) : p_(p), o_(o), nvtxOps_(p) { a_.options = o; }
+    Analyzer(Profile& p, const AnalysisOptions& o) : p_(p), o_(o) { a_.options = o; }
 
     Analysis run() {
         a_.windowStart = o_.hasTrim ? o_.trimStartNs : p_.timeStart;
@@ -256,7 +300,8 @@ private:
         const Process& pr = p_.processes[size_t(r.process)];
         int64_t li = pr.launches.find(l.correlationId[k]);
         if (li < 0) return op;
-        return nvtxOps_.opAt(r.process, pr.launches.tid[size_t(li)], pr.launches.start[size_t(li)], pr.launches.end[size_t(li)]);
+        if (!nvtxOps_) nvtxOps_ = std::make_unique<NvtxOps>(p_);  // only exports with op-less NCCL names need it
+        return nvtxOps_->opAt(r.process, pr.launches.tid[size_t(li)], pr.launches.start[size_t(li)], pr.launches.end[size_t(li)]);
     }
 
     // ---- matching -------------------------------------------------------------------------
@@ -512,6 +557,12 @@ private:
 
     // ---- collectives ------------------------------------------------------------------------
     void buildCollectives() {
+        size_t total = 0;
+        for (const Group& g : a_.groups) total += g.count;
+        a_.collectives.reserve(total);
+        predHints_.assign(p_.ranks.size(), {});
+        launchHints_.assign(p_.processes.size(), 0);
+        waitHints_.assign(p_.processes.size(), 0);
         for (Group& g : a_.groups) {
             const size_t n = g.width();
             g.firstCollective = uint32_t(a_.collectives.size());
@@ -567,7 +618,14 @@ private:
         const int64_t start = kl.start[k];
         const Process& pr = p_.processes[size_t(r.process)];
         c.latenessNs = start - c.minStart;
-        c.launch = pr.launches.find(kl.correlationId[k]);
+        {
+            // launches are sorted by correlation id, which grows with time: gallop from the last one
+            const auto& ids = pr.launches.correlationId;
+            size_t& h = launchHints_[size_t(r.process)];
+            size_t u = gallopUpper(ids, h, kl.correlationId[k]);
+            h = u;
+            c.launch = u > 0 && ids[u - 1] == kl.correlationId[k] ? int64_t(u - 1) : -1;
+        }
         if (c.launch >= 0) {
             int64_t apiEnd = pr.launches.end[size_t(c.launch)];
             c.launchToStartNs = start - apiEnd;
@@ -578,7 +636,9 @@ private:
         }
         int lane = -1;
         uint32_t pk = 0;
-        if (findPredecessor(p_, gl.rank, kl.stream, start, lane, pk)) {
+        auto& hints = predHints_[size_t(gl.rank)];
+        if (hints.size() != r.lanes.size()) hints.assign(r.lanes.size(), 0);
+        if (predecessorImpl(p_, gl.rank, kl.stream, start, lane, pk, &hints)) {
             c.predRank = gl.rank;
             c.predLane = lane;
             c.predKernel = pk;
@@ -587,8 +647,9 @@ private:
         }
         // stream-wait records on the NCCL stream just before the start: evidence of a GPU dependency
         const StreamWaits& w = pr.waits;
-        auto it = std::upper_bound(w.start.begin(), w.start.end(), start + kPredAfterNs);
-        for (size_t i = size_t(it - w.start.begin()), n = 0; i > 0 && n < 64; ++n) {
+        size_t& wh = waitHints_[size_t(r.process)];
+        wh = gallopUpper(w.start, wh, start + kPredAfterNs);
+        for (size_t i = wh, n = 0; i > 0 && n < 64; ++n) {
             --i;
             if (w.end[i] < start - kWaitWindowNs && w.start[i] < start - kWaitWindowNs) break;
             if (w.stream[i] != kl.stream || w.device[i] != r.device) continue;
@@ -603,11 +664,10 @@ private:
     }
 
     bool gemm(StrId name) {
-        auto it = gemmCache_.find(name);
-        if (it != gemmCache_.end()) return it->second;
-        bool v = isGemmName(p_.strings.str(name));
-        gemmCache_.emplace(name, v);
-        return v;
+        if (name >= gemmCache_.size()) gemmCache_.resize(size_t(name) + 1, -1);
+        int8_t& v = gemmCache_[name];
+        if (v < 0) v = isGemmName(p_.strings.str(name)) ? 1 : 0;
+        return v == 1;
     }
 
     void validate(Group& g) {
@@ -748,12 +808,13 @@ private:
             }
             g.cost.excessNs = g.cost.totalNs - g.cost.baselineNs;
             g.cost.share = g.cost.totalNs > 0 ? double(g.cost.excessNs) / double(g.cost.totalNs) : 0.0;
-            auto pct = [](const std::vector<int64_t>& v) {
+            auto pct = [](std::vector<int64_t>& v) {
                 Percentiles p;
                 if (v.empty()) return p;
-                p.p50 = int64_t(std::llround(percentile(v, 50)));
-                p.p90 = int64_t(std::llround(percentile(v, 90)));
-                p.max = *std::max_element(v.begin(), v.end());
+                std::sort(v.begin(), v.end());  // once, for all three
+                p.p50 = int64_t(std::llround(percentileSorted(v, 50)));
+                p.p90 = int64_t(std::llround(percentileSorted(v, 90)));
+                p.max = v.back();
                 return p;
             };
             g.startSkew = pct(ss);
@@ -883,9 +944,12 @@ private:
 
     Profile& p_;
     AnalysisOptions o_;
-    NvtxOps nvtxOps_;
+    mutable std::unique_ptr<NvtxOps> nvtxOps_;
     Analysis a_;
-    std::unordered_map<StrId, bool> gemmCache_;
+    std::vector<int8_t> gemmCache_;  // per string id: -1 unknown, 0 no, 1 GEMM
+    // search hints of the why-step, per rank (lanes) and per process
+    std::vector<std::vector<size_t>> predHints_;
+    std::vector<size_t> launchHints_, waitHints_;
 };
 
 }  // namespace

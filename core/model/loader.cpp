@@ -1,5 +1,7 @@
 #include "model/loader.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <memory>
 #include <numeric>
@@ -471,6 +473,8 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     for (auto& op : p.nameOps)
         if (op == CollOp::Count) op = CollOp::NotNccl;
     assignRankLabels(p);
+    // the growth of the column vectors left freed blocks behind: give them back to the system
+    malloc_trim(0);
     prog.report("done");
     return p;
 }
