@@ -499,6 +499,59 @@ TEST(Analysis, NcclOnlyTimeMatchesBruteForce) {
         }
 }
 
+// A window that holds only the late rank's kernel of one collective: the other ranks are missing
+// there and named, not silently dropped from the group.
+TEST(Analysis, RanksWithoutKernelsInTheWindowAreNamed) {
+    const auto& gen = generated("demo", skewgen::demoConfig());
+    skew::Profile probe = skew::loadProfile({gen.path});
+    Analysis all = skew::analyze(probe);
+    const auto& g0 = groupWithOp(all, "AllGather");
+    const Collective& c = coll(all, g0, 41);  // dev 5 late by 47 ms
+    skew::AnalysisOptions o;
+    o.hasTrim = true;
+    o.trimStartNs = c.maxStart;
+    o.trimEndNs = coll(all, g0, 42).minStart;
+    skew::Profile p = skew::loadProfile({gen.path});
+    Analysis a = skew::analyze(p, o);
+    const auto& g = groupWithOp(a, "AllGather");
+    ASSERT_EQ(g.width(), 7u);
+    EXPECT_EQ(g.count, 1u);
+    EXPECT_EQ(g.complete, 0u);
+    EXPECT_EQ(g.validation.status, "error");
+    ASSERT_EQ(g.validation.partial.size(), 1u);
+    EXPECT_EQ(g.validation.partial[0].missingRanks, (std::vector<int>{0, 1, 2, 3, 5, 6}));
+    bool named = false;
+    for (const auto& m : g.validation.messages) named |= m == "dev 1: no kernels of this group in the window";
+    EXPECT_TRUE(named);
+}
+
+// A rank whose capture starts 20 collectives later than the others still pairs the right kernels.
+TEST(Analysis, LaneStartingManyCollectivesLaterAligns) {
+    const auto& gen = generated("demo", skewgen::demoConfig());
+    skew::Profile p = skew::loadProfile({gen.path});
+    auto& lane = p.ranks[3].lanes[1];  // dev 4, stream 56: only FSDP NCCL kernels
+    ASSERT_EQ(lane.stream, 56);
+    ASSERT_EQ(lane.size(), 135u);
+    for (auto* v : {&lane.start, &lane.end}) v->erase(v->begin(), v->begin() + 20);
+    lane.name.erase(lane.name.begin(), lane.name.begin() + 20);
+    lane.correlationId.erase(lane.correlationId.begin(), lane.correlationId.begin() + 20);
+    lane.ncclKernels -= 20;
+    Analysis a = skew::analyze(p);
+    const auto& g = groupWithOp(a, "AllGather");
+    EXPECT_EQ(g.count, 135u);
+    EXPECT_EQ(g.complete, 115u);
+    EXPECT_EQ(g.lanes[3].droppedLeading, 0u);
+    EXPECT_EQ(g.lanes[0].droppedLeading, 20u);
+    for (const auto& tc : gen.result.collectives) {
+        if (tc.group != 0 || tc.index <= 20) continue;
+        Expected e = expect(gen.result, tc);
+        const Collective& c = coll(a, g, uint32_t(tc.index));
+        ASSERT_TRUE(c.complete);
+        EXPECT_EQ(c.startSkew(), e.startSkew) << tc.index;
+        EXPECT_EQ(lateRank(a, c), e.lateRank) << tc.index;
+    }
+}
+
 TEST(Analysis, PercentileIsNumpyLinear) {
     EXPECT_DOUBLE_EQ(skew::percentile({1, 2, 3, 4}, 50), 2.5);
     EXPECT_DOUBLE_EQ(skew::percentile({10, 20, 30, 40, 50}, 90), 46.0);

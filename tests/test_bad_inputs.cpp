@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gen_fixture.h"
 #include "model/loader.h"
 #include "nsys/export_reader.h"
 #include "test_util.h"
@@ -63,6 +64,35 @@ TEST(BadInputs, EachExitsThreeWithOneLine) {
     // no stray files next to the inputs (e.g. a converted .sqlite or a journal)
     EXPECT_FALSE(std::filesystem::exists(dir + "/capture.sqlite"));
     EXPECT_FALSE(std::filesystem::exists(dir + "/truncated.sqlite-journal"));
+    std::filesystem::remove_all(dir);
+}
+
+// Stray ids (a huge string id, a correlation id of 2^32-1) load without giant allocations.
+TEST(BadInputs, MalformedIdsLoad) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 2;
+    cfg.steps = 1;
+    cfg.layers = 2;
+    std::string dir = tempDir("malformed");
+    std::string path = dir + "/odd.sqlite";
+    auto r = skewgen::generate(cfg, path);
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "INSERT INTO StringIds VALUES (2147483653, 'odd kernel');"
+                           "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName=2147483653, correlationId=4294967295 "
+                           "WHERE rowid=(SELECT max(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    skew::Profile p = skew::loadProfile({path});
+    EXPECT_EQ(p.kernelCount(), r.kernelRows);
+    bool found = false;
+    for (const auto& rank : p.ranks)
+        for (const auto& l : rank.lanes)
+            for (size_t i = 0; i < l.size(); ++i) found |= p.strings.str(l.name[i]) == "odd kernel" && l.correlationId[i] == 4294967295u;
+    EXPECT_TRUE(found);
+    EXPECT_LT(p.residentBytes(), size_t(64) * 1024 * 1024);
     std::filesystem::remove_all(dir);
 }
 

@@ -364,6 +364,8 @@ void MainWindow::onLoaded() {
 void MainWindow::setSession(std::shared_ptr<Session> s) {
     session_ = s;
     current_ = -1;
+    view_->setScene({});  // the old scene's indices mean nothing in the new profile
+    details_->clear();
     model_->setSession(session_);
     const Analysis& a = session_->analysis;
     const Profile& p = session_->profile;
@@ -520,7 +522,13 @@ QString MainWindow::defaultExportName(const QString& suffix) const {
     return stem + "." + suffix;
 }
 
-bool MainWindow::exportView(const QString& path, int w, int h, QString* error) { return view_->exportTo(path, w, h, error); }
+bool MainWindow::exportView(const QString& path, int w, int h, QString* error) {
+    if (!session_ || current_ < 0) {
+        if (error) *error = tr("no collective is shown: open exports and select a collective first");
+        return false;
+    }
+    return view_->exportTo(path, w, h, error);
+}
 
 bool MainWindow::exportWindow(const QString& path, QString* error) {
     QPixmap pm = grab();
@@ -541,7 +549,10 @@ bool MainWindow::exportWindow(const QString& path, QString* error) {
 }
 
 bool MainWindow::exportReport(const QString& path, QString* error) {
-    if (!session_) return false;
+    if (!session_) {
+        if (error) *error = tr("no exports are open");
+        return false;
+    }
     std::string out;
     QString l = path.toLower();
     if (l.endsWith(".csv")) out = analysisCsv(session_->profile, session_->analysis);

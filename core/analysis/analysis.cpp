@@ -24,7 +24,8 @@ constexpr size_t kOps = size_t(CollOp::Count);
 
 struct LaneCand {
     int rank = 0, lane = 0;
-    std::vector<uint32_t> kernels;
+    uint32_t total = 0;                // NCCL kernels of the lane, window or not (for grouping)
+    std::vector<uint32_t> kernels;     // those in the window
     std::vector<CollOp> ops;
     std::array<uint32_t, kOps> hist{};
     int64_t first = 0, last = 0;
@@ -96,13 +97,24 @@ ShiftEstimate estimateShift(const Profile& p, const LaneCand& ref, const LaneCan
     const long n = long(lane.kernels.size()), m = long(ref.kernels.size());
     const long maxShift = std::min<long>(12, std::max(n, m));
     const long sample = std::min<long>(n, 1024);
+    // Anchor: the reference kernel whose end is nearest the lane's first end (clocks are aligned
+    // to within a few ms), so a capture that starts many collectives later still lines up.
+    long anchor = 0;
+    if (n > 0 && m > 0) {
+        int64_t e0 = kl.end[lane.kernels[0]];
+        auto it = std::lower_bound(ref.kernels.begin(), ref.kernels.end(), e0,
+                                   [&](uint32_t k, int64_t e) { return kr.end[k] < e; });
+        long j = long(it - ref.kernels.begin());
+        if (j > 0 && (j == m || e0 - kr.end[ref.kernels[size_t(j - 1)]] < kr.end[ref.kernels[size_t(j)]] - e0)) --j;
+        anchor = j;
+    }
     struct Cand {
         long matches;
         int64_t offset, mad;
     };
     std::vector<Cand> cands;
     std::vector<int64_t> diffs;
-    for (long s = -maxShift; s <= maxShift; ++s) {
+    for (long s = anchor - maxShift; s <= anchor + maxShift; ++s) {
         diffs.clear();
         long overlap = 0;
         for (long i = 0; i < sample; ++i) {
@@ -315,23 +327,29 @@ private:
                 LaneCand c;
                 c.rank = int(ri);
                 c.lane = int(li);
+                // Groups are formed from whole lanes, so that a rank whose kernels all fall outside
+                // the window still shows up (as missing) instead of silently narrowing the group.
+                bool any = false;
                 for (uint32_t k = 0; k < l.size(); ++k) {
-                    if (p_.kernelOp(l.name[k]) == CollOp::NotNccl || !inWindow(l.start[k])) continue;
-                    c.kernels.push_back(k);
+                    if (p_.kernelOp(l.name[k]) == CollOp::NotNccl) continue;
                     CollOp op = kernelOp(r, l, k);
-                    c.ops.push_back(op);
                     ++c.hist[size_t(op)];
+                    ++c.total;
+                    if (!any) c.first = l.start[k];
+                    any = true;
+                    c.last = std::max(c.last, l.end[k]);
+                    if (!inWindow(l.start[k])) continue;
+                    c.kernels.push_back(k);
+                    c.ops.push_back(op);
                 }
-                if (c.kernels.empty()) continue;
-                c.first = l.start[c.kernels.front()];
-                c.last = l.end[c.kernels.back()];
+                if (c.total == 0) continue;
                 cands.push_back(std::move(c));
             }
         }
         std::vector<size_t> order(cands.size());
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            return cands[a].kernels.size() > cands[b].kernels.size();
+            return cands[a].total > cands[b].total;
         });
         for (size_t oi : order) {
             LaneCand& seed = cands[oi];
@@ -341,12 +359,12 @@ private:
             for (size_t ri = 0; ri < p_.ranks.size(); ++ri) {
                 if (int(ri) == seed.rank) continue;
                 size_t best = SIZE_MAX;
-                double bestSim = 0.8;
+                double bestSim = 0.8 - 1e-9;  // at least 80% of the ops agree
                 for (size_t ci = 0; ci < cands.size(); ++ci) {
                     LaneCand& c = cands[ci];
                     if (c.used || c.rank != int(ri)) continue;
                     if (c.last < seed.first || c.first > seed.last) continue;  // no time overlap
-                    double diff = 0, total = double(c.kernels.size() + seed.kernels.size());
+                    double diff = 0, total = double(c.total + seed.total);
                     for (size_t k = 0; k < kOps; ++k) diff += std::abs(double(c.hist[k]) - double(seed.hist[k]));
                     double sim = 1.0 - diff / total;
                     const KernelLane& cl = p_.ranks[ri].lanes[size_t(c.lane)];
@@ -359,6 +377,9 @@ private:
                     members.push_back(best);
                 }
             }
+            size_t inWindow = 0;
+            for (size_t m : members) inWindow += cands[m].kernels.size();
+            if (inWindow == 0) continue;  // the whole group lies outside the window
             if (members.size() < 2) {
                 const KernelLane& l = p_.ranks[size_t(seed.rank)].lanes[size_t(seed.lane)];
                 a_.unmatched.push_back({seed.rank, seed.lane, uint32_t(seed.kernels.size()),
@@ -367,7 +388,11 @@ private:
                 continue;
             }
             std::sort(members.begin(), members.end(), [&](size_t a, size_t b) { return cands[a].rank < cands[b].rank; });
-            buildGroup(cands, members, oi);
+            // the reference of the merge: the member with the most kernels in the window
+            size_t ref = members[0];
+            for (size_t m : members)
+                if (cands[m].kernels.size() > cands[ref].kernels.size()) ref = m;
+            buildGroup(cands, members, ref);
         }
         // groups in the order of their first rank's lane (stable, readable ids)
         std::stable_sort(a_.groups.begin(), a_.groups.end(), [&](const Group& x, const Group& y) {
@@ -414,7 +439,9 @@ private:
             GroupLane& gl = g.lanes[s];
             const KernelLane& kl = p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
             int64_t off = 0, tol = 0;
-            if (s != refSlot) {
+            if (gl.kernels.empty()) {
+                g.validation.messages.push_back(p_.ranks[size_t(gl.rank)].label + ": no kernels of this group in the window");
+            } else if (s != refSlot) {
                 LaneCand lc;
                 lc.rank = gl.rank;
                 lc.lane = gl.lane;
@@ -535,6 +562,7 @@ private:
     }
 
     void shiftFile(int file, int64_t off) {
+        nvtxOps_.reset();  // it holds copies of NVTX times: rebuild from the shifted ones
         for (auto& r : p_.ranks) {
             if (r.file != file) continue;
             r.clockOffsetNs += off;
@@ -756,11 +784,19 @@ private:
             // inferred: the smallest period P with at least two repetitions of the op sequence
             std::vector<CollOp> ops(g.count);
             for (uint32_t c = 0; c < g.count; ++c) ops[c] = a_.collectives[g.firstCollective + c].op;
+            // smallest P with ops[i] == ops[i + P] everywhere: n - (longest border), by the prefix
+            // function in linear time; it counts only with at least two repetitions
             uint32_t period = 0;
-            for (uint32_t P = 1; P * 2 <= g.count && !period; ++P) {
-                bool ok = true;
-                for (uint32_t i = 0; i + P < g.count && ok; ++i) ok = ops[i] == ops[i + P];
-                if (ok) period = P;
+            if (g.count >= 2) {
+                std::vector<uint32_t> pi(g.count, 0);
+                for (uint32_t i = 1; i < g.count; ++i) {
+                    uint32_t k = pi[i - 1];
+                    while (k > 0 && ops[i] != ops[k]) k = pi[k - 1];
+                    if (ops[i] == ops[k]) ++k;
+                    pi[i] = k;
+                }
+                uint32_t P = g.count - pi[g.count - 1];
+                if (P * 2 <= g.count) period = P;
             }
             if (!period) continue;
             g.stepsSource = "inferred";

@@ -3,10 +3,12 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <numeric>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "nsys/export_reader.h"
 
@@ -33,6 +35,17 @@ struct LaneBuild {
     KernelLane lane;
 };
 
+// Reorders parallel columns by one permutation.
+template <typename... Cols>
+void applyPermutation(const std::vector<uint32_t>& perm, Cols&... cols) {
+    auto apply = [&](auto& v) {
+        std::remove_reference_t<decltype(v)> out(v.size());
+        for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
+        v.swap(out);
+    };
+    (apply(cols), ...);
+}
+
 // Sorts parallel columns by (start, end) with one permutation; skipped when already sorted.
 template <typename... Cols>
 void sortByStart(std::vector<int64_t>& start, std::vector<int64_t>& end, Cols&... cols) {
@@ -45,14 +58,7 @@ void sortByStart(std::vector<int64_t>& start, std::vector<int64_t>& end, Cols&..
     std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
         return start[a] != start[b] ? start[a] < start[b] : end[a] < end[b];
     });
-    auto apply = [&](auto& v) {
-        std::remove_reference_t<decltype(v)> out(v.size());
-        for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
-        v.swap(out);
-    };
-    apply(start);
-    apply(end);
-    (apply(cols), ...);
+    applyPermutation(perm, start, end, cols...);
 }
 
 class Progress {
@@ -93,8 +99,9 @@ public:
 
 private:
     StrId str(int64_t localId) const {
-        if (localId < 0 || size_t(localId) >= strMap_.size()) return kNoString;
-        return strMap_[size_t(localId)];
+        if (localId >= 0 && size_t(localId) < strMap_.size()) return strMap_[size_t(localId)];
+        auto it = sparseStr_.find(localId);
+        return it == sparseStr_.end() ? kNoString : it->second;
     }
 
     int processIndex(uint64_t globalPid) {
@@ -119,14 +126,37 @@ private:
     }
     size_t local(int procIdx) const { return size_t(procIdx - firstProc_); }
 
+    // Correlation ids count up from small numbers; a bitmap covers them. Ids beyond 2^26 (a
+    // malformed or exotic file) go to a set instead of growing the bitmap to hundreds of MB.
+    static constexpr uint32_t kBitmapIds = 1u << 26;
+    void markCorrelation(size_t proc, uint32_t corr) {
+        if (kernelCorrHigh_.size() < kernelCorr_.size()) kernelCorrHigh_.resize(kernelCorr_.size());
+        if (corr >= kBitmapIds) {
+            kernelCorrHigh_[proc].insert(corr);
+            return;
+        }
+        auto& bits = kernelCorr_[proc];
+        if ((corr >> 6) >= bits.size()) bits.resize(std::min<size_t>((corr >> 6) + 1 + bits.size() / 2, kBitmapIds >> 6), 0);
+        bits[corr >> 6] |= uint64_t(1) << (corr & 63);
+    }
+    bool hasCorrelation(size_t proc, uint32_t corr) const {
+        if (corr >= kBitmapIds) return proc < kernelCorrHigh_.size() && kernelCorrHigh_[proc].count(corr);
+        const auto& bits = kernelCorr_[proc];
+        return (corr >> 6) < bits.size() && (bits[corr >> 6] >> (corr & 63) & 1);
+    }
+
     void loadStrings() {
         Query q(f_.db(), "SELECT id, value FROM StringIds", f_.path());
         uint64_t n = 0;
         while (q.step()) {
             int64_t id = q.i64(0);
-            if (id < 0 || id > (int64_t(1) << 31)) continue;
-            if (size_t(id) >= strMap_.size()) strMap_.resize(size_t(id) + 1, kNoString);
-            strMap_[size_t(id)] = p_.strings.intern(q.text(1));
+            // ids are dense in real exports; a stray huge or negative id must not size the table
+            if (id < 0 || id > (int64_t(1) << 24) + 4 * int64_t(n)) {
+                sparseStr_[id] = p_.strings.intern(q.text(1));
+            } else {
+                if (size_t(id) >= strMap_.size()) strMap_.resize(size_t(id) + 1, kNoString);
+                strMap_[size_t(id)] = p_.strings.intern(q.text(1));
+            }
             if (++n % kProgressEvery == 0) prog_.add("strings", kProgressEvery);
         }
         prog_.add("strings", n % kProgressEvery);
@@ -181,9 +211,7 @@ private:
             if (op == CollOp::Count) op = classifyKernelName(p_.strings.str(name));
             if (op != CollOp::NotNccl) ++lane.ncclKernels;
             // remember which correlation ids launched kernels, to keep only those launch rows
-            auto& bits = kernelCorr_[local(processIndex(key.globalPid))];
-            if ((corr >> 6) >= bits.size()) bits.resize((corr >> 6) + 1 + bits.size() / 2, 0);
-            bits[corr >> 6] |= uint64_t(1) << (corr & 63);
+            markCorrelation(local(processIndex(key.globalPid)), corr);
             if (++n % kProgressEvery == 0) prog_.add("kernels", kProgressEvery);
         }
         prog_.add("kernels", n % kProgressEvery);
@@ -211,8 +239,7 @@ private:
             auto it = procIndex_.find(gtid & ~kTidMask);
             if (it == procIndex_.end()) continue;
             uint32_t corr = uint32_t(q.i64(4));
-            const auto& bits = kernelCorr_[local(it->second)];
-            if ((corr >> 6) >= bits.size() || !(bits[corr >> 6] >> (corr & 63) & 1)) continue;
+            if (!hasCorrelation(local(it->second), corr)) continue;
             Launches& l = p_.processes[size_t(it->second)].launches;
             l.correlationId.push_back(corr);
             l.start.push_back(q.i64(0) + align);
@@ -233,16 +260,7 @@ private:
         std::vector<uint32_t> perm(l.size());
         std::iota(perm.begin(), perm.end(), 0u);
         std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return l.correlationId[a] < l.correlationId[b]; });
-        auto apply = [&](auto& v) {
-            std::remove_reference_t<decltype(v)> out(v.size());
-            for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
-            v.swap(out);
-        };
-        apply(l.correlationId);
-        apply(l.start);
-        apply(l.end);
-        apply(l.name);
-        apply(l.tid);
+        applyPermutation(perm, l.correlationId, l.start, l.end, l.name, l.tid);
     }
 
     void loadNvtx() {
@@ -325,6 +343,8 @@ private:
     std::unordered_map<uint64_t, std::string> procNames_;
     std::unordered_map<uint64_t, int> procIndex_;
     std::vector<std::vector<uint64_t>> kernelCorr_;  // per process of this file: bitmap of kernel correlation ids
+    std::vector<std::unordered_set<uint32_t>> kernelCorrHigh_;  // ids past the bitmap's range (malformed files)
+    std::unordered_map<int64_t, StrId> sparseStr_;
     int firstProc_ = 0;
     uint64_t lastGpid_ = ~0ull;
     int lastProc_ = -1;
@@ -378,10 +398,22 @@ void assignRankLabels(Profile& p) {
 
 Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
     Profile p;
-    std::vector<std::unique_ptr<ExportFile>> files;
+    // exports converted from .nsys-rep into a private temp folder: removed once read (or on error)
+    struct Converted {
+        std::vector<std::string> paths;
+        ~Converted() {
+            for (const auto& c : paths) {
+                std::filesystem::remove(c);
+                std::filesystem::remove(std::filesystem::path(c).parent_path());
+            }
+        }
+    } converted;
+    std::vector<std::unique_ptr<ExportFile>> files;  // closed before `converted` removes anything
     double totalRows = 0;
     for (const auto& path : paths) {
-        files.push_back(std::make_unique<ExportFile>(resolveInput(path)));
+        std::string resolved = resolveInput(path);
+        if (resolved != path) converted.paths.push_back(resolved);
+        files.push_back(std::make_unique<ExportFile>(resolved));
         ExportFile& f = *files.back();
         InputFile in;
         in.path = path;

@@ -13,12 +13,16 @@ namespace {
 
 std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char* f, ...) {
-    char buf[1024];
     va_list ap;
     va_start(ap, f);
-    std::vsnprintf(buf, sizeof buf, f, ap);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = std::vsnprintf(nullptr, 0, f, ap);
     va_end(ap);
-    return buf;
+    std::string out(size_t(n > 0 ? n : 0), '\0');
+    std::vsnprintf(out.data(), out.size() + 1, f, ap2);
+    va_end(ap2);
+    return out;
 }
 
 std::string D(int64_t ns) { return formatDuration(ns); }
@@ -81,13 +85,9 @@ std::string analysisJson(const Profile& p, const Analysis& a) {
     w.key("ranks").beginArray();
     for (const auto& r : p.ranks) {
         const ClockRefinement& cr = a.clocks[size_t(r.id)];
-        w.beginObject()
-            .field("id", r.id)
-            .field("label", r.label)
-            .field("file", p.inputs[size_t(r.file)].path)
-            .field("pid", r.pid)
-            .field("device", r.device)
-            .field("clock_offset_ns", r.clockOffsetNs)
+        w.beginObject();
+        writeRankIdentity(w, p, r);
+        w.field("clock_offset_ns", r.clockOffsetNs)
             .field("clock_estimate_ns", cr.estimateNs)
             .field("clock_residual_p90_ns", cr.residualP90Ns)
             .endObject();
@@ -271,7 +271,9 @@ std::string findings(const Profile& p, const Analysis& a, bool md) {
         const Validation& v = g.validation;
         line(fmt("Matching: %s. %u of %u complete; end skew p50 %s vs start skew p50 %s%s", v.status.c_str(), g.complete,
                  g.count, D(g.endSkew.p50).c_str(), D(g.startSkew.p50).c_str(),
-                 g.endSkew.p50 <= g.startSkew.p50 / 2 || g.endSkew.p50 <= 100'000 ? " (ends cluster: matching trusted)" : ""));
+                 g.complete > 0 && (g.endSkew.p50 <= g.startSkew.p50 / 2 || g.endSkew.p50 <= 100'000)
+                     ? " (ends cluster: matching trusted)"
+                     : ""));
         for (const auto& m : v.messages) bullet(m);
         if (!v.partial.empty()) {
             std::string list;

@@ -39,6 +39,10 @@ void writeInputsJson(JsonWriter& w, const Profile& p) {
     w.endArray();
 }
 
+void writeRankIdentity(JsonWriter& w, const Profile& p, const Rank& r) {
+    w.field("id", r.id).field("label", r.label).field("file", p.inputs[size_t(r.file)].path).field("pid", r.pid).field("device", r.device);
+}
+
 std::string infoJson(const Profile& p) {
     JsonWriter w;
     w.beginObject();
@@ -46,13 +50,9 @@ std::string infoJson(const Profile& p) {
     writeInputsJson(w, p);
     w.key("ranks").beginArray();
     for (const auto& r : p.ranks) {
-        w.beginObject()
-            .field("id", r.id)
-            .field("label", r.label)
-            .field("file", p.inputs[size_t(r.file)].path)
-            .field("pid", r.pid)
-            .field("device", r.device)
-            .field("process_name", p.processes[size_t(r.process)].name)
+        w.beginObject();
+        writeRankIdentity(w, p, r);
+        w.field("process_name", p.processes[size_t(r.process)].name)
             .field("kernels", r.kernelCount())
             .field("nccl_kernels", r.ncclKernelCount());
         w.key("streams").beginArray();

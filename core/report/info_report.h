@@ -10,6 +10,7 @@ namespace skew {
 
 void writeToolJson(JsonWriter& w);
 void writeInputsJson(JsonWriter& w, const Profile& p);  // the "inputs" array, shared with analyze
+void writeRankIdentity(JsonWriter& w, const Profile& p, const Rank& r);  // id, label, file, pid, device
 std::string infoJson(const Profile& p);
 std::string infoText(const Profile& p);
 

@@ -217,6 +217,12 @@ TEST(Gui, OpensEveryRealExport) {
 
 TEST(Gui, BadFileShowsAnErrorAndCancelStopsLoading) {
     MainWindow w;
+    QString err;
+    EXPECT_FALSE(w.exportView("/tmp/none.png", 800, 600, &err));  // nothing open yet
+    EXPECT_FALSE(err.isEmpty());
+    err.clear();
+    EXPECT_FALSE(w.exportReport("/tmp/none.md", &err));
+    EXPECT_FALSE(err.isEmpty());
     QSignalSpy failed(&w, &MainWindow::loadFailed);
     EXPECT_FALSE(openAndWait(w, {"/nonexistent/rank0.sqlite"}));
     ASSERT_EQ(failed.size(), 1);
