@@ -6,6 +6,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "collective_view.h"
@@ -18,6 +21,15 @@
 static void initResources() { Q_INIT_RESOURCE(resources); }
 
 namespace skewui {
+
+// Qt warns on every start when XDG_RUNTIME_DIR is unset (containers, CI, ssh): give it a private one.
+static void ensureRuntimeDir() {
+    if (std::getenv("XDG_RUNTIME_DIR")) return;
+    std::string dir = "/tmp/skewscope-runtime-" + std::to_string(::getuid());
+    ::mkdir(dir.c_str(), 0700);
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0 && st.st_uid == ::getuid() && (st.st_mode & 0777) == 0700) setenv("XDG_RUNTIME_DIR", dir.c_str(), 1);
+}
 
 static void setIdentity() {
     QCoreApplication::setOrganizationName("Skewscope");
@@ -33,6 +45,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files) {
                      "  Or run the viewer under Xvfb: xvfb-run skewscope FILE...\n");
         return 1;
     }
+    ensureRuntimeDir();
     QApplication app(argc, argv);
     setIdentity();
     initResources();
@@ -47,6 +60,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files) {
 
 int runRender(int argc, char** argv, const skew::CommandLine& cl) {
     if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    ensureRuntimeDir();
     QApplication app(argc, argv);
     setIdentity();
     std::shared_ptr<Session> s;
