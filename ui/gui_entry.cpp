@@ -58,6 +58,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files) {
     return app.exec();
 }
 
+static int exportScene(const skew::CommandLine& cl, CollectiveScene scene);
+
 int runRender(int argc, char** argv, const skew::CommandLine& cl) {
     if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
     ensureRuntimeDir();
@@ -74,6 +76,17 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
         return 1;
     }
     const skew::Analysis& a = s->analysis;
+    if (cl.collective < 0) {
+        int worst = -1;
+        for (size_t i = 0; i < a.collectives.size(); ++i)
+            if (a.collectives[i].complete && (worst < 0 || a.collectives[i].startSkew() > a.collectives[size_t(worst)].startSkew()))
+                worst = int(i);
+        if (worst < 0) {
+            std::fprintf(stderr, "skewscope: no complete collective to render\n");
+            return 1;
+        }
+        return exportScene(cl, buildScene(s->profile, a, worst));
+    }
     if (size_t(cl.group) >= a.groups.size()) {
         std::fprintf(stderr, "skewscope: no group %d: the exports have %zu group(s) of matched collectives\n", cl.group, a.groups.size());
         return 1;
@@ -83,9 +96,13 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
         std::fprintf(stderr, "skewscope: group %d has %u collectives; --collective takes 1 to %u\n", cl.group, g.count, g.count);
         return 1;
     }
+    return exportScene(cl, buildScene(s->profile, a, int(g.firstCollective) + cl.collective - 1));
+}
+
+static int exportScene(const skew::CommandLine& cl, CollectiveScene scene) {
     CollectiveView view;
     view.resize(cl.width, cl.height);
-    view.setScene(buildScene(s->profile, a, int(g.firstCollective) + cl.collective - 1));
+    view.setScene(std::move(scene));
     QString err;
     if (!view.exportTo(QString::fromStdString(cl.output), cl.width, cl.height, &err)) {
         std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());

@@ -21,7 +21,7 @@ std::string usageText() {
            "  skewscope info FILE... [--format text|json] [--output PATH]\n"
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
-           "  skewscope render FILE... --collective [G:]K --output shot.png|.svg|.pdf [--size WxH]\n"
+           "  skewscope render FILE... --collective [G:]K|worst --output shot.png|.svg|.pdf [--size WxH]\n"
            "exit codes: 0 done, 1 other error, 2 usage error, 3 unreadable input\n";
 }
 
@@ -112,11 +112,15 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         } else if (a == "--collective" && c == "render") {
             if (!need(1)) return false;
             std::string v = args[++i];
+            if (v == "worst") {  // the complete collective with the largest start skew
+                out.collective = -1;
+                continue;
+            }
             int64_t g = 0, k = 0;
             auto colon = v.find(':');
             bool ok = colon == std::string::npos ? toInt(v, k) : (toInt(v.substr(0, colon), g) && toInt(v.substr(colon + 1), k));
             if (!ok || g < 0 || k < 1) {
-                error = "--collective takes [G:]K with K >= 1 (1-based) and G >= 0";
+                error = "--collective takes [G:]K with K >= 1 (1-based) and G >= 0, or worst";
                 return false;
             }
             out.group = int(g);

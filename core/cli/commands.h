@@ -18,7 +18,7 @@ struct CommandLine {
     std::string stepRegex;              // empty: the spec's default
     double anomalyThreshold = 3.0;
     int64_t limit = -1;                 // anomaly rows, -1: all
-    int group = 0, collective = 0;      // render: [G:]K, K 1-based
+    int group = 0, collective = 0;      // render: [G:]K, K 1-based; -1: the worst (largest start skew)
     int width = 1600, height = 900;     // render --size
 };
 

@@ -183,6 +183,12 @@ TEST(Gui, ExportsAndRenderDrawTheSameView) {
     QImage rendered(QString::fromStdString(dir + "/render.png"));
     ASSERT_EQ(rendered.size(), img.size());
     EXPECT_TRUE(rendered.convertToFormat(QImage::Format_ARGB32) == img.convertToFormat(QImage::Format_ARGB32));
+    // `--collective worst` is the largest start skew: the same collective here
+    RunResult worst = runSkewscope({"render", demo().path, "--collective", "worst", "--output", dir + "/worst.png", "--size", "1600x900"},
+                                   "QT_QPA_PLATFORM=offscreen");
+    ASSERT_EQ(worst.exitCode, 0) << worst.err;
+    EXPECT_TRUE(QImage(QString::fromStdString(dir + "/worst.png")).convertToFormat(QImage::Format_ARGB32) ==
+                img.convertToFormat(QImage::Format_ARGB32));
     // no temp files left behind
     for (auto& e : std::filesystem::directory_iterator(dir)) EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
     std::filesystem::remove_all(dir);
