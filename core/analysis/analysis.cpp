@@ -591,10 +591,16 @@ private:
         predHints_.assign(p_.ranks.size(), {});
         launchHints_.assign(p_.processes.size(), 0);
         waitHints_.assign(p_.processes.size(), 0);
+        groupSums_.clear();
+        groupSums_.reserve(a_.groups.size());
         for (Group& g : a_.groups) {
             const size_t n = g.width();
             g.firstCollective = uint32_t(a_.collectives.size());
             std::array<uint32_t, kOps> opCount{};
+            std::vector<int64_t> starts(n);
+            GroupSums& sums = groupSums_.emplace_back();
+            sums.latSum.assign(n, 0);
+            sums.latSumRest.assign(n, 0);
             for (uint32_t c = 0; c < g.count; ++c) {
                 Collective col;
                 col.group = g.id;
@@ -621,11 +627,23 @@ private:
                         minDur = std::min(minDur, d);
                     }
                     sumDur += d;
+                    starts[s] = st;
                     ++present;
                 }
                 col.complete = present == int(n);
                 col.excessNs = sumDur - int64_t(present) * minDur;
                 col.big = col.startSkew() > o_.bigSkewNs;
+                if (col.complete) {
+                    // the group's cost and lateness sums, while the members are at hand
+                    g.cost.totalNs += sumDur;
+                    g.cost.baselineNs += int64_t(n) * minDur;
+                    for (size_t s = 0; s < n; ++s) {
+                        int64_t lat = starts[s] - col.minStart;
+                        sums.latSum[s] += lat;
+                        g.cost.latenessSumNs += lat;
+                        if (!col.big) sums.latSumRest[s] += lat;
+                    }
+                }
                 if (present >= 2) why(g, col);
                 a_.collectives.push_back(col);
                 if (col.complete) ++g.complete;
@@ -745,14 +763,14 @@ private:
         std::regex re(o_.stepRegex.empty() ? defaultStepRegex() : o_.stepRegex, std::regex::ECMAScript | std::regex::icase);
         // NVTX step ranges per process: outermost matching ranges, numbered 1.. in time order
         std::vector<std::vector<std::pair<int64_t, int64_t>>> stepRanges(p_.processes.size());
-        std::unordered_map<StrId, bool> textMatches;
+        std::vector<int8_t> textMatches(p_.strings.size(), -1);  // per string id: -1 unknown, 0/1
         for (size_t pi = 0; pi < p_.processes.size(); ++pi) {
             const NvtxRanges& r = p_.processes[pi].nvtx;
             auto& out = stepRanges[pi];
             for (size_t i = 0; i < r.size(); ++i) {
-                auto it = textMatches.find(r.text[i]);
-                if (it == textMatches.end()) it = textMatches.emplace(r.text[i], std::regex_match(p_.strings.str(r.text[i]), re)).first;
-                if (!it->second) continue;
+                int8_t& m = textMatches[r.text[i]];
+                if (m < 0) m = std::regex_match(p_.strings.str(r.text[i]), re) ? 1 : 0;
+                if (!m) continue;
                 if (!out.empty() && r.start[i] < out.back().second) continue;  // nested in the previous step
                 out.emplace_back(r.start[i], r.end[i]);
             }
@@ -815,28 +833,17 @@ private:
         for (Group& g : a_.groups) {
             const size_t n = g.width();
             std::vector<int64_t> ss, es;
+            ss.reserve(g.complete);
+            es.reserve(g.complete);
             g.perRank.assign(n, {});
-            std::vector<int64_t> latSum(n, 0), latSumRest(n, 0);
+            const std::vector<int64_t>& latSum = groupSums_[size_t(g.id)].latSum;
+            const std::vector<int64_t>& latSumRest = groupSums_[size_t(g.id)].latSumRest;
             uint32_t rest = 0;
             for (uint32_t c = 0; c < g.count; ++c) {
                 const Collective& col = a_.collectives[g.firstCollective + c];
                 if (!col.complete) continue;
                 ss.push_back(col.startSkew());
                 es.push_back(col.endSkew());
-                int64_t total = 0, minDur = INT64_MAX;
-                for (size_t s = 0; s < n; ++s) {
-                    const KernelLane& kl = laneOf(g, s);
-                    uint32_t k = g.cells[size_t(c) * n + s];
-                    int64_t d = kl.end[k] - kl.start[k];
-                    total += d;
-                    minDur = std::min(minDur, d);
-                    int64_t lat = kl.start[k] - col.minStart;
-                    latSum[s] += lat;
-                    g.cost.latenessSumNs += lat;
-                    if (!col.big) latSumRest[s] += lat;
-                }
-                g.cost.totalNs += total;
-                g.cost.baselineNs += int64_t(n) * minDur;
                 if (col.big) ++g.cost.bigCount, g.cost.bigExcessNs += col.excessNs;
                 else ++g.cost.restCount, g.cost.restExcessNs += col.excessNs, ++rest;
                 ++g.perRank[size_t(col.lateSlot)].lastCount;
@@ -982,7 +989,12 @@ private:
     AnalysisOptions o_;
     mutable std::unique_ptr<NvtxOps> nvtxOps_;
     Analysis a_;
-    std::vector<int8_t> gemmCache_;  // per string id: -1 unknown, 0 no, 1 GEMM
+    std::vector<int8_t> gemmCache_;
+    // per group, filled while building collectives: per slot lateness sums (all, not big)
+    struct GroupSums {
+        std::vector<int64_t> latSum, latSumRest;
+    };
+    std::vector<GroupSums> groupSums_;  // per string id: -1 unknown, 0 no, 1 GEMM
     // search hints of the why-step, per rank (lanes) and per process
     std::vector<std::vector<size_t>> predHints_;
     std::vector<size_t> launchHints_, waitHints_;
