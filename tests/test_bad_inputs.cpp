@@ -96,6 +96,33 @@ TEST(BadInputs, MalformedIdsLoad) {
     std::filesystem::remove_all(dir);
 }
 
+// With `nsys` on PATH a report is converted into a private folder, read, and the copy removed.
+TEST(BadInputs, NsysRepIsConvertedWhenNsysIsOnPath) {
+    std::string dir = tempDir("nsysrep");
+    std::string bin = dir + "/bin";
+    std::filesystem::create_directories(bin);
+    std::string fake = bin + "/nsys";
+    {
+        // a stand-in for `nsys export --type sqlite --output OUT IN`: copies a real export to OUT
+        std::ofstream f(fake);
+        f << "#!/bin/sh\n[ \"$1\" = export ] && [ \"$4\" = --output ] || exit 9\ncp '" << realDataDir()
+          << "/nsysai-mfu_2gpu_before.sqlite' \"$5\"\necho \"$5\" > '" << dir << "/converted-to'\n";
+    }
+    std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+    writeFile(dir + "/capture.nsys-rep", "report bytes");
+    RunResult r = runSkewscope({"info", dir + "/capture.nsys-rep", "--format", "json"}, "PATH=" + bin + ":/usr/bin:/bin TMPDIR=" + dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("\"nccl_kernels\": 33"), std::string::npos);
+    std::string converted = slurp(dir + "/converted-to");
+    ASSERT_FALSE(converted.empty());
+    converted.pop_back();
+    EXPECT_EQ(converted.rfind(dir + "/skewscope-", 0), 0u);      // a private folder in TMPDIR
+    EXPECT_FALSE(std::filesystem::exists(converted));            // removed after reading
+    EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(converted).parent_path()));
+    EXPECT_EQ(slurp(dir + "/capture.nsys-rep"), "report bytes");  // the report is untouched
+    std::filesystem::remove_all(dir);
+}
+
 TEST(BadInputs, UsageErrorsExitTwo) {
     EXPECT_EQ(runSkewscope({"info"}).exitCode, 2);
     EXPECT_EQ(runSkewscope({"info", "x.sqlite", "--format", "yaml"}).exitCode, 2);

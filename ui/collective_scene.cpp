@@ -1,6 +1,7 @@
 #include "collective_scene.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cinttypes>
 #include <cstdio>
 
@@ -12,16 +13,24 @@ using namespace skew;
 namespace skewui {
 
 int CollectiveScene::hitTest(double x, int row, bool sub, double slackNs) const {
+    // bars are sorted by (sub, row, x0): find the row's range, then the bars around x
+    auto key = [](const Bar& b) { return std::make_tuple(b.sub, b.row, b.x0); };
+    auto lo = std::lower_bound(bars.begin(), bars.end(), std::make_tuple(sub, row, -1e300),
+                               [&](const Bar& b, const std::tuple<bool, int, double>& k) { return key(b) < k; });
+    auto hi = std::upper_bound(bars.begin(), bars.end(), std::make_tuple(sub, row, 1e300),
+                               [&](const std::tuple<bool, int, double>& k, const Bar& b) { return k < key(b); });
+    // bars of one row may overlap (kernels of several streams share the thin lane), so look at the
+    // ones starting up to x + slack and keep the closest
+    auto end = std::upper_bound(lo, hi, x + slackNs, [](double v, const Bar& b) { return v < b.x0; });
     int best = -1;
     double bestDist = 1e300;
-    for (size_t i = 0; i < bars.size(); ++i) {
-        const Bar& b = bars[i];
-        if (b.row != row || b.sub != sub) continue;
-        double d = x < b.x0 ? b.x0 - x : x > b.x1 ? x - b.x1 : 0;
+    for (auto it = end; it != lo;) {
+        --it;
+        double d = x < it->x0 ? it->x0 - x : x > it->x1 ? x - it->x1 : 0;
         if (d <= slackNs && d < bestDist) {
-            // prefer the transfer part over the wait part of the same kernel: same kernel either way
             bestDist = d;
-            best = int(i);
+            best = int(it - bars.begin());
+            if (d == 0 && !sub) break;
         }
     }
     return best;
