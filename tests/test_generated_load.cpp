@@ -91,6 +91,9 @@ TEST(GeneratedLoad, DemoLabelsAndDevices) {
         EXPECT_EQ(p.ranks[i].label, "dev " + std::to_string(i + 1));
     }
     checkAgainstTruth(p, g.result);
+    ASSERT_EQ(p.warnings.size(), 1u);
+    EXPECT_EQ(p.warnings[0], g.path + ": no kernels on device(s) 0 of the node's 8 (not captured, or idle): collectives there "
+                                      "lack those ranks");
 }
 
 TEST(GeneratedLoad, PerRankFilesLandOnOneClock) {

@@ -505,6 +505,21 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     for (auto& op : p.nameOps)
         if (op == CollOp::Count) op = CollOp::NotNccl;
     assignRankLabels(p);
+    // A node file whose devices skip an id (8 GPUs, device 0 not captured): say so, since the
+    // collectives then lack a rank that took part in them.
+    for (size_t fi = 0; fi < p.inputs.size(); ++fi) {
+        std::set<int> devs;
+        for (const auto& r : p.ranks)
+            if (r.file == int(fi)) devs.insert(r.device);
+        if (devs.size() < 2) continue;
+        std::string missing;
+        for (int d = 0; d < *devs.rbegin(); ++d)
+            if (!devs.count(d)) missing += (missing.empty() ? "" : ", ") + std::to_string(d);
+        if (!missing.empty())
+            p.warnings.push_back(p.inputs[fi].path + ": no kernels on device(s) " + missing + " of the node's " +
+                                 std::to_string(*devs.rbegin() + 1) +
+                                 " (not captured, or idle): collectives there lack those ranks");
+    }
     // the growth of the column vectors left freed blocks behind: give them back to the system
     malloc_trim(0);
     prog.report("done");
