@@ -1,6 +1,13 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLineEdit>
+
+#include <cmath>
+#include <regex>
 #include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
@@ -233,6 +240,9 @@ void MainWindow::buildMenus() {
         onBarClicked(gl.rank, gl.lane, session_->analysis.slotKernel(c, size_t(c.lateSlot)));
     });
 
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    analysis->addAction(tr("&Settings..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, &MainWindow::editSettings);
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
         QMessageBox::information(this, tr("Keyboard shortcuts"),
@@ -294,6 +304,83 @@ QString MainWindow::statusText() const {
 
 QString MainWindow::statusBarText() const { return statusLabel_->text(); }
 
+void MainWindow::setAnalysisOptions(const AnalysisOptions& o) {
+    options_ = o;
+    if (session_) {
+        QStringList f;
+        for (const auto& s : session_->files) f << QString::fromStdString(s);
+        openFiles(f);  // the clock refinement changes the profile: analyse a fresh load
+    }
+}
+
+void MainWindow::editSettings() {
+    QDialog d(this);
+    d.setWindowTitle(tr("Analysis settings"));
+    auto* form = new QFormLayout(&d);
+    auto* big = new QDoubleSpinBox;
+    big->setRange(0, 1e6);
+    big->setDecimals(2);
+    big->setSuffix(tr(" ms"));
+    big->setValue(double(options_.bigSkewNs) / 1e6);
+    auto* anomaly = new QDoubleSpinBox;
+    anomaly->setRange(0.1, 1000);
+    anomaly->setDecimals(1);
+    anomaly->setSuffix(tr(" x the op's mean"));
+    anomaly->setValue(options_.anomalyThreshold);
+    auto* regex = new QLineEdit(QString::fromStdString(options_.stepRegex));
+    regex->setPlaceholderText(QString::fromStdString(defaultStepRegex()));
+    auto* trim = new QCheckBox(tr("keep kernels starting in"));
+    trim->setChecked(options_.hasTrim);
+    auto* t0 = new QDoubleSpinBox;
+    auto* t1 = new QDoubleSpinBox;
+    for (auto* t : {t0, t1}) {
+        t->setRange(0, 1e7);
+        t->setDecimals(6);
+        t->setSuffix(tr(" s"));
+    }
+    // without a window yet, offer the exports' whole time range (aligned seconds) to narrow down
+    bool offerRange = !options_.hasTrim && session_;
+    t0->setValue(double(offerRange ? session_->profile.timeStart : options_.trimStartNs) / 1e9);
+    t1->setValue(double(offerRange ? session_->profile.timeEnd + 1 : options_.trimEndNs) / 1e9);
+    auto* trimRow = new QHBoxLayout;
+    trimRow->addWidget(trim);
+    trimRow->addWidget(t0);
+    trimRow->addWidget(new QLabel(tr("to")));
+    trimRow->addWidget(t1);
+    form->addRow(tr("Big start skew above"), big);
+    form->addRow(tr("Anomaly threshold"), anomaly);
+    form->addRow(tr("Step NVTX pattern"), regex);
+    form->addRow(tr("Time window"), trimRow);
+    auto* error = new QLabel;
+    error->setStyleSheet("color: #b00020");
+    form->addRow(error);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, &d, [&] {
+        try {
+            std::regex re(regex->text().toStdString(), std::regex::ECMAScript | std::regex::icase);
+        } catch (const std::regex_error&) {
+            error->setText(tr("The step pattern is not a valid regular expression."));
+            return;
+        }
+        if (trim->isChecked() && t1->value() <= t0->value()) {
+            error->setText(tr("The window must end after it starts."));
+            return;
+        }
+        d.accept();
+    });
+    if (d.exec() != QDialog::Accepted) return;
+    AnalysisOptions o = options_;
+    o.bigSkewNs = int64_t(std::llround(big->value() * 1e6));
+    o.anomalyThreshold = anomaly->value();
+    o.stepRegex = regex->text().toStdString();
+    o.hasTrim = trim->isChecked();
+    o.trimStartNs = int64_t(std::llround(t0->value() * 1e9));
+    o.trimEndNs = int64_t(std::llround(t1->value() * 1e9));
+    setAnalysisOptions(o);
+}
+
 bool MainWindow::showsEmptyState() const { return stack_->currentIndex() == 0; }
 
 void MainWindow::openFiles(const QStringList& files) {
@@ -318,10 +405,11 @@ void MainWindow::openFiles(const QStringList& files) {
         connect(watcher_, &QFutureWatcher<LoadResult>::finished, this, &MainWindow::onLoaded);
     }
     addRecent(files);
-    watcher_->setFuture(QtConcurrent::run([this, paths]() -> LoadResult {
+    AnalysisOptions options = options_;
+    watcher_->setFuture(QtConcurrent::run([this, paths, options]() -> LoadResult {
         LoadResult r;
         try {
-            r.session = loadSession(paths, AnalysisOptions{}, [this](double f) {
+            r.session = loadSession(paths, options, [this](double f) {
                 progress_ = int(f * 100);
                 return !cancel_.load();
             });

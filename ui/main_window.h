@@ -40,6 +40,9 @@ public:
 
     void openFiles(const QStringList& files);
     void cancelLoading() { cancel_ = true; }
+    // analysis settings (big threshold, anomaly threshold, step pattern, window); reloads the files
+    void setAnalysisOptions(const skew::AnalysisOptions& o);
+    const skew::AnalysisOptions& analysisOptions() const { return options_; }
     bool isLoading() const { return loading_; }
     SessionPtr session() const { return session_; }
 
@@ -74,6 +77,7 @@ protected:
 private:
     void buildUi();
     void buildMenus();
+    void editSettings();
     void setSession(std::shared_ptr<Session> s);
     void onLoaded();
     void onBarClicked(int rank, int lane, quint32 kernel);
@@ -86,6 +90,7 @@ private:
     void chooseAndExportReport();
 
     SessionPtr session_;
+    skew::AnalysisOptions options_;
     int current_ = -1;
     bool loading_ = false;
     bool selecting_ = false;

@@ -126,6 +126,21 @@ TEST(Gui, SelectPlantedLateArriverClickItsBarReadDetails) {
     }
 }
 
+TEST(Gui, AnalysisSettingsReanalyse) {
+    MainWindow w;
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    w.filter()->setBigOnly(true);
+    EXPECT_EQ(w.filter()->rowCount(), 5);
+    skew::AnalysisOptions o = w.analysisOptions();
+    o.bigSkewNs = 40'000'000;
+    QSignalSpy ok(&w, &MainWindow::sessionLoaded);
+    w.setAnalysisOptions(o);
+    for (int i = 0; i < 200 && ok.isEmpty(); ++i) QTest::qWait(20);
+    ASSERT_EQ(ok.size(), 1);
+    EXPECT_EQ(w.session()->analysis.options.bigSkewNs, 40'000'000);
+    EXPECT_EQ(w.filter()->rowCount(), 2);  // the 47 ms and 55 ms late arrivers
+}
+
 TEST(Gui, KeyboardNavigationOverBigLateArrivers) {
     MainWindow w;
     w.show();
