@@ -101,7 +101,7 @@ protected:
         }
         // main bars
         for (const Bar& b : sc.bars) {
-            if (b.sub) continue;
+            if (b.sub) break;  // main-row bars come first in the draw list
             double a = px(b.x0), e = px(b.x1);
             double top = py(b.row - kMainHalf), bottom = py(b.row + kMainHalf);
             QRectF r(a, top, std::max(1.5, e - a), bottom - top);
@@ -119,16 +119,17 @@ protected:
         p->setFont(f);
         for (size_t i = 0; i < sc.rows.size(); ++i) {
             const Row& row = sc.rows[i];
-            double top = py(double(i) - kMainHalf);
             if (row.missing) {
                 p->setPen(Qt::darkGray);
                 p->drawText(QPointF(area.left() + 6, py(double(i)) + 4), QObject::tr("no kernel here: partial collective"));
                 continue;
             }
             // label at the end of the transfer bar
-            double endX = -1e9, startX = 1e9;
-            for (const Bar& b : sc.bars)
-                if (!b.sub && b.row == int(i)) endX = std::max(endX, px(b.x1)), startX = std::min(startX, px(b.x0));
+            double endX = -1e9;
+            for (const Bar& b : sc.bars) {
+                if (b.sub) break;  // main-row bars come first in the draw list
+                if (b.row == int(i)) endX = std::max(endX, px(b.x1));
+            }
             QString text;
             if (row.late) text = QObject::tr("late arriver: +%1").arg(QString::fromStdString(skew::formatDuration(row.latenessNs)));
             else if (row.early) text = QObject::tr("first, waited %1").arg(QString::fromStdString(skew::formatDuration(lateness(sc))));
@@ -147,8 +148,6 @@ protected:
             p->setPen(row.late ? kLate.darker(120) : QColor(60, 60, 60));
             p->drawText(QPointF(tx, ty), text);
             p->setFont(f);
-            (void)top;
-            (void)startX;
         }
         // the late arriver's CPU launch
         const LaunchMarker& L = sc.launch;
