@@ -132,6 +132,44 @@ TEST(RealExports, MfuBeforeRanksAndLaunches) {
         for (const auto& l : r.lanes) EXPECT_TRUE(std::is_sorted(l.start.begin(), l.start.end()));
 }
 
+// Several different exports at once (read in parallel, each with its own string table): every
+// kernel keeps its own name, launch and NCCL classification.
+TEST(RealExports, SeveralFilesKeepTheirOwnNames) {
+    std::vector<std::string> paths = {realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", realDataDir() + "/pipit-cloverleaf.sqlite",
+                                      realDataDir() + "/nsysai-mfu_2gpu_after.sqlite", realDataDir() + "/pipit-saxpy-mpi.sqlite"};
+    skew::Profile p = skew::loadProfile(paths);
+    ASSERT_EQ(p.inputs.size(), 4u);
+    uint64_t total = 0;
+    for (const auto& r : p.ranks) {
+        const std::string& path = paths[size_t(r.file)];
+        for (const auto& l : r.lanes) {
+            // the first kernel of each lane: its name as SQLite joins it
+            sqlite3* db = nullptr;
+            sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+            sqlite3_stmt* st = nullptr;
+            std::string sql = "SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id=k.demangledName "
+                              "WHERE k.streamId=" + std::to_string(l.stream) + " AND k.deviceId=" + std::to_string(r.device) +
+                              " AND k.correlationId=" + std::to_string(l.correlationId[0]) +
+                              " AND ((k.globalPid>>24)&16777215)=" + std::to_string(r.pid);
+            sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr);
+            ASSERT_EQ(sqlite3_step(st), SQLITE_ROW) << sql;
+            EXPECT_EQ(p.strings.str(l.name[0]), reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+        }
+        total += r.kernelCount();
+    }
+    int64_t expected = 0;
+    for (const auto& path : paths) expected += sqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    EXPECT_EQ(int64_t(total), expected);
+    // NCCL classification survives the merge: 33 + 33 SendRecv before, 31 + 31 after
+    uint64_t nccl = 0;
+    for (const auto& r : p.ranks) nccl += r.ncclKernelCount();
+    EXPECT_EQ(nccl, 128u);
+    // labels: several files with several ranks each
+    EXPECT_EQ(p.ranks[0].label, "nsysai-mfu_2gpu_after/pid 148/dev 0");
+}
+
 TEST(RealExports, OldLayoutIgnoresBacktraceRowsSharingCorrelationIds) {
     const std::string path = realDataDir() + "/pipit-saxpy-mpi.sqlite";
     skew::Profile p = skew::loadProfile({path});

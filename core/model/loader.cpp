@@ -3,7 +3,14 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <numeric>
 #include <set>
@@ -61,21 +68,24 @@ void sortByStart(std::vector<int64_t>& start, std::vector<int64_t>& end, Cols&..
     applyPermutation(perm, start, end, cols...);
 }
 
+// Rows read so far, shared by the loading threads; the caller's thread reports it. A set
+// `cancel` makes every loading thread stop at its next count.
 class Progress {
 public:
-    Progress(const LoadOptions& o, double totalRows) : opts_(o), total_(std::max(1.0, totalRows)) {}
-    void add(const char* phase, uint64_t rows) {
-        done_ += double(rows);
-        report(phase);
+    explicit Progress(double totalRows) : total_(std::max(1.0, totalRows)) {}
+    void add(const char*, uint64_t rows) {
+        done_ += rows;
+        report(nullptr);
     }
-    void report(const char* phase) {
-        if (opts_.progress && !opts_.progress(phase, std::min(1.0, done_ / total_))) throw Cancelled();
+    void report(const char*) const {
+        if (cancel) throw Cancelled();
     }
+    double fraction() const { return std::min(1.0, double(done_.load()) / total_); }
+    std::atomic<bool> cancel{false};
 
 private:
-    const LoadOptions& opts_;
     double total_;
-    double done_ = 0;
+    std::atomic<uint64_t> done_{0};
 };
 
 constexpr uint64_t kProgressEvery = 1 << 16;
@@ -351,6 +361,35 @@ private:
     std::vector<LaneBuild> lanes_;
 };
 
+// Moves one file's part into the profile: its strings are interned into the profile's table and
+// every string id of the part is rewritten.
+void mergePart(Profile& p, Profile&& part, std::vector<LaneBuild>& lanes) {
+    std::vector<StrId> map;
+    bool identity = p.strings.size() == 1;  // the first part: take its table as it is
+    if (identity) {
+        p.strings = std::move(part.strings);
+    } else {
+        map.resize(part.strings.size());
+        for (size_t i = 0; i < map.size(); ++i) map[i] = p.strings.intern(part.strings.str(StrId(i)));
+    }
+    auto remap = [&](std::vector<StrId>& v) {
+        if (!identity)
+            for (auto& id : v) id = map[id];
+    };
+    if (p.nameOps.size() < p.strings.size()) p.nameOps.resize(p.strings.size(), CollOp::Count);
+    for (size_t i = 0; i < part.nameOps.size(); ++i)
+        if (part.nameOps[i] != CollOp::Count) p.nameOps[identity ? i : map[i]] = part.nameOps[i];
+    for (auto& pr : part.processes) {
+        remap(pr.launches.name);
+        remap(pr.nvtx.text);
+        if (!identity)
+            for (auto& [tid, name] : pr.threadNames) name = map[name];
+        p.processes.push_back(std::move(pr));
+    }
+    for (auto& lb : lanes) remap(lb.lane.name);
+    for (auto& w : part.warnings) p.warnings.push_back(std::move(w));
+}
+
 struct RankBuild {
     int file;
     uint64_t globalPid;
@@ -439,12 +478,73 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
             p.warnings.push_back(in.path + ": no session start time (TARGET_INFO_SESSION_START_TIME); its clock is not aligned with the other files");
     }
 
-    Progress prog(options, totalRows);
+    // Files are read in parallel, one connection per file and at most one file per core, each into a
+    // part of its own; the parts are merged in file order, so the result does not depend on timing.
+    Progress prog(totalRows);
+    std::vector<Profile> parts(files.size());
+    std::vector<std::vector<LaneBuild>> partLanes(files.size());
+    std::vector<std::exception_ptr> errors(files.size());
+    std::atomic<size_t> next{0};
+    std::mutex mutex;
+    std::condition_variable done;
+    size_t finished = 0;
+    auto worker = [&] {
+        for (size_t fi; (fi = next++) < files.size();) {
+            try {
+                parts[fi].inputs = p.inputs;
+                FileLoader fl(parts[fi], int(fi), *files[fi], prog);
+                fl.load();
+                partLanes[fi] = std::move(fl.lanes());
+            } catch (...) {
+                errors[fi] = std::current_exception();
+                prog.cancel = true;
+            }
+            files[fi].reset();  // close the file as soon as it is read
+            std::lock_guard<std::mutex> lock(mutex);
+            ++finished;
+            done.notify_all();
+        }
+    };
+    if (options.progress && !options.progress("reading", 0.0)) throw Cancelled();
+    size_t nThreads = std::max(1u, std::thread::hardware_concurrency());
+    if (const char* env = std::getenv("SKEWSCOPE_LOAD_THREADS"); env && std::atoi(env) > 0) nThreads = size_t(std::atoi(env));
+    nThreads = std::min(nThreads, files.size());
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < nThreads; ++i) threads.emplace_back(worker);
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        while (finished < files.size()) {
+            done.wait_for(lock, std::chrono::milliseconds(30));
+            lock.unlock();
+            if (options.progress && !options.progress("reading", prog.fraction())) prog.cancel = true;
+            lock.lock();
+        }
+    }
+    for (auto& t : threads) t.join();
+    // the first real error in file order; a cancellation only when nothing else went wrong
+    std::exception_ptr cancelled;
+    for (auto& e : errors) {
+        if (!e) continue;
+        try {
+            std::rethrow_exception(e);
+        } catch (const Cancelled&) {
+            cancelled = e;
+        } catch (...) {
+            throw;
+        }
+    }
+    if (cancelled || prog.cancel) throw Cancelled();
+
     std::vector<RankBuild> builds;
     for (size_t fi = 0; fi < files.size(); ++fi) {
-        FileLoader fl(p, int(fi), *files[fi], prog);
-        fl.load();
-        for (auto& lb : fl.lanes()) {
+        InputFile& in = p.inputs[fi];
+        const InputFile& read = parts[fi].inputs[fi];
+        in.kernelRows = read.kernelRows;
+        in.runtimeRows = read.runtimeRows;
+        in.nvtxRanges = read.nvtxRanges;
+        in.syncRows = read.syncRows;
+        mergePart(p, std::move(parts[fi]), partLanes[fi]);
+        for (auto& lb : partLanes[fi]) {
             auto it = std::find_if(builds.begin(), builds.end(), [&](const RankBuild& b) {
                 return b.file == int(fi) && b.globalPid == lb.key.globalPid && b.device == lb.key.device;
             });
@@ -454,9 +554,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
             }
             it->lanes.push_back(std::move(lb.lane));
         }
-        files[fi].reset();  // close the file as soon as it is read
     }
-    prog.report("sorting");
 
     std::sort(builds.begin(), builds.end(), [&](const RankBuild& a, const RankBuild& b) {
         const auto& pa = p.inputs[size_t(a.file)].path;
@@ -505,6 +603,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     for (auto& op : p.nameOps)
         if (op == CollOp::Count) op = CollOp::NotNccl;
     assignRankLabels(p);
+    if (options.progress && !options.progress("done", 1.0)) throw Cancelled();
     // A node file whose devices skip an id (8 GPUs, device 0 not captured): say so, since the
     // collectives then lack a rank that took part in them.
     for (size_t fi = 0; fi < p.inputs.size(); ++fi) {
@@ -522,7 +621,6 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     }
     // the growth of the column vectors left freed blocks behind: give them back to the system
     malloc_trim(0);
-    prog.report("done");
     return p;
 }
 

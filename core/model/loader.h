@@ -11,8 +11,9 @@
 namespace skew {
 
 struct LoadOptions {
-    // Called now and then with the phase and the overall fraction done; return false to cancel
-    // (loadProfile then throws Cancelled). May be called from the loading thread only.
+    // Called now and then (about every 30 ms, on the thread that called loadProfile, while files are
+    // read on up to one thread per core) with the phase and the overall fraction done; return false
+    // to cancel (loadProfile then throws Cancelled).
     std::function<bool(std::string_view phase, double fraction)> progress;
 };
 
