@@ -557,6 +557,13 @@ TEST(Analysis, PercentileIsNumpyLinear) {
     EXPECT_DOUBLE_EQ(skew::percentile({10, 20, 30, 40, 50}, 90), 46.0);
     EXPECT_DOUBLE_EQ(skew::percentile({7}, 90), 7.0);
     EXPECT_DOUBLE_EQ(skew::percentile({5, 1, 3}, 0), 1.0);
+    // selection gives the same numbers as sorting
+    std::vector<int64_t> v;
+    for (int i = 0; i < 1001; ++i) v.push_back((i * 7919) % 1009);
+    for (double q : {0.0, 10.0, 50.0, 90.0, 99.9, 100.0}) {
+        std::vector<int64_t> copy = v;
+        EXPECT_DOUBLE_EQ(skew::percentileSelect(copy, q), skew::percentile(v, q)) << q;
+    }
 }
 
 TEST(Analysis, GemmNames) {

@@ -168,6 +168,17 @@ double percentile(std::vector<int64_t> v, double q) {
     return percentileSorted(v, q);
 }
 
+double percentileSelect(std::vector<int64_t>& v, double q) {
+    if (v.empty()) return 0;
+    double pos = q / 100.0 * double(v.size() - 1);
+    size_t lo = size_t(std::floor(pos));
+    std::nth_element(v.begin(), v.begin() + long(lo), v.end());
+    double a = double(v[lo]);
+    if (lo + 1 >= v.size()) return a;
+    double b = double(*std::min_element(v.begin() + long(lo) + 1, v.end()));  // the next one in order
+    return a + (b - a) * (pos - double(lo));
+}
+
 double percentileSorted(const std::vector<int64_t>& v, double q) {
     if (v.empty()) return 0;
     double pos = q / 100.0 * double(v.size() - 1);
@@ -854,10 +865,9 @@ private:
             auto pct = [](std::vector<int64_t>& v) {
                 Percentiles p;
                 if (v.empty()) return p;
-                std::sort(v.begin(), v.end());  // once, for all three
-                p.p50 = int64_t(std::llround(percentileSorted(v, 50)));
-                p.p90 = int64_t(std::llround(percentileSorted(v, 90)));
-                p.max = v.back();
+                p.max = *std::max_element(v.begin(), v.end());
+                p.p50 = int64_t(std::llround(percentileSelect(v, 50)));  // selection, no full sort
+                p.p90 = int64_t(std::llround(percentileSelect(v, 90)));
                 return p;
             };
             g.startSkew = pct(ss);
@@ -917,7 +927,8 @@ private:
                         if (++misses > 1) break;  // one stream runs kernels in order: earlier ones end earlier
                         continue;
                     }
-                    if (p_.kernelOp(other.name[i]) != CollOp::NotNccl || !inWindow(other.start[i])) continue;
+                    if (other.ncclKernels && p_.kernelOp(other.name[i]) != CollOp::NotNccl) continue;
+                    if (o_.hasTrim && !inWindow(other.start[i])) continue;
                     cover.emplace_back(std::max(a, other.start[i]), std::min(b, other.end[i]));
                 }
             }

@@ -167,6 +167,7 @@ Analysis analyze(Profile& profile, const AnalysisOptions& options = {});
 // Helpers exposed for the tests and the viewer.
 double percentile(std::vector<int64_t> values, double q);  // numpy 'linear'
 double percentileSorted(const std::vector<int64_t>& sorted, double q);
+double percentileSelect(std::vector<int64_t>& values, double q);  // same result, reorders `values`
 bool isGemmName(const std::string& name);
 // Kernel of `rank` on a stream other than `exceptStream` whose end is latest in [t-100us, t+2us].
 bool findPredecessor(const Profile& p, int rank, int32_t exceptStream, int64_t t, int& lane, uint32_t& kernel);
