@@ -9,7 +9,6 @@
 #include <memory>
 #include <numeric>
 #include <regex>
-#include <set>
 #include <unordered_map>
 
 #include "nsys/export_reader.h"
@@ -35,7 +34,7 @@ struct LaneCand {
 // NCCL-domain NVTX ranges per process and thread, to give generic NCCL kernels their op.
 class NvtxOps {
 public:
-    explicit NvtxOps(const Profile& p) : p_(p), perProcess_(p.processes.size()) {
+    explicit NvtxOps(const Profile& p) : perProcess_(p.processes.size()) {
         std::vector<CollOp> textOp(p.strings.size(), CollOp::Count);
         for (size_t pi = 0; pi < p.processes.size(); ++pi) {
             const NvtxRanges& r = p.processes[pi].nvtx;
@@ -67,7 +66,6 @@ private:
         int64_t start, end;
         CollOp op;
     };
-    const Profile& p_;
     std::vector<std::unordered_map<uint32_t, std::vector<R>>> perProcess_;
 };
 
@@ -91,7 +89,7 @@ struct ShiftEstimate {
 
 // Estimates how a lane lines up with the reference: the kernel shift at which ops agree and end
 // differences are most consistent, and the end offset at that shift.
-ShiftEstimate estimateShift(const Profile& p, const LaneCand& ref, const LaneCand& lane) {
+ShiftEstimate estimateShift(const Profile& p, const GroupLane& ref, const GroupLane& lane) {
     const KernelLane& kr = p.ranks[size_t(ref.rank)].lanes[size_t(ref.lane)];
     const KernelLane& kl = p.ranks[size_t(lane.rank)].lanes[size_t(lane.lane)];
     const long n = long(lane.kernels.size()), m = long(ref.kernels.size());
@@ -109,7 +107,6 @@ ShiftEstimate estimateShift(const Profile& p, const LaneCand& ref, const LaneCan
         anchor = j;
     }
     struct Cand {
-        long matches;
         int64_t offset, mad;
     };
     std::vector<Cand> cands;
@@ -127,7 +124,7 @@ ShiftEstimate estimateShift(const Profile& p, const LaneCand& ref, const LaneCan
         // most of both lanes must line up: a shift that overlaps one or two kernels proves nothing
         if (overlap * 10 < std::min(sample, m) * 6 || long(diffs.size()) * 10 < overlap * 9 || diffs.empty()) continue;
         int64_t med = medianOf(diffs);
-        cands.push_back({long(diffs.size()), med, madOf(diffs, med)});
+        cands.push_back({med, madOf(diffs, med)});
     }
     ShiftEstimate est;
     if (cands.empty()) return est;
@@ -274,7 +271,6 @@ public:
         a_.windowStart = o_.hasTrim ? o_.trimStartNs : p_.timeStart;
         a_.windowEnd = o_.hasTrim ? o_.trimEndNs : p_.timeEnd;
         a_.clocks.assign(p_.ranks.size(), {});
-        phase("nvtx ops");
         match();
         phase("match");
         tick(0.3);
@@ -428,13 +424,9 @@ private:
             if (members[s] == refCand) refSlot = s;
             g.lanes.push_back(std::move(gl));
         }
-        // The reference (the longest lane) defines the clock the merge runs on.
-        LaneCand ref;
-        ref.rank = g.lanes[refSlot].rank;
-        ref.lane = g.lanes[refSlot].lane;
-        ref.kernels = g.lanes[refSlot].kernels;
-        ref.ops = g.lanes[refSlot].ops;
-        const KernelLane& refLane = p_.ranks[size_t(ref.rank)].lanes[size_t(ref.lane)];
+        // The reference (the most kernels in the window) defines the clock the merge runs on.
+        const GroupLane& ref = g.lanes[refSlot];
+        const KernelLane& refLane = laneOf(g, refSlot);
         std::vector<int64_t> spacing;
         for (size_t i = 1; i < ref.kernels.size(); ++i) spacing.push_back(refLane.end[ref.kernels[i]] - refLane.end[ref.kernels[i - 1]]);
         int64_t medSpacing = spacing.empty() ? 1'000'000'000 : medianOf(spacing);
@@ -442,30 +434,23 @@ private:
         std::vector<Position> pos;
         std::vector<std::vector<uint32_t>> posOf(n);  // per slot: position id of each kernel
         std::vector<uint32_t> orderIds;               // position ids in end order
-        std::vector<int64_t> offsets(n, 0);
         std::vector<size_t> slotOrder{refSlot};
         for (size_t s = 0; s < n; ++s)
             if (s != refSlot) slotOrder.push_back(s);
         for (size_t s : slotOrder) {
             GroupLane& gl = g.lanes[s];
-            const KernelLane& kl = p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
+            const KernelLane& kl = laneOf(g, s);
             int64_t off = 0, tol = 0;
             if (gl.kernels.empty()) {
                 g.validation.messages.push_back(p_.ranks[size_t(gl.rank)].label + ": no kernels of this group in the window");
             } else if (s != refSlot) {
-                LaneCand lc;
-                lc.rank = gl.rank;
-                lc.lane = gl.lane;
-                lc.kernels = gl.kernels;
-                lc.ops = gl.ops;
-                ShiftEstimate est = estimateShift(p_, ref, lc);
+                ShiftEstimate est = estimateShift(p_, ref, gl);
                 off = est.offset;
                 tol = std::min(std::max<int64_t>(100'000, 8 * est.mad + 50'000), std::max<int64_t>(50'000, medSpacing * 45 / 100));
                 if (!est.ok)
                     g.validation.messages.push_back(p_.ranks[size_t(gl.rank)].label +
                                                     ": op sequence does not line up with " + p_.ranks[size_t(ref.rank)].label);
             }
-            offsets[s] = off;
             posOf[s].assign(gl.kernels.size(), kMissing);
             std::vector<uint32_t> merged;
             merged.reserve(orderIds.size() + gl.kernels.size());
@@ -622,8 +607,7 @@ private:
                 for (size_t s = 0; s < n; ++s) {
                     uint32_t k = g.cells[size_t(c) * n + s];
                     if (k == kMissing) continue;
-                    const GroupLane& gl = g.lanes[s];
-                    const KernelLane& kl = p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
+                    const KernelLane& kl = laneOf(g, s);
                     int64_t st = kl.start[k], en = kl.end[k], d = en - st;
                     if (present == 0) {
                         col.minStart = col.maxStart = st;

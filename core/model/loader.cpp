@@ -73,11 +73,8 @@ void sortByStart(std::vector<int64_t>& start, std::vector<int64_t>& end, Cols&..
 class Progress {
 public:
     explicit Progress(double totalRows) : total_(std::max(1.0, totalRows)) {}
-    void add(const char*, uint64_t rows) {
+    void add(uint64_t rows) {
         done_ += rows;
-        report(nullptr);
-    }
-    void report(const char*) const {
         if (cancel) throw Cancelled();
     }
     double fraction() const { return std::min(1.0, double(done_.load()) / total_); }
@@ -167,9 +164,9 @@ private:
                 if (size_t(id) >= strMap_.size()) strMap_.resize(size_t(id) + 1, kNoString);
                 strMap_[size_t(id)] = p_.strings.intern(q.text(1));
             }
-            if (++n % kProgressEvery == 0) prog_.add("strings", kProgressEvery);
+            if (++n % kProgressEvery == 0) prog_.add(kProgressEvery);
         }
-        prog_.add("strings", n % kProgressEvery);
+        prog_.add(n % kProgressEvery);
     }
 
     void loadProcesses() {
@@ -222,9 +219,9 @@ private:
             if (op != CollOp::NotNccl) ++lane.ncclKernels;
             // remember which correlation ids launched kernels, to keep only those launch rows
             markCorrelation(local(processIndex(key.globalPid)), corr);
-            if (++n % kProgressEvery == 0) prog_.add("kernels", kProgressEvery);
+            if (++n % kProgressEvery == 0) prog_.add(kProgressEvery);
         }
-        prog_.add("kernels", n % kProgressEvery);
+        prog_.add(n % kProgressEvery);
         in_.kernelRows = n;
     }
 
@@ -241,7 +238,7 @@ private:
         uint64_t n = 0;
         const int64_t align = in_.alignNs;
         while (q.step()) {
-            if (++n % kProgressEvery == 0) prog_.add("launches", kProgressEvery);
+            if (++n % kProgressEvery == 0) prog_.add(kProgressEvery);
             int64_t cls = q.i64(2);
             if (cls != 0 && cls != 1) continue;  // other classes (backtraces, ...) repeat correlation ids
             if (q.isNull(4)) continue;
@@ -257,7 +254,7 @@ private:
             l.name.push_back(str(q.i64(5)));
             l.tid.push_back(uint32_t(gtid & kTidMask));
         }
-        prog_.add("launches", n % kProgressEvery);
+        prog_.add(n % kProgressEvery);
         in_.runtimeRows = n;
         for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
             Launches& l = p_.processes[size_t(i)].launches;
@@ -283,7 +280,7 @@ private:
         uint64_t n = 0, ranges = 0;
         const int64_t align = in_.alignNs;
         while (q.step()) {
-            if (++n % kProgressEvery == 0) prog_.add("nvtx", kProgressEvery);
+            if (++n % kProgressEvery == 0) prog_.add(kProgressEvery);
             int64_t type = q.i64(2);
             // 59/60: push/pop and start/end ranges; 70/71: the same from NVTX text extensions
             if (type != 59 && type != 60 && type != 70 && type != 71) continue;
@@ -297,7 +294,7 @@ private:
             r.domain.push_back(uint32_t(q.i64(6)));
             ++ranges;
         }
-        prog_.add("nvtx", n % kProgressEvery);
+        prog_.add(n % kProgressEvery);
         in_.nvtxRanges = ranges;
         for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
             NvtxRanges& r = p_.processes[size_t(i)].nvtx;
@@ -313,7 +310,7 @@ private:
         uint64_t n = 0;
         const int64_t align = in_.alignNs;
         while (q.step()) {
-            if (++n % kProgressEvery == 0) prog_.add("sync", kProgressEvery);
+            if (++n % kProgressEvery == 0) prog_.add(kProgressEvery);
             if (q.i64(5) != 2) continue;  // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT
             StreamWaits& w = p_.processes[size_t(processIndex(uint64_t(q.i64(4))))].waits;
             w.start.push_back(q.i64(0) + align);
@@ -321,7 +318,7 @@ private:
             w.device.push_back(int32_t(q.i64(2)));
             w.stream.push_back(int32_t(q.i64(3)));
         }
-        prog_.add("sync", n % kProgressEvery);
+        prog_.add(n % kProgressEvery);
         in_.syncRows = n;
         for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
             StreamWaits& w = p_.processes[size_t(i)].waits;
