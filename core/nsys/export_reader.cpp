@@ -2,11 +2,14 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -63,8 +66,13 @@ std::string convertReport(const std::string& path) {
     }
     int status = 0;
     if (pid < 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-        ::access(out.c_str(), R_OK) != 0)
-        throw InputError("`nsys export --type sqlite --output " + out + " " + path + "` failed");
+        ::access(out.c_str(), R_OK) != 0) {
+        // leave nothing behind: the partial export and the private folder
+        std::error_code ec;
+        std::filesystem::remove_all(dirTmpl, ec);
+        throw InputError("`nsys export --type sqlite --output " + out + " " + path + "` failed" +
+                         (pid > 0 && WIFEXITED(status) ? " (exit code " + std::to_string(WEXITSTATUS(status)) + ")" : ""));
+    }
     return out;
 }
 
@@ -74,9 +82,14 @@ std::string resolveInput(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) throw InputError("cannot open " + path + ": " + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) throw InputError(path + " is a directory, not an Nsight Systems export");
-    if (!S_ISREG(st.st_mode)) throw InputError(path + " is not a regular file");
+    if (!S_ISREG(st.st_mode)) throw InputError(path + " is not a regular file (a pipe, device or socket), not an Nsight Systems export");
     if (endsWith(path, ".nsys-rep") || endsWith(path, ".qdrep")) return convertReport(path);
-    if (st.st_size == 0) throw InputError(path + " is empty (0 bytes), not an Nsight Systems export");
+    readHeader(path, uint64_t(st.st_size));
+    return path;
+}
+
+SqliteHeader readHeader(const std::string& path, uint64_t fileSize) {
+    if (fileSize == 0) throw InputError(path + " is empty (0 bytes), not an Nsight Systems export");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError("cannot read " + path + ": " + std::strerror(errno));
     unsigned char hdr[100] = {};
@@ -84,31 +97,67 @@ std::string resolveInput(const std::string& path) {
     size_t got = static_cast<size_t>(in.gcount());
     if (got < 16 || std::memcmp(hdr, "SQLite format 3", 16) != 0)
         throw InputError(path + " is not an SQLite database; expected an export made with `nsys export --type sqlite`");
-    if (got < 100) throw InputError(path + " is truncated: " + std::to_string(st.st_size) + " bytes, shorter than an SQLite header");
+    if (got < 100) throw InputError(path + " is truncated: " + std::to_string(fileSize) + " bytes, shorter than an SQLite header");
     uint64_t pageSize = (uint64_t(hdr[16]) << 8) | hdr[17];
     if (pageSize == 1) pageSize = 65536;
     uint64_t pages = (uint64_t(hdr[28]) << 24) | (uint64_t(hdr[29]) << 16) | (uint64_t(hdr[30]) << 8) | hdr[31];
-    if (pages > 0 && pageSize * pages > static_cast<uint64_t>(st.st_size))
+    if (pages > 0 && pageSize * pages > fileSize)
         throw InputError(path + " is truncated: its header says " + std::to_string(pageSize * pages) +
-                         " bytes but the file has " + std::to_string(st.st_size));
-    return path;
+                         " bytes but the file has " + std::to_string(fileSize));
+    SqliteHeader h;
+    h.wal = hdr[18] == 2 || hdr[19] == 2;  // file format write/read versions: 2 is WAL mode
+    return h;
+}
+
+std::string sqliteProblem(sqlite3* db, int rc, const std::string& path) {
+    const std::string said = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    switch (rc) {
+    case SQLITE_READONLY_ROLLBACK:
+        return path + " has an unfinished write (a hot journal, " + path +
+               "-journal) that SQLite must roll back before anyone can read it; Skewscope opens exports read-only. "
+               "Roll it back with `sqlite3 " + path + " 'PRAGMA quick_check'` where you may write, or export again";
+    case SQLITE_READONLY_RECOVERY:
+    case SQLITE_READONLY_CANTINIT:
+    case SQLITE_READONLY_CANTLOCK:
+        return path + " is in WAL mode and its WAL index cannot be opened read-only (folder not writable?); checkpoint it "
+               "with `sqlite3 " + path + " 'PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE'` where you may write";
+    }
+    switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return path + " is locked by another process (SQLite: " + said +
+               "); wait until the program writing it has finished, then try again";
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return path + " is damaged or truncated (SQLite: " + said + ")";
+    case SQLITE_IOERR: return "cannot read " + path + ": I/O error (SQLite: " + said + ")";
+    case SQLITE_NOMEM: return "out of memory while reading " + path;
+    case SQLITE_CANTOPEN: return "cannot open " + path + " (SQLite: " + said + ")";
+    default: return path + ": cannot read (SQLite: " + said + ")";
+    }
 }
 
 Query::Query(sqlite3* db, const std::string& sql, const std::string& path) : db_(db), path_(path) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
-        throw InputError(path + ": cannot read (" + sqlite3_errmsg(db) + ")");
+    int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr);
+    if (rc != SQLITE_OK) throw InputError(sqliteProblem(db, sqlite3_extended_errcode(db), path));
 }
 
 Query::~Query() { sqlite3_finalize(stmt_); }
+
+Query& Query::bind(int index, const std::string& text) {
+    sqlite3_bind_text(stmt_, index, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
+    return *this;
+}
 
 bool Query::step() {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw InputError(path_ + " is damaged or truncated: " + sqlite3_errmsg(db_));
+    throw InputError(sqliteProblem(db_, sqlite3_extended_errcode(db_), path_));
 }
 
 bool Query::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+bool Query::isInteger(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_INTEGER; }
 int64_t Query::i64(int col) const { return sqlite3_column_int64(stmt_, col); }
 std::string_view Query::text(int col) const {
     const unsigned char* t = sqlite3_column_text(stmt_, col);
@@ -116,26 +165,77 @@ std::string_view Query::text(int col) const {
     return {reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
 }
 
+namespace {
+
+// "file:" URI of a path: everything but unreserved characters and '/' percent-encoded.
+std::string fileUri(const std::string& path, bool immutable) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string u = "file:";
+    for (unsigned char c : path) {
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') u += char(c);
+        else u += '%', u += hex[c >> 4], u += hex[c & 15];
+    }
+    if (immutable) u += "?immutable=1";
+    return u;
+}
+
+off_t fileSize(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_size : -1;
+}
+
+}  // namespace
+
 ExportFile::ExportFile(const std::string& path) : path_(path) {
-    int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    SqliteHeader header = readHeader(path, uint64_t(std::max<off_t>(fileSize(path), 0)));
+    // A WAL-mode file would make even a read-only connection create -wal and -shm files beside it.
+    // Without pending WAL content, everything is in the main file: open it immutable (creates
+    // nothing). With pending content the WAL index is needed: only when it already exists.
+    bool immutable = false;
+    if (header.wal) {
+        off_t wal = fileSize(path + "-wal");
+        if (wal <= 0) immutable = true;
+        else if (fileSize(path + "-shm") < 0)
+            throw InputError(path + " is in WAL mode with changes not yet checkpointed into it (" + path + "-wal, " +
+                             std::to_string(wal) + " bytes); reading it would create " + path +
+                             "-shm beside it. Checkpoint it first: sqlite3 " + path +
+                             " 'PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE'");
+    }
+    int rc = sqlite3_open_v2(fileUri(path, immutable).c_str(), &db_,
+                             SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK) {
-        std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        std::string msg = db_ ? sqliteProblem(db_, sqlite3_extended_errcode(db_), path) : "cannot open " + path + ": out of memory";
         sqlite3_close(db_);
         db_ = nullptr;
-        throw InputError("cannot open " + path + ": " + msg);
+        throw InputError(msg);
     }
-    // Never trust SQL stored in the file (views, triggers, functions in the schema).
-    sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
-    sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
-    sqlite3_exec(db_, "PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=1073741824;", nullptr, nullptr,
-                 nullptr);
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, 1000);  // a writer holding the file briefly: wait, then say it is locked
+    // Never trust SQL stored in the file (views, triggers, functions in the schema), never write.
+    int trusted = 1, defensive = 0;
+    bool configured = sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &trusted) == SQLITE_OK &&
+                      sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, &defensive) == SQLITE_OK &&
+                      sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr) == SQLITE_OK &&
+                      trusted == 0 && defensive == 1;
+    // the pragmas read the schema: a lock, a hot journal or damage shows up here first
+    int pragmas = configured ? sqlite3_exec(db_, "PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=1073741824;",
+                                            nullptr, nullptr, nullptr)
+                             : SQLITE_OK;
+    if (!configured || pragmas != SQLITE_OK) {
+        std::string msg = !configured ? "cannot open " + path + " safely: SQLite refused a read-only setting (" +
+                                            sqlite3_errmsg(db_) + ")"
+                                      : sqliteProblem(db_, sqlite3_extended_errcode(db_), path);
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw InputError(msg);
+    }
     try {
         Query q(db_, "SELECT name FROM sqlite_master WHERE type='table'", path);
         while (q.step()) tables_.emplace_back(q.text(0));
     } catch (const InputError&) {
         sqlite3_close(db_);
         db_ = nullptr;
-        throw InputError(path + " is not a readable SQLite database (damaged or truncated)");
+        throw;
     }
     std::string metaTable = hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
                             : hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA" : "";
@@ -150,7 +250,8 @@ ExportFile::ExportFile(const std::string& path) : path_(path) {
         if (hasTable("TARGET_INFO_SESSION_START_TIME") &&
             columns("TARGET_INFO_SESSION_START_TIME").count("utcEpochNs")) {
             Query s(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME", path);
-            if (s.step() && !s.isNull(0)) {
+            // a wall-clock time from 1970 to about 2116: anything else cannot place the file
+            if (s.step() && s.isInteger(0) && s.i64(0) >= 0 && s.i64(0) <= kMaxUtcNs) {
                 hasSessionStart_ = true;
                 sessionStartUtcNs_ = s.i64(0);
             }
@@ -174,8 +275,8 @@ const std::set<std::string>& ExportFile::columns(const std::string& table) {
     if (auto it = columns_.find(table); it != columns_.end()) return it->second;
     std::set<std::string> cols;
     if (hasTable(table)) {
-        // table names come from sqlite_master; quote them anyway
-        Query q(db_, "SELECT name FROM pragma_table_info('" + table + "')", path_);
+        Query q(db_, "SELECT name FROM pragma_table_info(?1)", path_);
+        q.bind(1, table);
         while (q.step()) cols.emplace(q.text(0));
     }
     return columns_.emplace(table, std::move(cols)).first->second;
@@ -187,7 +288,7 @@ std::string ExportFile::colOrNull(const std::string& table, const std::string& c
 
 int64_t ExportFile::estimatedRows(const std::string& table) {
     if (!hasTable(table)) return 0;
-    Query q(db_, "SELECT max(rowid) FROM " + table, path_);
+    Query q(db_, "SELECT max(rowid) FROM \"" + table + "\"", path_);
     return q.step() ? q.i64(0) : 0;
 }
 

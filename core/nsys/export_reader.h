@@ -34,8 +34,10 @@ public:
     Query(const Query&) = delete;
     Query& operator=(const Query&) = delete;
 
+    Query& bind(int index, const std::string& text);  // 1-based, as in SQLite
     bool step();
     bool isNull(int col) const;
+    bool isInteger(int col) const;  // stored as an integer (not text, real, blob or NULL)
     int64_t i64(int col) const;
     std::string_view text(int col) const;
 
@@ -77,6 +79,19 @@ private:
     bool hasSessionStart_ = false;
     int64_t sessionStartUtcNs_ = 0;
 };
+
+// Session starts outside [0, kMaxUtcNs] (1970 to about 2116) are treated as absent: they cannot place
+// the file on the wall clock, and keeping them bounded keeps every aligned time within int64.
+constexpr int64_t kMaxUtcNs = int64_t(1) << 62;
+
+struct SqliteHeader {
+    bool wal = false;  // the file is in WAL mode
+};
+// Checks the first 100 bytes (SQLite magic, size the header claims); throws InputError.
+SqliteHeader readHeader(const std::string& path, uint64_t fileSize);
+
+// One line that says what went wrong, from an SQLite (extended) result code.
+std::string sqliteProblem(sqlite3* db, int rc, const std::string& path);
 
 // Checks a path before SQLite sees it; converts .nsys-rep with `nsys export` when nsys is on PATH.
 // Returns the path of the SQLite export to open. Throws InputError.
