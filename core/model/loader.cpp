@@ -1,6 +1,7 @@
 #include "model/loader.h"
 
 #include <malloc.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -152,6 +153,23 @@ private:
         return (corr >> 6) < bits.size() && (bits[corr >> 6] >> (corr & 63) & 1);
     }
 
+    // A row's [start, end] is usable when both are integers within kMaxAbsTimeNs and end >= start:
+    // text, NULL, REAL or wild values would give wrapped or negative durations downstream.
+    static bool usableInterval(const Query& q, int startCol, int endCol) {
+        if (!q.isInteger(startCol) || !q.isInteger(endCol)) return false;
+        int64_t a = q.i64(startCol), b = q.i64(endCol);
+        return a >= -kMaxAbsTimeNs && a <= kMaxAbsTimeNs && b >= a && b <= kMaxAbsTimeNs;
+    }
+    // device and stream ids: small non-negative integers
+    static bool smallId(const Query& q, int col) { return q.isInteger(col) && q.i64(col) >= 0 && q.i64(col) <= INT32_MAX; }
+
+    void warnSkipped(uint64_t count, const char* what, const std::string& table, const char* columns) {
+        if (count == 0) return;
+        p_.warnings.push_back(in_.path + ": " + std::to_string(count) + " " + what + " row" + (count == 1 ? "" : "s") +
+                              " with an unusable " + columns + " (text, NULL, fractional, out of range, or ending "
+                              "before it starts) skipped in " + table);
+    }
+
     void loadStrings() {
         Query q(f_.db(), "SELECT id, value FROM StringIds", f_.path());
         uint64_t n = 0;
@@ -193,6 +211,11 @@ private:
         uint64_t n = 0;
         const int64_t align = in_.alignNs;
         while (q.step()) {
+            if (++n % kProgressEvery == 0) prog_.add(kProgressEvery);
+            if (!usableInterval(q, 0, 1) || !smallId(q, 2) || !smallId(q, 3)) {
+                ++skipped.kernels;
+                continue;
+            }
             LaneKey key{uint64_t(q.i64(5)), int32_t(q.i64(2)), int32_t(q.i64(3))};
             if (!(key == last)) {
                 auto it = index.find(key);
@@ -219,10 +242,10 @@ private:
             if (op != CollOp::NotNccl) ++lane.ncclKernels;
             // remember which correlation ids launched kernels, to keep only those launch rows
             markCorrelation(local(processIndex(key.globalPid)), corr);
-            if (++n % kProgressEvery == 0) prog_.add(kProgressEvery);
         }
         prog_.add(n % kProgressEvery);
         in_.kernelRows = n;
+        warnSkipped(skipped.kernels, "kernel", t, "start, end, device or stream");
     }
 
     void loadRuntime() {
@@ -242,6 +265,10 @@ private:
             int64_t cls = q.i64(2);
             if (cls != 0 && cls != 1) continue;  // other classes (backtraces, ...) repeat correlation ids
             if (q.isNull(4)) continue;
+            if (!usableInterval(q, 0, 1) || !q.isInteger(4) || q.i64(4) < 0 || q.i64(4) > int64_t(UINT32_MAX)) {
+                ++skipped.runtime;
+                continue;
+            }
             uint64_t gtid = uint64_t(q.i64(3));
             auto it = procIndex_.find(gtid & ~kTidMask);
             if (it == procIndex_.end()) continue;
@@ -256,10 +283,39 @@ private:
         }
         prog_.add(n % kProgressEvery);
         in_.runtimeRows = n;
+        warnSkipped(skipped.runtime, "launch", t, "start, end or correlation id");
+        uint64_t duplicates = 0;
         for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
             Launches& l = p_.processes[size_t(i)].launches;
             sortByCorrelation(l);
+            duplicates += dropDuplicateLaunches(l);
         }
+        if (duplicates > 0)
+            p_.warnings.push_back(in_.path + ": " + std::to_string(duplicates) + " " + t +
+                                  " rows (eventClass 0/1) repeat the process and correlation id of another launch row; "
+                                  "kernels are joined to the first one read");
+    }
+
+    // Keeps the first row (in read order: the sort is stable) of each correlation id; returns how
+    // many were dropped.
+    static uint64_t dropDuplicateLaunches(Launches& l) {
+        size_t out = 0;
+        for (size_t i = 0; i < l.size(); ++i) {
+            if (out > 0 && l.correlationId[out - 1] == l.correlationId[i]) continue;
+            l.correlationId[out] = l.correlationId[i];
+            l.start[out] = l.start[i];
+            l.end[out] = l.end[i];
+            l.name[out] = l.name[i];
+            l.tid[out] = l.tid[i];
+            ++out;
+        }
+        uint64_t dropped = l.size() - out;
+        l.correlationId.resize(out);
+        l.start.resize(out);
+        l.end.resize(out);
+        l.name.resize(out);
+        l.tid.resize(out);
+        return dropped;
     }
 
     static void sortByCorrelation(Launches& l) {
@@ -284,7 +340,11 @@ private:
             int64_t type = q.i64(2);
             // 59/60: push/pop and start/end ranges; 70/71: the same from NVTX text extensions
             if (type != 59 && type != 60 && type != 70 && type != 71) continue;
-            if (q.isNull(1)) continue;
+            if (q.isNull(1)) continue;  // an unfinished range
+            if (!usableInterval(q, 0, 1)) {
+                ++skipped.nvtx;
+                continue;
+            }
             uint64_t gtid = uint64_t(q.i64(3));
             NvtxRanges& r = p_.processes[size_t(processIndex(gtid & ~kTidMask))].nvtx;
             r.start.push_back(q.i64(0) + align);
@@ -296,6 +356,7 @@ private:
         }
         prog_.add(n % kProgressEvery);
         in_.nvtxRanges = ranges;
+        warnSkipped(skipped.nvtx, "NVTX range", t, "start or end");
         for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
             NvtxRanges& r = p_.processes[size_t(i)].nvtx;
             sortByStart(r.start, r.end, r.tid, r.text, r.domain);
@@ -312,6 +373,10 @@ private:
         while (q.step()) {
             if (++n % kProgressEvery == 0) prog_.add(kProgressEvery);
             if (q.i64(5) != 2) continue;  // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT
+            if (!usableInterval(q, 0, 1) || !smallId(q, 2) || !smallId(q, 3)) {
+                ++skipped.sync;
+                continue;
+            }
             StreamWaits& w = p_.processes[size_t(processIndex(uint64_t(q.i64(4))))].waits;
             w.start.push_back(q.i64(0) + align);
             w.end.push_back(q.i64(1) + align);
@@ -320,6 +385,7 @@ private:
         }
         prog_.add(n % kProgressEvery);
         in_.syncRows = n;
+        warnSkipped(skipped.sync, "stream-wait", t, "start, end, device or stream");
         for (int i = firstProc_; i < int(p_.processes.size()); ++i) {
             StreamWaits& w = p_.processes[size_t(i)].waits;
             sortByStart(w.start, w.end, w.device, w.stream);
@@ -356,6 +422,9 @@ private:
     uint64_t lastGpid_ = ~0ull;
     int lastProc_ = -1;
     std::vector<LaneBuild> lanes_;
+    struct {
+        uint64_t kernels = 0, runtime = 0, nvtx = 0, sync = 0;
+    } skipped;
 };
 
 // Moves one file's part into the profile: its strings are interned into the profile's table and
@@ -432,21 +501,80 @@ void assignRankLabels(Profile& p) {
     }
 }
 
+std::string describeMissingDevices(const std::vector<int>& present) {
+    std::set<int> devs(present.begin(), present.end());
+    if (devs.size() < 2) return {};
+    // ranges between the ids present: their number is bounded by the ranks, never by an id's value
+    std::vector<std::pair<int64_t, int64_t>> gaps;
+    uint64_t missing = 0;
+    int64_t expect = 0;
+    for (int d : devs) {
+        if (d > expect) {
+            gaps.emplace_back(expect, d - 1);
+            missing += uint64_t(d - expect);
+        }
+        expect = int64_t(d) + 1;
+    }
+    if (gaps.empty()) return {};
+    std::string list;
+    for (size_t i = 0; i < gaps.size() && i < 4; ++i) {
+        auto [a, b] = gaps[i];
+        list += (list.empty() ? "" : ", ") + std::to_string(a) + (a == b ? "" : (b == a + 1 ? ", " : "-") + std::to_string(b));
+    }
+    if (gaps.size() > 4) list += ", ...";
+    int top = *devs.rbegin();
+    if (top >= 1024)  // no node has that many GPUs: an odd id, not uncaptured devices
+        return "device ids up to " + std::to_string(top) + " (" + std::to_string(missing) +
+               " ids in between without kernels): unusual device ids, not checked for missing devices";
+    return "no kernels on device(s) " + list + " of the node's " +
+           std::to_string(top + 1) + " (not captured, or idle): collectives there lack those ranks";
+}
+
+namespace {
+
+// A node file whose devices skip an id (8 GPUs, device 0 not captured): say so, since the
+// collectives then lack a rank that took part in them.
+void warnMissingDevices(Profile& p) {
+    for (size_t fi = 0; fi < p.inputs.size(); ++fi) {
+        std::vector<int> devs;
+        for (const auto& r : p.ranks)
+            if (r.file == int(fi)) devs.push_back(r.device);
+        std::string w = describeMissingDevices(devs);
+        if (!w.empty()) p.warnings.push_back(p.inputs[fi].path + ": " + w);
+    }
+}
+
+}  // namespace
+
 Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
     Profile p;
     // exports converted from .nsys-rep into a private temp folder: removed once read (or on error)
     struct Converted {
         std::vector<std::string> paths;
         ~Converted() {
-            for (const auto& c : paths) {
-                std::filesystem::remove(c);
-                std::filesystem::remove(std::filesystem::path(c).parent_path());
-            }
+            std::error_code ec;
+            for (const auto& c : paths) std::filesystem::remove_all(std::filesystem::path(c).parent_path(), ec);
         }
     } converted;
     std::vector<std::unique_ptr<ExportFile>> files;  // closed before `converted` removes anything
     double totalRows = 0;
+    std::vector<std::pair<dev_t, ino_t>> seen;
     for (const auto& path : paths) {
+        // the same file twice (or a symlink to one already given) is read once
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0) {
+            std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
+            auto dup = std::find(seen.begin(), seen.end(), id);
+            if (dup != seen.end()) {
+                const std::string& first = p.inputs[size_t(dup - seen.begin())].path;
+                p.warnings.push_back(path == first ? path + " is given twice: it is read once"
+                                                   : path + " is the same file as " + first + ": it is read once");
+                continue;
+            }
+            seen.push_back(id);
+        } else {
+            seen.push_back({0, 0});
+        }
         std::string resolved = resolveInput(path);
         if (resolved != path) converted.paths.push_back(resolved);
         files.push_back(std::make_unique<ExportFile>(resolved));
@@ -601,21 +729,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
         if (op == CollOp::Count) op = CollOp::NotNccl;
     assignRankLabels(p);
     if (options.progress && !options.progress("done", 1.0)) throw Cancelled();
-    // A node file whose devices skip an id (8 GPUs, device 0 not captured): say so, since the
-    // collectives then lack a rank that took part in them.
-    for (size_t fi = 0; fi < p.inputs.size(); ++fi) {
-        std::set<int> devs;
-        for (const auto& r : p.ranks)
-            if (r.file == int(fi)) devs.insert(r.device);
-        if (devs.size() < 2) continue;
-        std::string missing;
-        for (int d = 0; d < *devs.rbegin(); ++d)
-            if (!devs.count(d)) missing += (missing.empty() ? "" : ", ") + std::to_string(d);
-        if (!missing.empty())
-            p.warnings.push_back(p.inputs[fi].path + ": no kernels on device(s) " + missing + " of the node's " +
-                                 std::to_string(*devs.rbegin() + 1) +
-                                 " (not captured, or idle): collectives there lack those ranks");
-    }
+    warnMissingDevices(p);
     // the growth of the column vectors left freed blocks behind: give them back to the system
     malloc_trim(0);
     return p;

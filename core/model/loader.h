@@ -25,4 +25,8 @@ void assignRankLabels(Profile& profile);
 
 std::string fileStem(const std::string& path);
 
+// The "no kernels on device(s) ..." warning for the device ids of one file's ranks (empty when none
+// is missing); its length is bounded by the number of ranks, whatever the ids.
+std::string describeMissingDevices(const std::vector<int>& devices);
+
 }  // namespace skew

@@ -14,6 +14,11 @@
 
 namespace skew {
 
+// Times read from an export are kept only within +-kMaxAbsTimeNs (about 417 days) of the file's
+// origin; with session starts bounded too (kMaxUtcNs), aligned times, their differences and the
+// clock shifts stay far from int64 overflow.
+constexpr int64_t kMaxAbsTimeNs = int64_t(1) << 55;
+
 using StrId = uint32_t;
 constexpr StrId kNoString = 0;  // id 0 is always the empty string
 
