@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "cli/commands.h"
 
 #ifdef SKEWSCOPE_WITH_UI
@@ -15,12 +17,18 @@
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
-    if (!args.empty() && (args[0] == "info" || args[0] == "analyze" || args[0] == "render" || args[0] == "help" ||
-                          args[0] == "--help" || args[0] == "-h" || args[0] == "--version")) {
+    // a first word that is neither a command nor a file is a mistyped command, not a file to open
+    if (!args.empty() && !skew::isCommand(args[0]) && args[0][0] != '-' && args[0] != "help" &&
+        args[0].find_first_of("/.") == std::string::npos && ::access(args[0].c_str(), F_OK) != 0) {
+        std::fprintf(stderr, "skewscope: %s\n(skewscope --help shows the usage)\n", skew::unknownCommandMessage(args[0]).c_str());
+        return 2;
+    }
+    if (!args.empty() && (skew::isCommand(args[0]) || args[0] == "help" || args[0] == "--help" || args[0] == "-h" ||
+                          args[0] == "--version")) {
         skew::CommandLine cl;
         std::string err;
         if (!skew::parseCommandLine(args, cl, err)) {
-            std::fprintf(stderr, "skewscope: %s\n%s", err.c_str(), skew::usageText().c_str());
+            std::fprintf(stderr, "skewscope: %s\n(skewscope --help shows the usage)\n", err.c_str());
             return 2;
         }
         if (cl.command == "help") {

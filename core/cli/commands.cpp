@@ -3,7 +3,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <regex>
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <sys/stat.h>
 #include <stdexcept>
 
 #include "model/loader.h"
@@ -25,16 +30,66 @@ std::string usageText() {
            "exit codes: 0 done, 1 other error, 2 usage error, 3 unreadable input\n";
 }
 
-static bool toDouble(const std::string& s, double& v) {
+namespace {
+
+const char* const kCommands[] = {"info", "analyze", "render"};
+
+// A finite number written out in full: no trailing text, no overflow, not NaN or infinity.
+bool toDouble(const std::string& s, double& v) {
+    if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
+    errno = 0;
     char* end = nullptr;
     v = std::strtod(s.c_str(), &end);
-    return !s.empty() && end && *end == '\0';
+    return end && *end == '\0' && errno == 0 && std::isfinite(v);
 }
 
-static bool toInt(const std::string& s, int64_t& v) {
+// A whole number within [lo, hi], written out in full.
+bool toInt(const std::string& s, int64_t lo, int64_t hi, int64_t& v) {
+    if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
+    errno = 0;
     char* end = nullptr;
-    v = std::strtoll(s.c_str(), &end, 10);
-    return !s.empty() && end && *end == '\0';
+    long long x = std::strtoll(s.c_str(), &end, 10);
+    if (!end || *end != '\0' || errno != 0 || x < lo || x > hi) return false;
+    v = x;
+    return true;
+}
+
+size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+bool isCommand(const std::string& word) {
+    for (const char* c : kCommands)
+        if (word == c) return true;
+    return false;
+}
+
+std::string unknownCommandMessage(const std::string& word) {
+    std::string best;
+    size_t bestD = 3;  // suggest only close spellings
+    for (const char* c : kCommands)
+        if (size_t d = editDistance(word, c); d < bestD) bestD = d, best = c;
+    if (!best.empty()) return "unknown command '" + word + "'; did you mean '" + best + "'?";
+    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze and render";
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+    struct stat sa {}, sb {};
+    if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, std::string& error) {
@@ -51,6 +106,10 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         out.command = "version";
         return true;
     }
+    if (!isCommand(c)) {
+        error = unknownCommandMessage(c);
+        return false;
+    }
     out.command = c;
     bool formatGiven = false, outputGiven = false;
     for (size_t i = 1; i < args.size(); ++i) {
@@ -61,6 +120,11 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
                 return false;
             }
             return true;
+        };
+        auto number = [&](const std::string& v, double& x, const char* what) {
+            if (toDouble(v, x)) return true;
+            error = a + " needs " + what + ", not '" + v + "'";
+            return false;
         };
         if (a == "--help" || a == "-h") {
             out.command = "help";
@@ -76,37 +140,22 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             outputGiven = true;
         } else if (a == "--trim" && c == "analyze") {
             if (!need(2)) return false;
-            if (!toDouble(args[i + 1], out.trimStart) || !toDouble(args[i + 2], out.trimEnd) || out.trimEnd <= out.trimStart) {
-                error = "--trim needs two numbers of seconds, START < END";
+            if (!number(args[i + 1], out.settings.trimStartS, "two numbers of seconds") ||
+                !number(args[i + 2], out.settings.trimEndS, "two numbers of seconds"))
                 return false;
-            }
-            out.hasTrim = true;
+            out.settings.hasTrim = true;
             i += 2;
         } else if (a == "--big-skew-ms" && c == "analyze") {
-            if (!need(1)) return false;
-            if (!toDouble(args[++i], out.bigSkewMs) || out.bigSkewMs < 0) {
-                error = "--big-skew-ms needs a number of milliseconds >= 0";
-                return false;
-            }
+            if (!need(1) || !number(args[++i], out.settings.bigSkewMs, "a number of milliseconds")) return false;
         } else if (a == "--step-regex" && c == "analyze") {
             if (!need(1)) return false;
-            out.stepRegex = args[++i];
-            try {
-                std::regex re(out.stepRegex, std::regex::ECMAScript | std::regex::icase);
-            } catch (const std::regex_error& e) {
-                error = "--step-regex is not a valid regular expression: " + std::string(e.what());
-                return false;
-            }
+            out.settings.stepRegex = args[++i];
         } else if (a == "--anomaly-threshold" && c == "analyze") {
-            if (!need(1)) return false;
-            if (!toDouble(args[++i], out.anomalyThreshold) || out.anomalyThreshold <= 0) {
-                error = "--anomaly-threshold needs a number > 0";
-                return false;
-            }
+            if (!need(1) || !number(args[++i], out.settings.anomalyThreshold, "a number")) return false;
         } else if (a == "--limit" && c == "analyze") {
             if (!need(1)) return false;
-            if (!toInt(args[++i], out.limit) || out.limit < 0) {
-                error = "--limit needs a whole number >= 0";
+            if (!toInt(args[++i], 0, INT64_MAX, out.settings.anomalyLimit)) {
+                error = "--limit needs a whole number >= 0, not '" + args[i] + "'";
                 return false;
             }
         } else if (a == "--collective" && c == "render") {
@@ -118,9 +167,11 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             }
             int64_t g = 0, k = 0;
             auto colon = v.find(':');
-            bool ok = colon == std::string::npos ? toInt(v, k) : (toInt(v.substr(0, colon), g) && toInt(v.substr(colon + 1), k));
-            if (!ok || g < 0 || k < 1) {
-                error = "--collective takes [G:]K with K >= 1 (1-based) and G >= 0, or worst";
+            bool ok = colon == std::string::npos
+                          ? toInt(v, 1, INT32_MAX, k)
+                          : (toInt(v.substr(0, colon), 0, INT32_MAX, g) && toInt(v.substr(colon + 1), 1, INT32_MAX, k));
+            if (!ok) {
+                error = "--collective takes [G:]K with K >= 1 (1-based) and G >= 0, or worst; not '" + v + "'";
                 return false;
             }
             out.group = int(g);
@@ -130,9 +181,8 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             std::string v = args[++i];
             auto x = v.find('x');
             int64_t w = 0, h = 0;
-            if (x == std::string::npos || !toInt(v.substr(0, x), w) || !toInt(v.substr(x + 1), h) || w < 200 || h < 150 ||
-                w > 10000 || h > 10000) {
-                error = "--size takes WxH, e.g. 1600x900 (200x150 to 10000x10000)";
+            if (x == std::string::npos || !toInt(v.substr(0, x), 200, 10000, w) || !toInt(v.substr(x + 1), 150, 10000, h)) {
+                error = "--size takes WxH, e.g. 1600x900 (200x150 to 10000x10000); not '" + v + "'";
                 return false;
             }
             out.width = int(w);
@@ -143,10 +193,6 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         } else {
             out.files.push_back(a);
         }
-    }
-    if (c != "info" && c != "analyze" && c != "render") {
-        error = "unknown command " + c;
-        return false;
     }
     if (out.files.empty()) {
         error = c + " needs at least one export file";
@@ -160,6 +206,13 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         error = "analyze --format takes text, json, md or csv";
         return false;
     }
+    if (c == "analyze") {
+        AnalysisOptions checked;
+        if (std::string e = makeAnalysisOptions(out.settings, checked); !e.empty()) {
+            error = e;
+            return false;
+        }
+    }
     if (c == "render") {
         if (out.collective == 0) {
             error = "render needs --collective [G:]K";
@@ -170,18 +223,18 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             return false;
         }
     }
+    if (out.output != "-")
+        for (const auto& f : out.files)
+            if (sameFile(out.output, f)) {
+                error = "--output " + out.output + " is the input file " + f + "; refusing to overwrite an export";
+                return false;
+            }
     return true;
 }
 
 AnalysisOptions analysisOptions(const CommandLine& cl) {
     AnalysisOptions o;
-    o.hasTrim = cl.hasTrim;
-    o.trimStartNs = int64_t(std::llround(cl.trimStart * 1e9));
-    o.trimEndNs = int64_t(std::llround(cl.trimEnd * 1e9));
-    o.bigSkewNs = int64_t(std::llround(cl.bigSkewMs * 1e6));
-    o.stepRegex = cl.stepRegex;
-    o.anomalyThreshold = cl.anomalyThreshold;
-    o.anomalyLimit = cl.limit;
+    makeAnalysisOptions(cl.settings, o);  // checked by parseCommandLine
     return o;
 }
 

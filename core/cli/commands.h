@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analysis.h"
+
 namespace skew {
 
 struct CommandLine {
@@ -12,21 +14,25 @@ struct CommandLine {
     std::vector<std::string> files;
     std::string format = "text";
     std::string output = "-";
-    bool hasTrim = false;
-    double trimStart = 0, trimEnd = 0;  // seconds on the aligned base
-    double bigSkewMs = 20.0;
-    std::string stepRegex;              // empty: the spec's default
-    double anomalyThreshold = 3.0;
-    int64_t limit = -1;                 // anomaly rows, -1: all
+    AnalysisSettings settings;          // --trim, --big-skew-ms, --step-regex, --anomaly-threshold, --limit
     int group = 0, collective = 0;      // render: [G:]K, K 1-based; -1: the worst (largest start skew)
     int width = 1600, height = 900;     // render --size
 };
 
+// The subcommands, and whether `word` (a first argument that is not a file) names one.
+bool isCommand(const std::string& word);
+// "unknown command 'analyse'; did you mean 'analyze'?" for a word that is not a command.
+std::string unknownCommandMessage(const std::string& word);
+
 std::string usageText();
+// Parses and checks the arguments: numbers strictly (finite, in range, whole string), and an
+// --output that names one of the inputs (same file, whatever the spelling) is refused.
 bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, std::string& error);
 
-struct AnalysisOptions;
 AnalysisOptions analysisOptions(const CommandLine& cl);
+
+// True when both paths name one existing file (same device and inode, e.g. through a symlink).
+bool sameFile(const std::string& a, const std::string& b);
 
 // Runs info/analyze; returns the exit code (0 ok, 1 other error, 2 usage, 3 unreadable input).
 int runHeadless(const CommandLine& cl);
