@@ -1,10 +1,10 @@
 #include "collective_view.h"
 
-#include <QSvgGenerator>
 
 #include <algorithm>
 #include <cmath>
 
+#include "plot_export.h"
 #include "report/info_report.h"
 
 namespace skewui {
@@ -338,48 +338,7 @@ void CollectiveView::onMousePress(QMouseEvent* e) {
 }
 
 bool CollectiveView::exportTo(const QString& path, int width, int height, QString* error) {
-    bool ok = false;
-    QString lower = path.toLower();
-    // write to a temp file beside the target, then rename (never a half-written screenshot)
-    QFileInfo fi(path);
-    QString tmp = fi.dir().filePath("." + fi.fileName() + ".tmp" + QString::number(QCoreApplication::applicationPid()) +
-                                    "." + fi.suffix());
-    if (lower.endsWith(".png")) {
-        ok = savePng(tmp, width, height);
-    } else if (lower.endsWith(".pdf")) {
-        ok = savePdf(tmp, width, height);
-    } else if (lower.endsWith(".svg")) {
-        QSvgGenerator gen;
-        gen.setFileName(tmp);
-        gen.setSize(QSize(width, height));
-        gen.setViewBox(QRect(0, 0, width, height));
-        gen.setTitle(title_->text());
-        QCPPainter painter;
-        if (painter.begin(&gen)) {
-            toPainter(&painter, width, height);
-            painter.end();
-            ok = true;
-        }
-    } else {
-        if (error) *error = tr("unknown image type for %1: use .png, .svg or .pdf").arg(path);
-        return false;
-    }
-    if (ok) {
-        QFileInfo target(path);
-        if (target.exists() && !target.isFile()) {
-            // a device or pipe: copy into it rather than replacing it
-            QFile in(tmp), out(path);
-            ok = in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly) && out.write(in.readAll()) >= 0;
-            QFile::remove(tmp);
-        } else {
-            ok = ::rename(tmp.toLocal8Bit().constData(), path.toLocal8Bit().constData()) == 0;
-        }
-    }
-    if (!ok) {
-        QFile::remove(tmp);
-        if (error && error->isEmpty()) *error = tr("cannot write %1").arg(path);
-    }
-    return ok;
+    return exportPlot(this, path, width, height, error);
 }
 
 }  // namespace skewui

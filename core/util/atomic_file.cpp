@@ -1,7 +1,9 @@
 #include "util/atomic_file.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -13,42 +15,57 @@
 namespace skew {
 namespace {
 
-void writeAll(int fd, std::string_view data, const std::string& what) {
+[[noreturn]] void fail(const std::string& what, int err) {
+    throw std::runtime_error(what + ": " + std::strerror(err));
+}
+
+void writeAll(int fd, std::string_view data, const std::string& path) {
     const char* p = data.data();
     size_t left = data.size();
     while (left > 0) {
         ssize_t n = ::write(fd, p, left);
         if (n < 0) {
             if (errno == EINTR) continue;
-            throw std::runtime_error("cannot write " + what + ": " + std::strerror(errno));
+            fail("cannot write " + path, errno);
         }
         p += n;
         left -= static_cast<size_t>(n);
     }
 }
 
+// A symlink is written through (its target replaced atomically), not replaced by a regular file.
+std::string resolveLink(const std::string& path) {
+    struct stat lst {};
+    if (::lstat(path.c_str(), &lst) != 0 || !S_ISLNK(lst.st_mode)) return path;
+    char buf[PATH_MAX];
+    if (!::realpath(path.c_str(), buf)) return path;  // dangling: replace the link itself
+    return buf;
+}
+
 }  // namespace
 
-void writeOutput(const std::string& path, std::string_view data) {
-    if (path == "-") {
-        std::fwrite(data.data(), 1, data.size(), stdout);
+void writeOutput(const std::string& requested, std::string_view data) {
+    if (requested == "-") {
+        // stdout may be a full disk or a closed pipe too: say so instead of exiting 0
         std::fflush(stdout);
+        writeAll(STDOUT_FILENO, data, "standard output");
         return;
     }
+    const std::string path = resolveLink(requested);
     struct stat st {};
     bool exists = ::stat(path.c_str(), &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) throw std::runtime_error(path + " is a directory");
+    if (exists && S_ISDIR(st.st_mode)) throw std::runtime_error("cannot write " + path + ": it is a directory");
     if (exists && !S_ISREG(st.st_mode)) {
         // A pipe, a device such as /dev/null, a socket: write into it, never replace it.
         int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+        if (fd < 0) fail("cannot open " + path, errno);
         try {
             writeAll(fd, data, path);
         } catch (...) {
             ::close(fd);
             throw;
         }
-        ::close(fd);
+        if (::close(fd) != 0) fail("cannot write " + path, errno);
         return;
     }
     std::string dir = ".";
@@ -56,21 +73,23 @@ void writeOutput(const std::string& path, std::string_view data) {
     std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
     std::string tmpl = dir + "/." + base + ".tmpXXXXXX";
     int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) throw std::runtime_error("cannot create a file in " + dir + ": " + std::strerror(errno));
+    if (fd < 0) fail("cannot write " + path + " (no temporary file in " + dir + ")", errno);
     try {
         writeAll(fd, data, path);
-        if (::fsync(fd) != 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        if (::fsync(fd) != 0) fail("cannot write " + path, errno);
         ::fchmod(fd, exists ? (st.st_mode & 07777) : 0644);
+        int rc = ::close(fd);
+        fd = -1;
+        if (rc != 0) fail("cannot write " + path, errno);
     } catch (...) {
-        ::close(fd);
+        if (fd >= 0) ::close(fd);
         ::unlink(tmpl.c_str());
         throw;
     }
-    ::close(fd);
     if (::rename(tmpl.c_str(), path.c_str()) != 0) {
         int e = errno;
         ::unlink(tmpl.c_str());
-        throw std::runtime_error("cannot replace " + path + ": " + std::strerror(e));
+        fail("cannot replace " + path, e);
     }
 }
 
