@@ -165,10 +165,11 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
                 if (c.predLane >= 0) {
                     const KernelLane& pl = r.lanes[size_t(c.predLane)];
                     line("Predecessor", p.strings.str(pl.name[c.predKernel]));
-                    line("Predecessor stream", std::to_string(pl.stream) + ", gap " + formatDuration(c.predGapNs) +
-                                                   (c.predIsGemm ? ", GEMM" : ""));
+                    line("Predecessor stream", std::to_string(pl.stream) + (c.predSameStream ? " (its own stream)" : "") +
+                                                   ", gap " + formatDuration(c.predGapNs) + (c.predIsGemm ? ", GEMM" : ""));
+                    line("Why", predecessorText(p, c, pl));
                 } else {
-                    line("Predecessor", "none within 100 us before the start");
+                    line("Predecessor", "no kernel of this rank ended within 100 us before the start");
                 }
                 if (c.waitCount) line("Stream waits", std::to_string(c.waitCount) + " on this stream just before the start");
             } else if (int(s) == c.earlySlot) {

@@ -7,7 +7,6 @@
 #include <QLineEdit>
 
 #include <cmath>
-#include <regex>
 #include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
@@ -357,27 +356,24 @@ void MainWindow::editSettings() {
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    AnalysisOptions o = options_;
     connect(buttons, &QDialogButtonBox::accepted, &d, [&] {
-        try {
-            std::regex re(regex->text().toStdString(), std::regex::ECMAScript | std::regex::icase);
-        } catch (const std::regex_error&) {
-            error->setText(tr("The step pattern is not a valid regular expression."));
-            return;
-        }
-        if (trim->isChecked() && t1->value() <= t0->value()) {
-            error->setText(tr("The window must end after it starts."));
+        // the same checks and unit conversions as the command line's
+        AnalysisSettings st = analysisSettings(options_);
+        st.bigSkewMs = big->value();
+        st.anomalyThreshold = anomaly->value();
+        st.stepRegex = regex->text().toStdString();
+        st.hasTrim = trim->isChecked();
+        st.trimStartS = t0->value();
+        st.trimEndS = t1->value();
+        if (std::string e = makeAnalysisOptions(st, o); !e.empty()) {
+            QString msg = QString::fromStdString(e);
+            error->setText(msg.left(1).toUpper() + msg.mid(1) + ".");
             return;
         }
         d.accept();
     });
     if (d.exec() != QDialog::Accepted) return;
-    AnalysisOptions o = options_;
-    o.bigSkewNs = int64_t(std::llround(big->value() * 1e6));
-    o.anomalyThreshold = anomaly->value();
-    o.stepRegex = regex->text().toStdString();
-    o.hasTrim = trim->isChecked();
-    o.trimStartNs = int64_t(std::llround(t0->value() * 1e9));
-    o.trimEndNs = int64_t(std::llround(t1->value() * 1e9));
     setAnalysisOptions(o);
 }
 

@@ -8,10 +8,11 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
-#include <regex>
 #include <unordered_map>
 
+#include "analysis/step_pattern.h"
 #include "nsys/export_reader.h"
+#include "util/saturating.h"
 
 namespace skew {
 namespace {
@@ -147,8 +148,38 @@ struct Position {
 
 }  // namespace
 
-const char* defaultStepRegex() {
-    return R"(^(ProfilerStep#\d+|iteration\b.*|iter\b.*|step\b.*|train[_ ]?step\b.*|sample_\d+.*)$)";
+std::string makeAnalysisOptions(const AnalysisSettings& s, AnalysisOptions& out) {
+    auto bad = [](double v, double lo, double hi) { return !std::isfinite(v) || v < lo || v > hi; };
+    if (bad(s.bigSkewMs, 0, 1e9)) return "the big-skew threshold must be a number of milliseconds from 0 to 1e9";
+    if (bad(s.anomalyThreshold, 0, 1e6) || s.anomalyThreshold == 0)
+        return "the anomaly threshold must be a number above 0 and at most 1e6";
+    if (s.hasTrim && (bad(s.trimStartS, -1e9, 1e9) || bad(s.trimEndS, -1e9, 1e9)))
+        return "the time window must be two numbers of seconds within +-1e9";
+    if (s.hasTrim && s.trimEndS <= s.trimStartS) return "the time window must end after it starts";
+    if (s.anomalyLimit < -1) return "the anomaly row limit must be 0 or more";
+    if (std::string e = StepPattern::check(s.stepRegex); !e.empty()) return "the step pattern is not valid: " + e;
+    AnalysisOptions o = out;
+    o.bigSkewNs = int64_t(std::llround(s.bigSkewMs * 1e6));
+    o.anomalyThreshold = s.anomalyThreshold;
+    o.stepRegex = s.stepRegex;
+    o.hasTrim = s.hasTrim;
+    o.trimStartNs = s.hasTrim ? int64_t(std::llround(s.trimStartS * 1e9)) : 0;
+    o.trimEndNs = s.hasTrim ? int64_t(std::llround(s.trimEndS * 1e9)) : 0;
+    o.anomalyLimit = s.anomalyLimit;
+    out = std::move(o);
+    return {};
+}
+
+AnalysisSettings analysisSettings(const AnalysisOptions& o) {
+    AnalysisSettings s;
+    s.bigSkewMs = double(o.bigSkewNs) / 1e6;
+    s.anomalyThreshold = o.anomalyThreshold;
+    s.stepRegex = o.stepRegex;
+    s.hasTrim = o.hasTrim;
+    s.trimStartS = double(o.trimStartNs) / 1e9;
+    s.trimEndS = double(o.trimEndNs) / 1e9;
+    s.anomalyLimit = o.anomalyLimit;
+    return s;
 }
 
 const char* causeName(Cause c) {
@@ -225,23 +256,28 @@ size_t gallopUpper(const std::vector<T>& v, size_t hint, T x) {
     return size_t(std::upper_bound(v.begin() + long(lo), v.begin() + long(hi), x) - v.begin());
 }
 
-bool predecessorImpl(const Profile& p, int rank, int32_t exceptStream, int64_t t, int& laneOut, uint32_t& kernelOut,
-                     std::vector<size_t>* hints) {
+// The predecessor of kernel `self` of lane `ownLane` starting at t (analysis-spec.md, Why): on any
+// stream of the rank, the kernel whose end is latest in [t - 100 us, t + 2 us], the kernel itself
+// excluded, ties preferring another stream.
+bool predecessorImpl(const Profile& p, int rank, int ownLane, uint32_t self, int64_t t, int& laneOut, uint32_t& kernelOut,
+                     std::vector<size_t>& hints) {
     const Rank& r = p.ranks[size_t(rank)];
     int64_t bestEnd = 0;
     bool found = false;
     for (size_t li = 0; li < r.lanes.size(); ++li) {
         const KernelLane& l = r.lanes[li];
-        if (l.stream == exceptStream || l.size() == 0) continue;
+        if (l.size() == 0) continue;
         // kernels that start by t + 2 us; on one stream they run one after another, so the
         // latest end in the window is among the last few of them
-        size_t i = hints ? ((*hints)[li] = gallopUpper(l.start, (*hints)[li], t + kPredAfterNs))
-                         : size_t(std::upper_bound(l.start.begin(), l.start.end(), t + kPredAfterNs) - l.start.begin());
+        size_t i = hints[li] = gallopUpper(l.start, hints[li], t + kPredAfterNs);
         for (int n = 0; i > 0 && n < 16; ++n) {
             --i;
+            if (int(li) == ownLane && i == self) continue;
             int64_t e = l.end[i];
             if (e <= t + kPredAfterNs && e >= t - kPredBeforeNs) {
-                if (!found || e > bestEnd) {
+                bool sameStream = int(li) == ownLane;
+                bool better = !found || e > bestEnd || (e == bestEnd && laneOut == ownLane && !sameStream);
+                if (better) {
                     bestEnd = e;
                     laneOut = int(li);
                     kernelOut = uint32_t(i);
@@ -256,10 +292,6 @@ bool predecessorImpl(const Profile& p, int rank, int32_t exceptStream, int64_t t
 }
 
 }  // namespace
-
-bool findPredecessor(const Profile& p, int rank, int32_t exceptStream, int64_t t, int& laneOut, uint32_t& kernelOut) {
-    return predecessorImpl(p, rank, exceptStream, t, laneOut, kernelOut, nullptr);
-}
 
 namespace {
 
@@ -621,22 +653,22 @@ private:
                         col.maxEnd = std::max(col.maxEnd, en);
                         minDur = std::min(minDur, d);
                     }
-                    sumDur += d;
+                    sumDur = satAdd(sumDur, d);
                     starts[s] = st;
                     ++present;
                 }
                 col.complete = present == int(n);
-                col.excessNs = sumDur - int64_t(present) * minDur;
+                col.excessNs = sumDur - satMul(int64_t(present), minDur);
                 col.big = col.startSkew() > o_.bigSkewNs;
                 if (col.complete) {
                     // the group's cost and lateness sums, while the members are at hand
-                    g.cost.totalNs += sumDur;
-                    g.cost.baselineNs += int64_t(n) * minDur;
+                    g.cost.totalNs = satAdd(g.cost.totalNs, sumDur);
+                    g.cost.baselineNs = satAdd(g.cost.baselineNs, satMul(int64_t(n), minDur));
                     for (size_t s = 0; s < n; ++s) {
                         int64_t lat = starts[s] - col.minStart;
-                        sums.latSum[s] += lat;
-                        g.cost.latenessSumNs += lat;
-                        if (!col.big) sums.latSumRest[s] += lat;
+                        sums.latSum[s] = satAdd(sums.latSum[s], lat);
+                        g.cost.latenessSumNs = satAdd(g.cost.latenessSumNs, lat);
+                        if (!col.big) sums.latSumRest[s] = satAdd(sums.latSumRest[s], lat);
                     }
                 }
                 if (present >= 2) why(g, col);
@@ -679,10 +711,11 @@ private:
         uint32_t pk = 0;
         auto& hints = predHints_[size_t(gl.rank)];
         if (hints.size() != r.lanes.size()) hints.assign(r.lanes.size(), 0);
-        if (predecessorImpl(p_, gl.rank, kl.stream, start, lane, pk, &hints)) {
+        if (predecessorImpl(p_, gl.rank, gl.lane, k, start, lane, pk, hints)) {
             c.predRank = gl.rank;
             c.predLane = lane;
             c.predKernel = pk;
+            c.predSameStream = lane == gl.lane;
             c.predGapNs = start - r.lanes[size_t(lane)].end[pk];
             c.predIsGemm = gemm(r.lanes[size_t(lane)].name[pk]);
         }
@@ -755,7 +788,7 @@ private:
 
     // ---- steps ---------------------------------------------------------------------------
     void steps() {
-        std::regex re(o_.stepRegex.empty() ? defaultStepRegex() : o_.stepRegex, std::regex::ECMAScript | std::regex::icase);
+        const StepPattern pattern(o_.stepRegex);
         // NVTX step ranges per process: outermost matching ranges, numbered 1.. in time order
         std::vector<std::vector<std::pair<int64_t, int64_t>>> stepRanges(p_.processes.size());
         std::vector<int8_t> textMatches(p_.strings.size(), -1);  // per string id: -1 unknown, 0/1
@@ -764,7 +797,7 @@ private:
             auto& out = stepRanges[pi];
             for (size_t i = 0; i < r.size(); ++i) {
                 int8_t& m = textMatches[r.text[i]];
-                if (m < 0) m = std::regex_match(p_.strings.str(r.text[i]), re) ? 1 : 0;
+                if (m < 0) m = pattern.matches(p_.strings.str(r.text[i])) ? 1 : 0;
                 if (!m) continue;
                 if (!out.empty() && r.start[i] < out.back().second) continue;  // nested in the previous step
                 out.emplace_back(r.start[i], r.end[i]);
@@ -808,8 +841,9 @@ private:
                     if (ops[i] == ops[k]) ++k;
                     pi[i] = k;
                 }
+                // P = 1 is a sequence of one op (only SendRecv, say): it has no steps to infer
                 uint32_t P = g.count - pi[g.count - 1];
-                if (P * 2 <= g.count) period = P;
+                if (P >= 2 && P * 2 <= g.count) period = P;
             }
             if (!period) continue;
             g.stepsSource = "inferred";
@@ -839,8 +873,8 @@ private:
                 if (!col.complete) continue;
                 ss.push_back(col.startSkew());
                 es.push_back(col.endSkew());
-                if (col.big) ++g.cost.bigCount, g.cost.bigExcessNs += col.excessNs;
-                else ++g.cost.restCount, g.cost.restExcessNs += col.excessNs, ++rest;
+                if (col.big) ++g.cost.bigCount, g.cost.bigExcessNs = satAdd(g.cost.bigExcessNs, col.excessNs);
+                else ++g.cost.restCount, g.cost.restExcessNs = satAdd(g.cost.restExcessNs, col.excessNs), ++rest;
                 ++g.perRank[size_t(col.lateSlot)].lastCount;
                 ++g.perRank[size_t(col.earlySlot)].firstCount;
             }
@@ -894,7 +928,7 @@ private:
         std::vector<std::pair<int64_t, int64_t>> cover;
         for (uint32_t k : gl.kernels) {
             int64_t a = kl.start[k], b = kl.end[k];
-            rs.ncclKernelNs += b - a;
+            rs.ncclKernelNs = satAdd(rs.ncclKernelNs, b - a);
             cover.clear();
             for (Other& o : others) {
                 const KernelLane& other = *o.lane;
@@ -931,7 +965,7 @@ private:
                 }
                 covered += curB - curA;
             }
-            rs.ncclOnlyNs += (b - a) - covered;
+            rs.ncclOnlyNs = satAdd(rs.ncclOnlyNs, (b - a) - covered);
         }
     }
 

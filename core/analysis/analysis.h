@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/step_pattern.h"
 #include "model/profile.h"
 
 namespace skew {
@@ -26,7 +27,22 @@ struct AnalysisOptions {
     std::function<bool(double)> progress;    // return false to cancel (throws Cancelled)
 };
 
-const char* defaultStepRegex();
+
+// The analysis settings as a user gives them (ms, seconds, a pattern), from the command line or the
+// viewer's settings dialog: checked and converted to AnalysisOptions in one place.
+struct AnalysisSettings {
+    double bigSkewMs = 20.0;
+    double anomalyThreshold = 3.0;
+    std::string stepRegex;  // empty: defaultStepRegex()
+    bool hasTrim = false;
+    double trimStartS = 0, trimEndS = 0;
+    int64_t anomalyLimit = -1;  // -1: all
+};
+// Fills `out` from `s`; returns an empty string, or one line saying which value is unusable (not
+// finite, out of range, a window that ends before it starts, a pattern that does not compile).
+std::string makeAnalysisOptions(const AnalysisSettings& s, AnalysisOptions& out);
+// The settings that give these options (for the dialog and for remembering them).
+AnalysisSettings analysisSettings(const AnalysisOptions& o);
 
 enum class Cause : uint8_t { Unknown, CpuLaunch, GpuDependency, GpuOther };
 const char* causeName(Cause c);
@@ -103,10 +119,11 @@ struct Collective {
     int64_t latenessNs = 0, cpuNs = 0, gpuNs = 0;
     int64_t launch = -1;                // index into the late rank's process Launches, -1 none
     int64_t launchToStartNs = 0;
-    int predRank = -1, predLane = -1;   // predecessor kernel on another stream of the late rank
+    int predRank = -1, predLane = -1;   // predecessor kernel of the late rank (any stream)
     uint32_t predKernel = 0;
     int64_t predGapNs = 0;
     bool predIsGemm = false;
+    bool predSameStream = false;        // on the NCCL kernel's own stream: queued behind it
     int64_t waitIndex = -1;             // last stream wait on the NCCL stream just before the start
     uint32_t waitCount = 0;
     Cause cause = Cause::Unknown;
@@ -169,7 +186,5 @@ double percentile(std::vector<int64_t> values, double q);  // numpy 'linear'
 double percentileSorted(const std::vector<int64_t>& sorted, double q);
 double percentileSelect(std::vector<int64_t>& values, double q);  // same result, reorders `values`
 bool isGemmName(const std::string& name);
-// Kernel of `rank` on a stream other than `exceptStream` whose end is latest in [t-100us, t+2us].
-bool findPredecessor(const Profile& p, int rank, int32_t exceptStream, int64_t t, int& lane, uint32_t& kernel);
 
 }  // namespace skew

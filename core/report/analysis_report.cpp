@@ -47,6 +47,13 @@ std::string shortKernel(const std::string& n) {
 
 }  // namespace
 
+std::string predecessorText(const Profile& p, const Collective& c, const KernelLane& pl) {
+    const std::string name = (c.predIsGemm ? "GEMM " : "") + shortKernel(p.strings.str(pl.name[c.predKernel]));
+    const std::string when = c.predGapNs >= 0 ? D(c.predGapNs) + " after" : D(-c.predGapNs) + " before the end of";
+    if (c.predSameStream) return "queued behind " + name + " on its own stream " + std::to_string(pl.stream) + " (started " + when + " it)";
+    return "started " + when + " " + name + " on stream " + std::to_string(pl.stream);
+}
+
 std::string collectiveTitle(const Profile& p, const Analysis& a, const Collective& c) {
     std::string s = fmt("G%d #%u %s", c.group, c.index, opName(c.op));
     if (c.step) s += fmt(", step %u +%s", c.step, D(c.offsetInStepNs).c_str());
@@ -69,8 +76,7 @@ std::string whyText(const Profile& p, const Analysis& a, const Collective& c) {
     }
     if (c.predLane >= 0) {
         const KernelLane& pl = p.ranks[size_t(c.predRank)].lanes[size_t(c.predLane)];
-        s += fmt("; started %s after %s%s on stream %d", D(c.predGapNs).c_str(), c.predIsGemm ? "GEMM " : "",
-                 shortKernel(p.strings.str(pl.name[c.predKernel])).c_str(), pl.stream);
+        s += "; " + predecessorText(p, c, pl);
     }
     if (c.waitCount) s += fmt("; %u stream wait(s) on its stream just before", c.waitCount);
     return s;
@@ -188,7 +194,7 @@ std::string analysisJson(const Profile& p, const Analysis& a) {
             const KernelLane& pl = p.ranks[size_t(c.predRank)].lanes[size_t(c.predLane)];
             w.beginObject().field("name", p.strings.str(pl.name[c.predKernel])).field("stream", pl.stream)
                 .field("start_ns", pl.start[c.predKernel]).field("end_ns", pl.end[c.predKernel]).field("gap_ns", c.predGapNs)
-                .field("is_gemm", c.predIsGemm).endObject();
+                .field("is_gemm", c.predIsGemm).field("same_stream", c.predSameStream).endObject();
         } else {
             w.null();
         }

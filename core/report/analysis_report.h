@@ -17,5 +17,8 @@ std::string analysisCsv(const Profile& p, const Analysis& a);
 // Short human descriptions shared with the viewer.
 std::string collectiveTitle(const Profile& p, const Analysis& a, const Collective& c);
 std::string whyText(const Profile& p, const Analysis& a, const Collective& c);
+// "queued behind GEMM X on its own stream 7 (started 1.5 us after it)" or "started 1.5 us after X
+// on stream 21"; `pl` is the predecessor's lane.
+std::string predecessorText(const Profile& p, const Collective& c, const KernelLane& pl);
 
 }  // namespace skew
