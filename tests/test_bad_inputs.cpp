@@ -138,7 +138,7 @@ TEST(BadInputs, OneBadFileAmongGoodOnesStillExitsThree) {
 }
 
 TEST(BadInputs, ExportWithoutKernelTableOpensWithWarning) {
-    RunResult r = runSkewscope({"info", realDataDir() + "/davidev886-vqe-nokernel.sqlite"});
+    RunResult r = runSkewscope({"info", exportWithoutKernelTable()});
     EXPECT_EQ(r.exitCode, 0);
     EXPECT_NE(r.err.find("the CUDA kernel trace was not captured"), std::string::npos);
     EXPECT_NE(r.out.find("No GPU kernels"), std::string::npos);

@@ -132,7 +132,7 @@ TEST(CliAnalyze, ExportWithoutNcclKernels) {
     RunResult r = runSkewscope({"analyze", realDataDir() + "/nsysai-h100_2gpu_1s.sqlite"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("No NCCL kernels were matched"), std::string::npos);
-    RunResult n = runSkewscope({"analyze", realDataDir() + "/davidev886-vqe-nokernel.sqlite", "--format", "json"});
+    RunResult n = runSkewscope({"analyze", exportWithoutKernelTable(), "--format", "json"});
     EXPECT_EQ(n.exitCode, 0);
     auto v = testjson::parse(n.out);
     EXPECT_EQ(v["groups"].size(), 0u);

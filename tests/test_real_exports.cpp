@@ -1,4 +1,4 @@
-// Every real export in ../shared/data/real opens, and `info` counts exactly what SQLite counts.
+// Every real export in tests/data/real opens, and `info` counts exactly what SQLite counts.
 
 #include <gtest/gtest.h>
 
@@ -17,8 +17,8 @@ const char* kNcclNameFilter =
     "(s.value LIKE 'ncclDevKernel\\_%' ESCAPE '\\' OR s.value LIKE 'ncclKernel\\_%' ESCAPE '\\')";
 
 TEST(RealExports, AllPresent) {
-    // The README of the data names eight files; a missing one would silently shrink these tests.
-    EXPECT_EQ(realExports().size(), 8u);
+    // PROVENANCE.md beside them names six files; a missing one would silently shrink these tests.
+    EXPECT_EQ(realExports().size(), 6u);
 }
 
 class RealExport : public ::testing::TestWithParam<std::string> {};

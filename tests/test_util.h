@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -17,10 +18,13 @@ namespace testutil {
 inline std::string realDataDir() { return SKEWSCOPE_REAL_DATA_DIR; }
 inline std::string binDir() { return SKEWSCOPE_BIN_DIR; }
 
+// The real exports under tests/data/real; empty (never an exception: test discovery runs this)
+// when the folder is missing.
 inline std::vector<std::string> realExports() {
     std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(realDataDir()))
-        if (e.path().extension() == ".sqlite") out.push_back(e.path().string());
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(realDataDir(), ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".sqlite") out.push_back(it->path().string());
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -49,7 +53,9 @@ inline std::string slurp(const std::string& path) {
 inline RunResult runSkewscope(const std::vector<std::string>& args, const std::string& env = "") {
     static int counter = 0;
     std::string dir = tempDir("run" + std::to_string(counter++));
-    std::string cmd = env + " " + binDir() + "/skewscope";
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
+    // the viewer's private runtime folder goes into this run's folder, removed below
+    std::string cmd = "XDG_RUNTIME_DIR=" + dir + " " + env + " " + binDir() + "/skewscope";
     for (const auto& a : args) {
         std::string q = "'";
         for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);

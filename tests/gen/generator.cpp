@@ -567,7 +567,7 @@ const EnumRow kENUM_CUPTI_SYNC_TYPE_V2024[] = {
     {4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", "Context sync"},
 };
 
-// DDL copied verbatim from /work/shared/data/schema/ddl-2026.2.1.210-schema3.25.0.sql (table order as there).
+// DDL copied verbatim from the Nsight Systems schema dump ddl-2026.2.1.210-schema3.25.0.sql (the project's shared data, schema/) (table order as there).
 const char* const kDdl_V2026 = R"SQL(
 CREATE TABLE StringIds (
     -- Consolidation of repetitive string values.
@@ -727,7 +727,7 @@ CREATE TABLE META_DATA_EXPORT (
 );
 )SQL";
 
-// DDL copied verbatim from /work/shared/data/schema/ddl-2024.5.1.113-schema3.13.2.sql (table order as there).
+// DDL copied verbatim from the Nsight Systems schema dump ddl-2024.5.1.113-schema3.13.2.sql (the project's shared data, schema/) (table order as there).
 const char* const kDdl_V2024 = R"SQL(
 CREATE TABLE StringIds (
     -- Consolidation of repetitive string values.

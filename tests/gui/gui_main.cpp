@@ -3,20 +3,30 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 int main(int argc, char** argv) {
     qputenv("SKEWSCOPE_NO_DIALOGS", "1");
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // a private runtime folder for this process, removed at exit (tests leave nothing in /tmp)
+    QByteArray runtimeDir = "/tmp/skewscope-test-runtime-" + QByteArray::number(::getpid());
     if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-        QByteArray dir = "/tmp/skewscope-test-runtime-" + QByteArray::number(::getuid());
-        ::mkdir(dir.constData(), 0700);
-        qputenv("XDG_RUNTIME_DIR", dir);
+        ::mkdir(runtimeDir.constData(), 0700);
+        qputenv("XDG_RUNTIME_DIR", runtimeDir);
+    } else {
+        runtimeDir.clear();
     }
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("SkewscopeTests");
     QCoreApplication::setApplicationName("skewscope-gui-tests");
     ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    int rc = RUN_ALL_TESTS();
+    if (!runtimeDir.isEmpty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(runtimeDir.toStdString(), ec);
+    }
+    return rc;
 }
