@@ -49,26 +49,34 @@ inline std::string slurp(const std::string& path) {
     return ss.str();
 }
 
-// Runs the skewscope executable with arguments (each quoted), capturing stdout and stderr.
-inline RunResult runSkewscope(const std::vector<std::string>& args, const std::string& env = "") {
+// Runs a program with arguments (each quoted), capturing stdout and stderr; exitCode is -1 when
+// the program died of a signal.
+inline RunResult runCommand(const std::string& program, const std::vector<std::string>& args, const std::string& env = "") {
     static int counter = 0;
     std::string dir = tempDir("run" + std::to_string(counter++));
     std::filesystem::permissions(dir, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
-    // the viewer's private runtime folder goes into this run's folder, removed below
-    std::string cmd = "XDG_RUNTIME_DIR=" + dir + " " + env + " " + binDir() + "/skewscope";
-    for (const auto& a : args) {
+    auto quote = [](const std::string& a) {
         std::string q = "'";
         for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        cmd += " " + q + "'";
-    }
+        return q + "'";
+    };
+    // the viewer's private runtime folder goes into this run's folder, removed below
+    std::string cmd = "XDG_RUNTIME_DIR=" + dir + " " + env + " " + quote(program);
+    for (const auto& a : args) cmd += " " + quote(a);
     cmd += " >" + dir + "/out 2>" + dir + "/err </dev/null";
     int st = std::system(cmd.c_str());
     RunResult r;
-    r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    // the shell reports a child killed by signal N as exit status 128 + N
+    r.exitCode = WIFEXITED(st) && WEXITSTATUS(st) < 128 ? WEXITSTATUS(st) : -1;
     r.out = slurp(dir + "/out");
     r.err = slurp(dir + "/err");
     std::filesystem::remove_all(dir);
     return r;
+}
+
+// Runs the skewscope executable.
+inline RunResult runSkewscope(const std::vector<std::string>& args, const std::string& env = "") {
+    return runCommand(binDir() + "/skewscope", args, env);
 }
 
 inline int64_t sqlCount(const std::string& path, const std::string& sql) {

@@ -170,7 +170,21 @@ private:
                               "before it starts) skipped in " + table);
     }
 
+    // A table without one of the columns read: an essential one makes the file unreadable, any
+    // other is ignored with a warning.
+    bool readable(const std::string& t, std::initializer_list<const char*> required, bool essential) {
+        std::string missing;
+        for (const char* c : required)
+            if (!f_.columns(t).count(c)) missing += (missing.empty() ? "" : ", ") + std::string(c);
+        if (missing.empty()) return true;
+        std::string msg = in_.path + ": the " + t + " table has no " + missing + " column";
+        if (essential) throw InputError(msg + ": not an export Skewscope can read");
+        p_.warnings.push_back(msg + "; the table is ignored");
+        return false;
+    }
+
     void loadStrings() {
+        readable("StringIds", {"id", "value"}, true);
         Query q(f_.db(), "SELECT id, value FROM StringIds", f_.path());
         uint64_t n = 0;
         while (q.step()) {
@@ -189,7 +203,7 @@ private:
 
     void loadProcesses() {
         firstProc_ = int(p_.processes.size());
-        if (!f_.hasTable("PROCESSES")) return;
+        if (!f_.hasTable("PROCESSES") || !readable("PROCESSES", {"globalPid"}, false)) return;
         Query q(f_.db(), "SELECT globalPid, " + f_.colOrNull("PROCESSES", "name") + " FROM PROCESSES", f_.path());
         while (q.step()) procNames_[uint64_t(q.i64(0))] = std::string(q.text(1));
     }
@@ -200,6 +214,7 @@ private:
             p_.warnings.push_back(in_.path + ": no " + t + " table: the CUDA kernel trace was not captured (nsys profile --trace=cuda)");
             return;
         }
+        readable(t, {"start", "end", "deviceId", "streamId"}, true);
         Query q(f_.db(),
                 "SELECT start, end, deviceId, streamId, " + f_.colOrNull(t, "correlationId") + ", " +
                     f_.colOrNull(t, "globalPid") + ", " + f_.colOrNull(t, "demangledName") + ", " +
@@ -234,18 +249,25 @@ private:
             lane.start.push_back(q.i64(0) + align);
             lane.end.push_back(q.i64(1) + align);
             lane.name.push_back(name);
-            uint32_t corr = uint32_t(q.i64(4));
+            // an id that cannot be a correlation id joins nothing (kNoCorrelation matches no launch)
+            uint32_t corr = kNoCorrelation;
+            if (q.isInteger(4) && q.i64(4) >= 0 && q.i64(4) < int64_t(kNoCorrelation)) corr = uint32_t(q.i64(4));
+            else if (!q.isNull(4)) ++skipped.kernelCorrelation;
             lane.correlationId.push_back(corr);
             if (name >= p_.nameOps.size()) p_.nameOps.resize(p_.strings.size(), CollOp::Count);
             CollOp& op = p_.nameOps[name];
             if (op == CollOp::Count) op = classifyKernelName(p_.strings.str(name));
             if (op != CollOp::NotNccl) ++lane.ncclKernels;
             // remember which correlation ids launched kernels, to keep only those launch rows
-            markCorrelation(local(processIndex(key.globalPid)), corr);
+            if (corr != kNoCorrelation) markCorrelation(local(processIndex(key.globalPid)), corr);
         }
         prog_.add(n % kProgressEvery);
         in_.kernelRows = n;
         warnSkipped(skipped.kernels, "kernel", t, "start, end, device or stream");
+        if (skipped.kernelCorrelation > 0)
+            p_.warnings.push_back(in_.path + ": " + std::to_string(skipped.kernelCorrelation) + " kernel rows of " + t +
+                                  " have an unusable correlation id (not a whole number from 0 to 2^32-2): they are "
+                                  "kept but cannot be joined to their launch");
     }
 
     void loadRuntime() {
@@ -255,6 +277,7 @@ private:
                 p_.warnings.push_back(in_.path + ": no " + t + " table: kernels cannot be joined to their launches");
             return;
         }
+        if (!readable(t, {"start", "end", "eventClass", "globalTid", "nameId"}, false)) return;
         Query q(f_.db(),
                 "SELECT start, end, eventClass, globalTid, " + f_.colOrNull(t, "correlationId") + ", nameId FROM " + t,
                 f_.path());
@@ -265,7 +288,7 @@ private:
             int64_t cls = q.i64(2);
             if (cls != 0 && cls != 1) continue;  // other classes (backtraces, ...) repeat correlation ids
             if (q.isNull(4)) continue;
-            if (!usableInterval(q, 0, 1) || !q.isInteger(4) || q.i64(4) < 0 || q.i64(4) > int64_t(UINT32_MAX)) {
+            if (!usableInterval(q, 0, 1) || !q.isInteger(4) || q.i64(4) < 0 || q.i64(4) >= int64_t(kNoCorrelation)) {
                 ++skipped.runtime;
                 continue;
             }
@@ -328,7 +351,7 @@ private:
 
     void loadNvtx() {
         const std::string t = "NVTX_EVENTS";
-        if (!f_.hasTable(t)) return;
+        if (!f_.hasTable(t) || !readable(t, {"start", "end", "eventType", "globalTid", "text"}, false)) return;
         Query q(f_.db(),
                 "SELECT start, end, eventType, globalTid, text, " + f_.colOrNull(t, "textId") + ", " +
                     f_.colOrNull(t, "domainId") + " FROM " + t,
@@ -365,7 +388,7 @@ private:
 
     void loadSync() {
         const std::string t = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-        if (!f_.hasTable(t)) return;
+        if (!f_.hasTable(t) || !readable(t, {"start", "end", "deviceId", "streamId", "globalPid"}, false)) return;
         std::string type = f_.columns(t).count("syncType") ? "syncType" : f_.colOrNull(t, "deprecatedSyncType");
         Query q(f_.db(), "SELECT start, end, deviceId, streamId, globalPid, " + type + " FROM " + t, f_.path());
         uint64_t n = 0;
@@ -397,7 +420,7 @@ private:
             Process& pr = p_.processes[size_t(i)];
             if (auto it = procNames_.find(pr.globalPid); it != procNames_.end()) pr.name = it->second;
         }
-        if (!f_.hasTable("ThreadNames")) return;
+        if (!f_.hasTable("ThreadNames") || !readable("ThreadNames", {"nameId", "globalTid"}, false)) return;
         Query q(f_.db(), "SELECT nameId, globalTid FROM ThreadNames", f_.path());
         while (q.step()) {
             uint64_t gtid = uint64_t(q.i64(1));
@@ -423,7 +446,7 @@ private:
     int lastProc_ = -1;
     std::vector<LaneBuild> lanes_;
     struct {
-        uint64_t kernels = 0, runtime = 0, nvtx = 0, sync = 0;
+        uint64_t kernels = 0, kernelCorrelation = 0, runtime = 0, nvtx = 0, sync = 0;
     } skipped;
 };
 

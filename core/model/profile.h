@@ -34,6 +34,9 @@ private:
     std::unordered_map<std::string_view, StrId> index_;
 };
 
+// Correlation id of a kernel whose row had none usable: matches no launch row.
+constexpr uint32_t kNoCorrelation = 0xFFFFFFFFu;
+
 // One rank's kernels on one stream, sorted by start.
 struct KernelLane {
     int32_t stream = 0;
