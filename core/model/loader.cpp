@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/lane_index.h"
 #include "nsys/export_reader.h"
 
 namespace skew {
@@ -563,7 +564,9 @@ void warnMissingDevices(Profile& p) {
         for (const auto& r : p.ranks)
             if (r.file == int(fi)) devs.push_back(r.device);
         std::string w = describeMissingDevices(devs);
-        if (!w.empty()) p.warnings.push_back(p.inputs[fi].path + ": " + w);
+        if (w.empty()) continue;
+        p.warnings.push_back(p.inputs[fi].path + ": " + w);
+        if (w.rfind("no kernels on", 0) == 0) p.inputs[fi].missingDevices = w;
     }
 }
 
@@ -610,6 +613,8 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
         in.sessionStartUtcNs = f.sessionStartUtcNs();
         in.tables = f.tables();
         std::sort(in.tables.begin(), in.tables.end());
+        for (const char* t : kCaptureFeatureTables)
+            if (f.hasTable(t)) in.featureRows[t] = f.estimatedRows(t);
         p.inputs.push_back(std::move(in));
         for (const char* t : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
                               "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
@@ -730,6 +735,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
             l.end.shrink_to_fit();
             l.name.shrink_to_fit();
             l.correlationId.shrink_to_fit();
+            buildLaneIndex(l);
             if (l.size() == 0) continue;
             int64_t lo = l.start.front();
             int64_t hi = *std::max_element(l.end.begin(), l.end.end());

@@ -17,7 +17,7 @@ static size_t cap(const V& v) {
     return v.capacity() * sizeof(typename V::value_type);
 }
 
-size_t KernelLane::bytes() const { return cap(start) + cap(end) + cap(name) + cap(correlationId); }
+size_t KernelLane::bytes() const { return cap(start) + cap(end) + cap(name) + cap(correlationId) + cap(blockMaxEnd); }
 
 int64_t Launches::find(uint32_t corr) const {
     auto it = std::lower_bound(correlationId.begin(), correlationId.end(), corr);
@@ -26,6 +26,13 @@ int64_t Launches::find(uint32_t corr) const {
 }
 
 size_t Launches::bytes() const { return cap(correlationId) + cap(start) + cap(end) + cap(name) + cap(tid); }
+
+bool InputFile::hasTable(const std::string& t) const { return std::binary_search(tables.begin(), tables.end(), t); }
+
+int64_t InputFile::rowsOf(const std::string& t) const {
+    auto it = featureRows.find(t);
+    return it == featureRows.end() ? 0 : it->second;
+}
 
 uint64_t Rank::kernelCount() const {
     uint64_t n = 0;

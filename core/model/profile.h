@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -43,6 +44,7 @@ struct KernelLane {
     std::vector<int64_t> start, end;
     std::vector<StrId> name;
     std::vector<uint32_t> correlationId;
+    std::vector<int64_t> blockMaxEnd;  // interval index (model/lane_index.h): prefix max of ends per block
     uint32_t ncclKernels = 0;
 
     size_t size() const { return start.size(); }
@@ -106,6 +108,9 @@ struct Rank {
     uint64_t ncclKernelCount() const;
 };
 
+// Tables whose rows say that a capture feature was on: GPU metrics, CPU sampling, context switches.
+inline const char* const kCaptureFeatureTables[] = {"GPU_METRICS", "COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS", "SCHED_EVENTS"};
+
 struct InputFile {
     std::string path;
     std::string nsysVersion;
@@ -115,6 +120,11 @@ struct InputFile {
     int64_t alignNs = 0;  // added to every time of this file to put it on the aligned base
     std::vector<std::string> tables;
     uint64_t kernelRows = 0, runtimeRows = 0, nvtxRanges = 0, syncRows = 0;
+    std::string missingDevices;  // "no kernels on device(s) 0 of the node's 8 ...", empty when none is missing
+    // rows (max rowid) of tables that tell which capture features were on (kCaptureFeatureTables)
+    std::map<std::string, int64_t> featureRows;
+    bool hasTable(const std::string& t) const;
+    int64_t rowsOf(const std::string& t) const;  // 0 when absent or not counted
 };
 
 struct Profile {
