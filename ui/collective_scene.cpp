@@ -67,17 +67,17 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
         sc.bars.push_back({std::min(std::max(xs, xm), xe), xe, rowIdx, false, BarKind::NcclTransfer, late, false, gl.rank, gl.lane, k});
     }
     // the late arriver's CPU launch
-    if (c.lateSlot >= 0 && c.launch >= 0) {
+    if (c.lateSlot >= 0 && c.launchIndex >= 0) {
         const GroupLane& gl = g.lanes[size_t(c.lateSlot)];
         const Rank& r = p.ranks[size_t(gl.rank)];
         const Launches& L = p.processes[size_t(r.process)].launches;
         uint32_t k = a.slotKernel(c, size_t(c.lateSlot));
         sc.launch.present = true;
         sc.launch.row = c.lateSlot;
-        sc.launch.apiStart = double(L.start[size_t(c.launch)]) - t0;
-        sc.launch.apiEnd = double(L.end[size_t(c.launch)]) - t0;
+        sc.launch.apiStart = double(L.start[size_t(c.launchIndex)]) - t0;
+        sc.launch.apiEnd = double(L.end[size_t(c.launchIndex)]) - t0;
         sc.launch.kernelStart = double(r.lanes[size_t(gl.lane)].start[k]) - t0;
-        sc.launch.label = p.strings.str(L.name[size_t(c.launch)]) + ": launch to start " + formatDuration(c.launchToStartNs);
+        sc.launch.label = p.strings.str(L.name[size_t(c.launchIndex)]) + ": launch to start " + formatDuration(c.launchToStartNs);
     }
     double span = std::max(hi - lo, 1000.0);
     sc.fitX0 = lo - span * 0.08;

@@ -1,15 +1,28 @@
 #pragma once
-// Collective analysis (analysis-spec.md): matching NCCL kernels across ranks into collectives,
-// skew and cost statistics, why the late arriver was late, steps and anomalies.
+// Collective analysis (analysis-spec.md): what it produces, and analyze(), the pipeline that runs
+// its stages in order, one file each in this folder:
+//   grouping     lanes of NCCL kernels grouped across ranks by op sequence
+//   alignment    each group's lanes lined up into collectives (positions x ranks)
+//   clocks       per-file clock refinement from collective ends (several files)
+//   collectives  per-collective skews, excess, big, late/early arrivers; validation
+//   why          why the late arriver was late: launch, CPU/GPU split, predecessor, cause
+//   steps        training steps from NVTX or inferred from the op period
+//   group_stats  percentiles, cost, per-rank counts and means, NCCL-only time
+//   anomalies    kernels far over their op's mean duration
+//   answers      the three questions answered with their evidence
+//   capture_advice  what the next capture should record
 // Pure computation over a loaded Profile; the only change it makes to the profile is the
 // per-file clock refinement (times shifted, Rank::clockOffsetNs recorded).
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "analysis/kernel_class.h"
+#include "analysis/stats.h"
 #include "analysis/step_pattern.h"
 #include "model/profile.h"
 
@@ -25,8 +38,9 @@ struct AnalysisOptions {
     bool refineClocks = true;                // estimate per-file offsets from collective ends
     int64_t clockOffsetMinNs = 50'000;       // offsets smaller than this are not applied
     std::function<bool(double)> progress;    // return false to cancel (throws Cancelled)
-};
 
+    bool inWindow(int64_t start) const { return !hasTrim || (start >= trimStartNs && start < trimEndNs); }
+};
 
 // The analysis settings as a user gives them (ms, seconds, a pattern), from the command line or the
 // viewer's settings dialog: checked and converted to AnalysisOptions in one place.
@@ -45,7 +59,9 @@ std::string makeAnalysisOptions(const AnalysisSettings& s, AnalysisOptions& out)
 AnalysisSettings analysisSettings(const AnalysisOptions& o);
 
 enum class Cause : uint8_t { Unknown, CpuLaunch, GpuDependency, GpuOther };
-const char* causeName(Cause c);
+constexpr size_t kCauses = 4;
+const char* causeName(Cause c);   // the contract's identifier: cpu_launch, gpu_dependency, ...
+const char* causeLabel(Cause c);  // readable words: "CPU launch", "GPU dependency", ...
 
 constexpr uint32_t kMissing = 0xFFFFFFFFu;
 
@@ -88,6 +104,51 @@ struct Validation {
     std::vector<std::string> messages;
 };
 
+// The answers of analysis-spec.md (Answers) for one group, with the figures behind them.
+enum class WhoVerdict : uint8_t { Persistent, OftenLastSmall, Rotating };
+const char* verdictName(WhoVerdict v);  // persistent | often_last_small | rotating
+
+struct BigPosition {
+    uint32_t position = 0;           // 1-based place among the group's collectives of its step
+    std::vector<uint32_t> steps;     // ascending
+    std::vector<int> lateRanks;      // aligned with steps
+    std::vector<uint32_t> collectives;  // indices into Analysis::collectives, aligned with steps
+    int64_t offsetMedianNs = 0;
+};
+
+struct PredecessorCount {
+    StrId name = kNoString;
+    int32_t stream = 0;
+    uint32_t count = 0;
+    bool gemm = false;
+};
+
+struct Answers {
+    // 1. who arrived late: the big collectives (complete ones), in collective order
+    std::vector<uint32_t> big;    // indices into Analysis::collectives
+    std::vector<int> bigLateRanks;
+    // 2. same rank or rotating, over complete collectives that are not big
+    WhoVerdict verdict = WhoVerdict::Rotating;
+    uint32_t considered = 0;      // collectives the verdict is over
+    int topRank = -1;             // most last arrivals (ties: first in rank order); the JSON's rank unless rotating
+    uint32_t topLastCount = 0;
+    double lastShare = 0;
+    double chi2 = 0, chi2P = 1;
+    int64_t othersMedianExclBigNs = 0;  // median of the other ranks' mean lateness excluding big events
+    int64_t meanExclBigMinNs = 0, meanExclBigMaxNs = 0;
+    int meanExclBigMinRank = -1, meanExclBigMaxRank = -1;
+    std::vector<BigPosition> positions;  // recurring positions of big events in the step
+    bool bigRotate = false;
+    // 3. CPU or GPU
+    std::array<uint32_t, kCauses> bigCauses{};
+    bool hasGpuGap = false;
+    int64_t gpuGapMinNs = 0, gpuGapMaxNs = 0;  // launch-to-start of the gpu_dependency big ones
+    std::vector<PredecessorCount> predecessors;  // of the gpu_dependency big ones, most frequent first
+    int64_t restCpuNs = 0, restGpuNs = 0;
+    // where the evidence is thin (fewer than 3 steps, fewer than 3 big events, missing ranks)
+    std::vector<std::string> caveats;
+};
+
 struct Group {
     int id = 0;
     std::vector<GroupLane> lanes;  // one per rank, in rank order
@@ -102,6 +163,7 @@ struct Group {
     uint32_t stepCount = 0;
     uint32_t inferredPeriod = 0;
     std::vector<CollOp> positionOps;  // op of each collective (position) of the group
+    Answers answers;
 
     size_t width() const { return lanes.size(); }
 };
@@ -117,7 +179,7 @@ struct Collective {
     int lateSlot = -1, earlySlot = -1;  // slot (lane index in the group) of the late / early arriver
     // why the late arriver was late
     int64_t latenessNs = 0, cpuNs = 0, gpuNs = 0;
-    int64_t launch = -1;                // index into the late rank's process Launches, -1 none
+    int64_t launchIndex = -1;           // index into the late rank's process Launches, -1 none
     int64_t launchToStartNs = 0;
     int predRank = -1, predLane = -1;   // predecessor kernel of the late rank (any stream)
     uint32_t predKernel = 0;
@@ -128,6 +190,7 @@ struct Collective {
     uint32_t waitCount = 0;
     Cause cause = Cause::Unknown;
     uint32_t step = 0;                  // 0: no step
+    uint32_t positionInStep = 0;        // 1-based place among the group's collectives of its step; 0: no step
     int64_t offsetInStepNs = 0;
 
     int64_t startSkew() const { return maxStart - minStart; }
@@ -156,7 +219,13 @@ struct ClockRefinement {
     int64_t offsetNs = 0;        // applied to this rank (0 when not applied)
     int64_t estimateNs = 0;      // estimated residual before applying
     int64_t residualP90Ns = 0;   // |end residual| p90 after applying
-    uint32_t samples = 0;
+};
+
+// One rule of analysis-spec.md (Capture advice): what the export lacks and what to record next time.
+struct CaptureAdvice {
+    std::string id;        // missing_devices, no_nvtx_steps, ...
+    std::string evidence;  // what in this capture triggered it, with its numbers
+    std::string advice;    // what to add (option names, environment variables)
 };
 
 struct Analysis {
@@ -167,24 +236,38 @@ struct Analysis {
     std::vector<UnmatchedLane> unmatched;
     std::vector<ClockRefinement> clocks;  // per rank
     Anomalies anomalies;
+    std::vector<CaptureAdvice> advice;
     std::vector<std::string> warnings;
 
-    // member accessors
-    bool has(const Collective& c, size_t slot) const { return slotKernel(c, slot) != kMissing; }
+    // the kernel of group slot `slot` in collective `c` (index into its lane), or kMissing
     uint32_t slotKernel(const Collective& c, size_t slot) const {
         const Group& g = groups[size_t(c.group)];
         return g.cells[size_t(c.index - 1) * g.width() + slot];
     }
     int slotRank(const Collective& c, size_t slot) const { return groups[size_t(c.group)].lanes[slot].rank; }
+    int lateRank(const Collective& c) const { return c.lateSlot < 0 ? -1 : slotRank(c, size_t(c.lateSlot)); }
+    int earlyRank(const Collective& c) const { return c.earlySlot < 0 ? -1 : slotRank(c, size_t(c.earlySlot)); }
+    const Collective* find(int group, uint32_t index) const;  // by group and 1-based index, or null
 };
 
-// Runs everything. Throws Cancelled when the progress callback says so.
+// Runs every stage. Throws Cancelled when the progress callback says so, std::invalid_argument
+// for a step pattern that does not compile.
 Analysis analyze(Profile& profile, const AnalysisOptions& options = {});
 
-// Helpers exposed for the tests and the viewer.
-double percentile(std::vector<int64_t> values, double q);  // numpy 'linear'
-double percentileSorted(const std::vector<int64_t>& sorted, double q);
-double percentileSelect(std::vector<int64_t>& values, double q);  // same result, reorders `values`
-bool isGemmName(const std::string& name);
+// Facts about collectives that every client (reports, viewer, render) uses: computed here once.
+// One member of a collective: its kernel, times and lateness (start - the collective's min start).
+struct Member {
+    size_t slot = 0;
+    int rank = 0, lane = 0;
+    uint32_t kernel = 0;
+    int64_t startNs = 0, endNs = 0, latenessNs = 0;
+};
+// The members present, in group slot (rank) order.
+std::vector<Member> members(const Profile& p, const Analysis& a, const Collective& c);
+// Index of the complete collective with the largest start skew (ties: the first), -1 when none.
+int worstCollective(const Analysis& a);
+// True when end times cluster (matching trusted): end skew p50 at most 100 us or at most half the
+// start skew p50. Groups where they do not are named in their validation messages.
+bool endsCluster(const Group& g);
 
 }  // namespace skew

@@ -1,6 +1,7 @@
 #pragma once
-// `skewscope analyze` outputs: JSON (the spec's contract), a text and a Markdown findings page,
-// and CSV with one row per collective and rank. The viewer's findings panel uses the same text.
+// `skewscope analyze` outputs: JSON (the spec's contract), a text and a Markdown findings page
+// (answers first, next-capture advice last), and CSV with one row per collective and rank. The
+// viewer's findings panel shows the same Markdown, with links to the collectives.
 
 #include <string>
 
@@ -11,8 +12,14 @@ namespace skew {
 
 std::string analysisJson(const Profile& p, const Analysis& a);
 std::string analysisText(const Profile& p, const Analysis& a);
-std::string analysisMarkdown(const Profile& p, const Analysis& a);
+struct MarkdownOptions {
+    bool links = false;  // collectives named in the page link to skewscope://collective/G/K (the viewer)
+};
+std::string analysisMarkdown(const Profile& p, const Analysis& a, const MarkdownOptions& options = {});
 std::string analysisCsv(const Profile& p, const Analysis& a);
+
+// The link the viewer's findings use for collective K (1-based) of group G.
+std::string collectiveLink(const Collective& c);
 
 // Short human descriptions shared with the viewer.
 std::string collectiveTitle(const Profile& p, const Analysis& a, const Collective& c);

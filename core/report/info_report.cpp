@@ -5,16 +5,6 @@
 
 namespace skew {
 
-std::string formatDuration(int64_t ns) {
-    char buf[64];
-    double a = double(ns < 0 ? -ns : ns);
-    if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.3f s", double(ns) / 1e9);
-    else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", double(ns) / 1e6);
-    else if (a >= 1e3) std::snprintf(buf, sizeof buf, "%.1f us", double(ns) / 1e3);
-    else std::snprintf(buf, sizeof buf, "%" PRId64 " ns", ns);
-    return buf;
-}
-
 void writeToolJson(JsonWriter& w) {
     w.key("tool").beginObject().field("name", "skewscope").field("version", SKEWSCOPE_VERSION).endObject();
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/profile.h"
+#include "report/format.h"
 #include "util/json.h"
 
 namespace skew {
@@ -14,6 +15,5 @@ void writeRankIdentity(JsonWriter& w, const Profile& p, const Rank& r);  // id, 
 std::string infoJson(const Profile& p);
 std::string infoText(const Profile& p);
 
-std::string formatDuration(int64_t ns);  // "12.3 ms", "850 us", "1.20 s"
 
 }  // namespace skew

@@ -1,0 +1,81 @@
+#include "analysis/why.h"
+
+#include <algorithm>
+
+#include "model/lane_index.h"
+
+namespace skew {
+
+WhyFinder::WhyFinder(const Profile& p)
+    : p_(p), gemm_(p.strings), predHints_(p.ranks.size()), launchHints_(p.processes.size(), 0), waitHints_(p.processes.size(), 0) {
+    for (size_t r = 0; r < p.ranks.size(); ++r) predHints_[r].assign(p.ranks[r].lanes.size(), 0);
+}
+
+void WhyFinder::explain(const Group& g, Collective& c) {
+    const size_t s = size_t(c.lateSlot);
+    const GroupLane& gl = g.lanes[s];
+    const Rank& r = p_.ranks[size_t(gl.rank)];
+    const KernelLane& kl = r.lanes[size_t(gl.lane)];
+    const uint32_t k = g.cells[size_t(c.index - 1) * g.width() + s];
+    const int64_t start = kl.start[k];
+    const Process& pr = p_.processes[size_t(r.process)];
+    c.latenessNs = start - c.minStart;
+
+    // the launch: launches are sorted by correlation id, which grows with time
+    const auto& ids = pr.launches.correlationId;
+    size_t& h = launchHints_[size_t(r.process)];
+    h = gallopUpper(ids, h, kl.correlationId[k]);
+    c.launchIndex = h > 0 && ids[h - 1] == kl.correlationId[k] ? int64_t(h - 1) : -1;
+    if (c.launchIndex >= 0) {
+        int64_t apiEnd = pr.launches.end[size_t(c.launchIndex)];
+        c.launchToStartNs = start - apiEnd;
+        c.cpuNs = std::clamp<int64_t>(apiEnd - c.minStart, 0, c.latenessNs);
+        c.gpuNs = c.latenessNs - c.cpuNs;
+    } else {
+        c.gpuNs = c.latenessNs;
+    }
+
+    // the predecessor: on every lane of the rank, the latest end in the window; ties prefer another stream
+    auto& hints = predHints_[size_t(gl.rank)];
+    int64_t bestEnd = 0;
+    for (size_t li = 0; li < r.lanes.size(); ++li) {
+        const KernelLane& l = r.lanes[li];
+        if (l.size() == 0) continue;
+        int64_t i = latestEndIn(l, start - kPredBeforeNs, start + kPredAfterNs, int(li) == gl.lane ? int64_t(k) : -1, &hints[li]);
+        if (i < 0) continue;
+        const int64_t e = l.end[size_t(i)];
+        const bool sameStream = int(li) == gl.lane;
+        if (c.predLane < 0 || e > bestEnd || (e == bestEnd && c.predSameStream && !sameStream)) {
+            bestEnd = e;
+            c.predRank = gl.rank;
+            c.predLane = int(li);
+            c.predKernel = uint32_t(i);
+            c.predSameStream = sameStream;
+        }
+    }
+    if (c.predLane >= 0) {
+        const KernelLane& pl = r.lanes[size_t(c.predLane)];
+        c.predGapNs = start - pl.end[c.predKernel];
+        c.predIsGemm = gemm_(pl.name[c.predKernel]);
+    }
+
+    // stream-wait records on the NCCL stream just before the start: evidence of a GPU dependency
+    const StreamWaits& w = pr.waits;
+    size_t& wh = waitHints_[size_t(r.process)];
+    wh = gallopUpper(w.start, wh, start + kPredAfterNs);
+    for (size_t i = wh, n = 0; i > 0 && n < 64; ++n) {
+        --i;
+        if (w.end[i] < start - kWaitWindowNs && w.start[i] < start - kWaitWindowNs) break;
+        if (w.stream[i] != kl.stream || w.device[i] != r.device) continue;
+        if (w.end[i] > start + kPredAfterNs || w.end[i] < start - kWaitWindowNs) continue;
+        if (c.waitIndex < 0 || w.end[i] > w.end[size_t(c.waitIndex)]) c.waitIndex = int64_t(i);
+        ++c.waitCount;
+    }
+
+    if (c.launchIndex < 0) c.cause = Cause::Unknown;
+    else if (c.cpuNs * 2 >= c.latenessNs) c.cause = Cause::CpuLaunch;
+    else if (c.predLane >= 0) c.cause = Cause::GpuDependency;
+    else c.cause = Cause::GpuOther;
+}
+
+}  // namespace skew

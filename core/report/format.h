@@ -1,0 +1,16 @@
+#pragma once
+// Formatting shared by every report and the viewer: durations, printf into a string, kernel names
+// shortened for prose.
+
+#include <cstdint>
+#include <string>
+
+namespace skew {
+
+std::string formatDuration(int64_t ns);  // "12.3 us", "4.56 ms", "1.200 s", "850 ns"
+std::string formatShare(double fraction);  // "54.4%"
+std::string strprintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// Up to the first '(' or '<' (without "void "), at most 70 characters: for sentences.
+std::string shortKernelName(const std::string& name);
+
+}  // namespace skew
