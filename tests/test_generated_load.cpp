@@ -104,7 +104,8 @@ TEST(GeneratedLoad, PerRankFilesLandOnOneClock) {
         skew::Profile p = skew::loadProfile(g.result.files);
         ASSERT_EQ(p.ranks.size(), 4u);
         for (const auto& r : p.ranks) EXPECT_EQ(r.device, 0);  // per-rank captures: device 0 everywhere
-        EXPECT_EQ(p.ranks[2].label, skew::fileStem(g.result.files[2]));
+        EXPECT_EQ(p.ranks[2].label, g.result.rankLabels[size_t(g.result.specOrder[2])]);
+        EXPECT_EQ(p.ranks[2].label, "prf" + std::string(layout == skewgen::Layout::V2024_5 ? "2024" : "2026") + "_rank2");
         // each file has its own session start; the aligned base is the earliest one
         EXPECT_EQ(p.inputs[0].alignNs, 0);
         EXPECT_EQ(p.inputs[1].alignNs, 1'234'567);
@@ -123,7 +124,8 @@ TEST(GeneratedLoad, ManyPerRankFilesKeepSpecOrder) {
     skew::Profile p = skew::loadProfile(g.result.files);
     checkAgainstTruth(p, g.result);
     // file-name order: rank10 and rank11 come before rank2
-    EXPECT_EQ(p.ranks[2].label, skew::fileStem(g.result.files[10]));
+    EXPECT_EQ(g.result.specOrder[2], 10);
+    EXPECT_EQ(p.ranks[2].label, "prf12_rank10");
 }
 
 TEST(GeneratedLoad, InfoJsonOfPerRankFiles) {
@@ -171,6 +173,34 @@ TEST(GeneratedLoad, ProgressAndCancel) {
     int calls = 0;
     o.progress = [&](std::string_view, double) { return ++calls < 2; };
     EXPECT_THROW(skew::loadProfile({g.path}, o), skew::Cancelled);
+}
+
+// Cancel stops the reading threads, not only the result: the caller keeps reporting progress every
+// 30 ms while threads still read, so after a cancel only a call or two may follow. A loader whose
+// threads ignored the cancel would read this whole export first (dozens of calls).
+TEST(GeneratedLoad, CancelStopsTheReadingThreads) {
+    skewgen::GenConfig cfg;  // 8 ranks; about 800,000 kernels: a read of most of a second
+    cfg.steps = int(800'000 / skewgen::kernelsPerStep(cfg)) + 1;
+    const auto& g = generated("cancel-big", cfg);
+    skew::LoadOptions o;
+    int readingCalls = 0, afterCancel = 0;
+    bool cancelled = false;
+    o.progress = [&](std::string_view phase, double) {
+        if (cancelled) {
+            ++afterCancel;
+            return false;
+        }
+        if (phase == "reading" && ++readingCalls == 2) cancelled = true;  // once reading is under way
+        return !cancelled;
+    };
+    EXPECT_THROW(skew::loadProfile({g.path}, o), skew::Cancelled);
+    EXPECT_TRUE(cancelled);
+    EXPECT_LE(afterCancel, 3);
+    // and without a cancel the same export takes many progress calls: the check above can fail
+    int full = 0;
+    o.progress = [&](std::string_view, double) { return ++full > 0; };
+    skew::loadProfile({g.path}, o);
+    EXPECT_GE(full, 10);
 }
 
 }  // namespace
