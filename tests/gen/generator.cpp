@@ -1727,6 +1727,8 @@ private:
                         lateKind_[ur] = p.kind == LateKind::Cpu ? 0 : 1;
                     }
             aNo_[ur] = b + rng_.uni(0, 300 * kUs);
+            if (c.group == 0 && r == cfg_.slow.rank && rng_.uni(1, 100) <= cfg_.slow.percent)
+                aNo_[ur] += rng_.uni(cfg_.slow.minNs, cfg_.slow.maxNs);
             a_[ur] = aNo_[ur] + delay_[ur];
             present_[ur] = !(c.group == 0 && missing_.count({r, index}));
             if (present_[ur]) {

@@ -27,6 +27,15 @@ struct MissingCollective {
     int index = 1;  // 1-based index in the FSDP group's full (untrimmed) sequence
 };
 
+// A rank that starts its FSDP NCCL kernels later than the others in a share of the collectives,
+// by an extra delay drawn from [minNs, maxNs] (its compute before them comes that much later):
+// a slow GPU (1-2 ms, most collectives) or one that loses by little (tens of us).
+struct SlowRank {
+    int rank = -1;  // -1: none
+    int64_t minNs = 0, maxNs = 0;
+    int percent = 100;  // of the FSDP collectives
+};
+
 struct GenConfig {
     int ranks = 8;
     std::vector<int> devices;  // device id per rank; empty: 0..ranks-1 (or all 0 when perRankFiles)
@@ -44,6 +53,7 @@ struct GenConfig {
     int extraKernelsPerCollective = 6; // GEMM + elementwise kernels on compute stream per collective
     uint64_t seed = 1;
     std::vector<PlantedLate> late;
+    SlowRank slow;
     std::vector<MissingCollective> missing;
     // Keep only kernels whose start, relative to the first step's start on the common timeline
     // (GenResult::firstStepNs), is in [trimStart, trimEnd); <0 means no bound on that side.

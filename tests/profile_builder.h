@@ -1,0 +1,155 @@
+#pragma once
+// Tiny profiles built by hand for unit tests of the analysis stages (as hotspot and Qt Creator's
+// tracing library test their models): ranks, kernels, launches, NVTX ranges and stream waits, on
+// one clock, without any export file.
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "model/lane_index.h"
+#include "model/loader.h"
+#include "model/profile.h"
+
+namespace testutil {
+
+class ProfileBuilder {
+public:
+    // A rank of its own process (pid 100 + index), device `device`, labelled "dev <device>".
+    int rank(int device) {
+        skew::Process pr;
+        pr.pid = uint32_t(100 + p_.ranks.size());
+        pr.globalPid = uint64_t(pr.pid) << 24;
+        p_.processes.push_back(std::move(pr));
+        skew::Rank r;
+        r.id = int(p_.ranks.size());
+        r.process = int(p_.processes.size() - 1);
+        r.pid = p_.processes.back().pid;
+        r.device = device;
+        p_.ranks.push_back(std::move(r));
+        return p_.ranks.back().id;
+    }
+
+    // A kernel of `rank` on `stream`; correlation id `corr` (kNoCorrelation: none).
+    ProfileBuilder& kernel(int rank, int stream, int64_t start, int64_t end, const std::string& name,
+                           uint32_t corr = skew::kNoCorrelation) {
+        skew::KernelLane& l = lane(rank, stream);
+        l.start.push_back(start);
+        l.end.push_back(end);
+        l.name.push_back(intern(name));
+        l.correlationId.push_back(corr);
+        return *this;
+    }
+
+    // The launch call (eventClass 0/1 row) of correlation id `corr` in `rank`'s process.
+    ProfileBuilder& launch(int rank, uint32_t corr, int64_t start, int64_t end, uint32_t tid = 1,
+                           const std::string& api = "cuLaunchKernelEx") {
+        skew::Launches& L = p_.processes[size_t(p_.ranks[size_t(rank)].process)].launches;
+        L.correlationId.push_back(corr);
+        L.start.push_back(start);
+        L.end.push_back(end);
+        L.name.push_back(intern(api));
+        L.tid.push_back(tid);
+        return *this;
+    }
+
+    ProfileBuilder& nvtx(int rank, int64_t start, int64_t end, const std::string& text, uint32_t tid = 1) {
+        skew::NvtxRanges& n = p_.processes[size_t(p_.ranks[size_t(rank)].process)].nvtx;
+        n.start.push_back(start);
+        n.end.push_back(end);
+        n.tid.push_back(tid);
+        n.text.push_back(intern(text));
+        n.domain.push_back(0);
+        return *this;
+    }
+
+    ProfileBuilder& wait(int rank, int stream, int64_t start, int64_t end) {
+        skew::StreamWaits& w = p_.processes[size_t(p_.ranks[size_t(rank)].process)].waits;
+        w.start.push_back(start);
+        w.end.push_back(end);
+        w.device.push_back(p_.ranks[size_t(rank)].device);
+        w.stream.push_back(stream);
+        return *this;
+    }
+
+    // Sorted, indexed and labelled as the loader leaves a profile.
+    skew::Profile build() {
+        skew::Profile p = std::move(p_);
+        skew::InputFile in;
+        in.path = "built.sqlite";
+        in.hasSessionStart = true;
+        p.inputs.push_back(in);
+        p.nameOps.assign(p.strings.size(), skew::CollOp::NotNccl);
+        for (size_t i = 0; i < p.strings.size(); ++i) p.nameOps[i] = skew::classifyKernelName(p.strings.str(skew::StrId(i)));
+        bool any = false;
+        for (auto& r : p.ranks) {
+            std::sort(r.lanes.begin(), r.lanes.end(), [](const auto& x, const auto& y) { return x.stream < y.stream; });
+            for (auto& l : r.lanes) {
+                sortLane(l);
+                l.ncclKernels = 0;
+                for (auto n : l.name) l.ncclKernels += p.kernelOp(n) != skew::CollOp::NotNccl;
+                skew::buildLaneIndex(l);
+                for (size_t i = 0; i < l.size(); ++i) {
+                    if (!any || l.start[i] < p.timeStart) p.timeStart = l.start[i];
+                    if (!any || l.end[i] > p.timeEnd) p.timeEnd = l.end[i];
+                    any = true;
+                }
+            }
+        }
+        for (auto& pr : p.processes) {
+            sortLaunches(pr.launches);
+            sortByStart(pr.nvtx.start, pr.nvtx.end, pr.nvtx.tid, pr.nvtx.text, pr.nvtx.domain);
+            sortByStart(pr.waits.start, pr.waits.end, pr.waits.device, pr.waits.stream);
+        }
+        skew::assignRankLabels(p);
+        p_ = {};
+        return p;
+    }
+
+private:
+    skew::StrId intern(const std::string& s) { return p_.strings.intern(s); }
+
+    skew::KernelLane& lane(int rank, int stream) {
+        auto& lanes = p_.ranks[size_t(rank)].lanes;
+        for (auto& l : lanes)
+            if (l.stream == stream) return l;
+        lanes.emplace_back();
+        lanes.back().stream = stream;
+        return lanes.back();
+    }
+
+    template <typename V>
+    static void permute(V& v, const std::vector<size_t>& perm) {
+        V out(v.size());
+        for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
+        v.swap(out);
+    }
+
+    static void sortLane(skew::KernelLane& l) {
+        std::vector<size_t> perm(l.size());
+        std::iota(perm.begin(), perm.end(), 0);
+        std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return l.start[a] < l.start[b]; });
+        permute(l.start, perm), permute(l.end, perm), permute(l.name, perm), permute(l.correlationId, perm);
+    }
+
+    template <typename... Cols>
+    static void sortByStart(std::vector<int64_t>& start, Cols&... cols) {
+        std::vector<size_t> perm(start.size());
+        std::iota(perm.begin(), perm.end(), 0);
+        std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return start[a] < start[b]; });
+        permute(start, perm);
+        (permute(cols, perm), ...);
+    }
+
+    static void sortLaunches(skew::Launches& L) {
+        std::vector<size_t> perm(L.size());
+        std::iota(perm.begin(), perm.end(), 0);
+        std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return L.correlationId[a] < L.correlationId[b]; });
+        permute(L.correlationId, perm), permute(L.start, perm), permute(L.end, perm), permute(L.name, perm), permute(L.tid, perm);
+    }
+
+    skew::Profile p_;
+};
+
+}  // namespace testutil

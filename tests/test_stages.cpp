@@ -1,0 +1,504 @@
+// Unit tests of the analysis stages on tiny hand-built profiles: the lane interval index against
+// brute force, the why stage at its window edges, steps (nested, inferred, none), group statistics
+// (ends that do not cluster, NCCL-only time under a window), unmatched lanes, the answers'
+// verdicts and big-event positions, the chi-square tail against closed forms, and cancel.
+
+#include <gtest/gtest.h>
+#include <gmock/gmock.h>
+
+#include <cmath>
+#include <random>
+
+#include "analysis/analysis.h"
+#include "analysis/steps.h"
+#include "analysis/why.h"
+#include "model/lane_index.h"
+#include "nsys/export_reader.h"
+#include "profile_builder.h"
+#include "report/analysis_report.h"
+#include "report/answers_report.h"
+
+using namespace testutil;
+using skew::Analysis;
+using skew::Collective;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+namespace {
+
+constexpr int64_t kUs = 1'000, kMs = 1'000'000;
+constexpr int64_t T = 1'000 * kMs;  // times around 1 s: nothing near zero
+const std::string AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+const std::string RS = "ncclDevKernel_ReduceScatter_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+
+// ---- lane index -----------------------------------------------------------------------------
+
+TEST(LaneIndex, OverlapAndLatestEndMatchBruteForceOnOverlappingLanes) {
+    std::mt19937_64 rng(42);
+    for (int trial = 0; trial < 40; ++trial) {
+        skew::KernelLane l;
+        int64_t t = 0;
+        const int n = 1 + int(rng() % 300);
+        for (int i = 0; i < n; ++i) {
+            t += int64_t(rng() % 50);
+            // mostly short kernels, some very long ones: ends are not monotonic
+            int64_t d = rng() % 10 == 0 ? int64_t(rng() % 5000) : int64_t(rng() % 40);
+            l.start.push_back(t);
+            l.end.push_back(t + d);
+        }
+        l.name.assign(size_t(n), 0);
+        l.correlationId.assign(size_t(n), 0);
+        skew::buildLaneIndex(l);
+        for (int q = 0; q < 200; ++q) {
+            int64_t a = int64_t(rng() % uint64_t(t + 100)) - 50, b = a + int64_t(rng() % 300);
+            std::vector<size_t> got, want;
+            skew::forEachOverlapping(l, a, b, [&](size_t i) { got.push_back(i); });
+            for (size_t i = 0; i < l.size(); ++i)
+                if (l.start[i] < b && l.end[i] > a) want.push_back(i);
+            ASSERT_EQ(got, want) << "trial " << trial << " [" << a << ", " << b << ")";
+            int64_t skip = rng() % 4 == 0 ? int64_t(rng() % uint64_t(n)) : -1;
+            int64_t best = -1;
+            for (size_t i = 0; i < l.size(); ++i)
+                if (int64_t(i) != skip && l.end[i] >= a && l.end[i] <= b && (best < 0 || l.end[i] >= l.end[size_t(best)])) best = int64_t(i);
+            size_t hint = size_t(rng() % uint64_t(n + 1));
+            ASSERT_EQ(skew::latestEndIn(l, a, b, skip, q % 2 ? &hint : nullptr), best) << "trial " << trial;
+        }
+    }
+}
+
+TEST(LaneIndex, GallopFindsUpperBoundFromAnyHint) {
+    std::vector<int64_t> v = {1, 3, 3, 3, 7, 9, 9, 12};
+    for (size_t hint = 0; hint <= v.size() + 2; ++hint)
+        for (int64_t x = 0; x <= 13; ++x)
+            EXPECT_EQ(skew::gallopUpper(v, hint, x), size_t(std::upper_bound(v.begin(), v.end(), x) - v.begin())) << hint << " " << x;
+}
+
+// ---- why -----------------------------------------------------------------------------------
+
+// Two ranks, one AllGather each on stream 56: rank 0 starts at T, rank 1 at T + late; both end
+// together. Rank 0's launch is early; `extra` adds what the test is about on rank 1.
+Analysis twoRanks(int64_t late, const std::function<void(ProfileBuilder&)>& extra, skew::Profile* out = nullptr) {
+    ProfileBuilder b;
+    b.rank(0);
+    b.rank(1);
+    b.kernel(0, 56, T, T + late + 100 * kUs, AG, 1).launch(0, 1, T - 60 * kUs, T - 50 * kUs);
+    b.kernel(1, 56, T + late, T + late + 100 * kUs, AG, 1);
+    extra(b);
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    if (out) *out = std::move(p);
+    return a;
+}
+
+const Collective& only(const Analysis& a) {
+    EXPECT_EQ(a.collectives.size(), 1u);
+    return a.collectives.at(0);
+}
+
+TEST(Why, PredecessorWindowEdges) {
+    const int64_t late = 5 * kMs, s = T + late;
+    auto withPred = [&](int64_t end) {
+        return twoRanks(late, [&](ProfileBuilder& b) {
+            b.launch(1, 1, T - 2 * kMs, T - 2 * kMs + 10 * kUs);
+            b.kernel(1, 7, end - 300 * kUs, end, "elementwise_kernel");
+        });
+    };
+    // ends exactly 100 us before the start: in; 1 ns earlier: out
+    EXPECT_EQ(only(withPred(s - skew::kPredBeforeNs)).predGapNs, 100 * kUs);
+    EXPECT_EQ(only(withPred(s - skew::kPredBeforeNs - 1)).predLane, -1);
+    // ends exactly 2 us after the start: in; 1 ns later: out
+    EXPECT_EQ(only(withPred(s + skew::kPredAfterNs)).predGapNs, -2 * kUs);
+    EXPECT_EQ(only(withPred(s + skew::kPredAfterNs + 1)).predLane, -1);
+    EXPECT_EQ(only(withPred(s - skew::kPredBeforeNs)).cause, skew::Cause::GpuDependency);
+    EXPECT_EQ(only(withPred(s - skew::kPredBeforeNs - 1)).cause, skew::Cause::GpuOther);
+}
+
+TEST(Why, TiesPreferAnotherStreamAndSameStreamIsNamed) {
+    const int64_t late = 3 * kMs, s = T + late;
+    skew::Profile p;
+    Analysis tie = twoRanks(late, [&](ProfileBuilder& b) {
+        b.launch(1, 1, T - 2 * kMs, T - 2 * kMs + 10 * kUs);
+        b.kernel(1, 56, s - 200 * kUs, s - 1500, "elementwise_kernel");
+        b.kernel(1, 7, s - 300 * kUs, s - 1500, "nvjet_tst_gemm");
+    }, &p);
+    const Collective& c = only(tie);
+    ASSERT_GE(c.predLane, 0);
+    EXPECT_FALSE(c.predSameStream);
+    EXPECT_EQ(p.ranks[1].lanes[size_t(c.predLane)].stream, 7);
+    EXPECT_TRUE(c.predIsGemm);
+    EXPECT_EQ(skew::predecessorText(p, c, p.ranks[1].lanes[size_t(c.predLane)]), "started 1.5 us after GEMM nvjet_tst_gemm on stream 7");
+    Analysis same = twoRanks(late, [&](ProfileBuilder& b) {
+        b.launch(1, 1, T - 2 * kMs, T - 2 * kMs + 10 * kUs);
+        b.kernel(1, 56, s - 200 * kUs, s - 1500, "elementwise_kernel");
+        b.kernel(1, 7, s - 300 * kUs, s - 2000, "nvjet_tst_gemm");  // ends earlier
+    }, &p);
+    const Collective& d = only(same);
+    EXPECT_TRUE(d.predSameStream);
+    EXPECT_EQ(skew::predecessorText(p, d, p.ranks[1].lanes[size_t(d.predLane)]),
+              "queued behind elementwise_kernel on its own stream 56 (started 1.5 us after it)");
+    EXPECT_THAT(skew::analysisJson(p, same), HasSubstr("\"same_stream\": true"));
+}
+
+TEST(Why, CausesAndLatenessSplit) {
+    const int64_t late = 4 * kMs, s = T + late;
+    // no launch row: unknown, all lateness counted on the GPU
+    const Collective& u = only(twoRanks(late, [](ProfileBuilder&) {}));
+    EXPECT_EQ(u.cause, skew::Cause::Unknown);
+    EXPECT_EQ(u.launchIndex, -1);
+    EXPECT_EQ(u.gpuNs, late);
+    // the launch call ended 3.99 ms after the first arrival: CPU
+    Analysis cpu = twoRanks(late, [&](ProfileBuilder& b) { b.launch(1, 1, s - 30 * kUs, s - 10 * kUs); });
+    EXPECT_EQ(only(cpu).cause, skew::Cause::CpuLaunch);
+    EXPECT_EQ(only(cpu).cpuNs, late - 10 * kUs);
+    EXPECT_EQ(only(cpu).gpuNs, 10 * kUs);
+    EXPECT_EQ(only(cpu).launchToStartNs, 10 * kUs);
+    // launched early, nothing ran before it on that GPU: gpu_other
+    Analysis other = twoRanks(late, [&](ProfileBuilder& b) { b.launch(1, 1, T - 1 * kMs, T - 1 * kMs + 5 * kUs); });
+    EXPECT_EQ(only(other).cause, skew::Cause::GpuOther);
+    EXPECT_EQ(only(other).cpuNs, 0);
+    EXPECT_EQ(only(other).launchToStartNs, late + 1 * kMs - 5 * kUs);
+    // the CPU part is exactly half: cpu_launch (at least half)
+    Analysis half = twoRanks(late, [&](ProfileBuilder& b) {
+        b.launch(1, 1, T, T + late / 2);
+        b.kernel(1, 7, s - 50 * kUs, s - kUs, "gemm");
+    });
+    EXPECT_EQ(only(half).cause, skew::Cause::CpuLaunch);
+}
+
+TEST(Why, StreamWaitsInTheirWindowOnTheirStream) {
+    const int64_t late = 2 * kMs, s = T + late;
+    skew::Profile p;
+    Analysis a = twoRanks(late, [&](ProfileBuilder& b) {
+        b.launch(1, 1, T - 2 * kMs, T - 2 * kMs + 10 * kUs);
+        b.wait(1, 56, s - 600 * kUs, s - 400 * kUs);              // counted, the latest
+        b.wait(1, 56, s - 900 * kUs, s - skew::kWaitWindowNs);     // ends exactly 1 ms before: counted
+        b.wait(1, 56, s - 3 * kMs, s - skew::kWaitWindowNs - 1);   // ends before the window
+        b.wait(1, 7, s - 500 * kUs, s - 300 * kUs);               // another stream
+        b.wait(1, 56, s + 1 * kUs, s + 3 * kUs);                   // ends after start + 2 us
+    }, &p);
+    const Collective& c = only(a);
+    EXPECT_EQ(c.waitCount, 2u);
+    ASSERT_GE(c.waitIndex, 0);
+    EXPECT_EQ(p.processes[size_t(p.ranks[1].process)].waits.end[size_t(c.waitIndex)], s - 400 * kUs);
+}
+
+// ---- steps ---------------------------------------------------------------------------------
+
+TEST(Steps, OpPeriod) {
+    using skew::CollOp;
+    EXPECT_EQ(skew::opPeriod({CollOp::AllGather, CollOp::AllGather, CollOp::ReduceScatter, CollOp::AllGather, CollOp::AllGather,
+                              CollOp::ReduceScatter}),
+              3u);
+    EXPECT_EQ(skew::opPeriod({CollOp::SendRecv, CollOp::SendRecv, CollOp::SendRecv}), 0u);  // one op: no steps
+    EXPECT_EQ(skew::opPeriod({CollOp::AllGather, CollOp::ReduceScatter, CollOp::AllGather}), 0u);  // fewer than two repetitions
+    EXPECT_EQ(skew::opPeriod({CollOp::AllGather}), 0u);
+    EXPECT_EQ(skew::opPeriod({}), 0u);
+}
+
+// n collectives of alternating ops (or one op) over 2 ranks, 10 ms apart; rank 1 always 50 us late.
+ProfileBuilder alternating(int n, bool oneOp) {
+    ProfileBuilder b;
+    b.rank(0);
+    b.rank(1);
+    for (int c = 0; c < n; ++c) {
+        const std::string& name = oneOp || c % 2 == 0 ? AG : RS;
+        int64_t t0 = T + c * 10 * kMs;
+        b.kernel(0, 56, t0, t0 + 200 * kUs, name);
+        b.kernel(1, 56, t0 + 50 * kUs, t0 + 200 * kUs, name);
+    }
+    return b;
+}
+
+TEST(Steps, NestedNvtxStepRangesUseTheOutermost) {
+    ProfileBuilder b = alternating(6, false);
+    for (int r = 0; r < 2; ++r) {
+        b.nvtx(r, T - kMs, T + 30 * kMs - kUs, "iteration 1");
+        b.nvtx(r, T - kUs, T + 15 * kMs, "step 1a");  // matches too, but nested: ignored
+        b.nvtx(r, T + 30 * kMs - 500, T + 60 * kMs, "iteration 2");
+    }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    EXPECT_EQ(a.groups[0].stepsSource, "nvtx");
+    EXPECT_EQ(a.groups[0].stepCount, 2u);
+    std::vector<uint32_t> steps, positions;
+    for (const auto& c : a.collectives) steps.push_back(c.step), positions.push_back(c.positionInStep);
+    EXPECT_THAT(steps, ElementsAre(1, 1, 1, 2, 2, 2));
+    EXPECT_THAT(positions, ElementsAre(1, 2, 3, 1, 2, 3));
+    EXPECT_EQ(a.collectives[0].offsetInStepNs, kMs);
+    EXPECT_EQ(a.collectives[4].offsetInStepNs, 40 * kMs - 30 * kMs + 500);
+}
+
+TEST(Steps, InferredAndNone) {
+    skew::Profile p = alternating(6, false).build();
+    Analysis a = skew::analyze(p);
+    EXPECT_EQ(a.groups[0].stepsSource, "inferred");
+    EXPECT_EQ(a.groups[0].inferredPeriod, 2u);
+    EXPECT_EQ(a.groups[0].stepCount, 3u);
+    EXPECT_EQ(a.collectives[3].step, 2u);
+    EXPECT_EQ(a.collectives[3].positionInStep, 2u);
+    EXPECT_EQ(a.collectives[3].offsetInStepNs, 10 * kMs);
+    skew::Profile q = alternating(6, true).build();
+    Analysis one = skew::analyze(q);
+    EXPECT_EQ(one.groups[0].stepsSource, "none");
+    EXPECT_EQ(one.groups[0].stepCount, 0u);
+    for (const auto& c : one.collectives) EXPECT_EQ(c.step, 0u);
+    EXPECT_THAT(skew::analysisText(q, one), HasSubstr("Steps: none found"));
+}
+
+// ---- group statistics, grouping ----------------------------------------------------------------
+
+TEST(GroupStats, EndsThatDoNotClusterAreNamed) {
+    ProfileBuilder b;
+    b.rank(0);
+    b.rank(1);
+    for (int c = 0; c < 4; ++c) {
+        int64_t t0 = T + c * 10 * kMs;
+        b.kernel(0, 56, t0, t0 + 1 * kMs, AG);
+        b.kernel(1, 56, t0 + 20 * kUs, t0 + 1 * kMs + 500 * kUs, AG);  // ends 500 us apart, starts 20 us
+    }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    const auto& g = a.groups[0];
+    EXPECT_EQ(g.complete, 4u);
+    EXPECT_FALSE(skew::endsCluster(g));
+    EXPECT_EQ(g.validation.status, "warn");
+    EXPECT_THAT(g.validation.messages, ::testing::Contains(HasSubstr("end times do not cluster (end skew p50 500000 ns")));
+}
+
+TEST(GroupStats, NcclOnlyTimeCountsKernelsStartingInTheWindow) {
+    auto build = [] {
+        ProfileBuilder b;
+        b.rank(0);
+        b.rank(1);
+        for (int r = 0; r < 2; ++r) {
+            b.kernel(r, 56, T, T + 100 * kUs, AG);
+            b.kernel(r, 7, T - 50 * kUs, T + 30 * kUs, "gemm_a");         // starts before the window
+            b.kernel(r, 7, T + 40 * kUs, T + 60 * kUs, "elementwise");    // inside
+            b.kernel(r, 8, T + 50 * kUs, T + 70 * kUs, "elementwise");    // overlaps the one above
+        }
+        return b.build();
+    };
+    skew::Profile p = build();
+    Analysis all = skew::analyze(p);
+    EXPECT_EQ(all.groups[0].perRank[0].ncclKernelNs, 100 * kUs);
+    EXPECT_EQ(all.groups[0].perRank[0].ncclOnlyNs, 100 * kUs - 30 * kUs - 30 * kUs);  // [T, T+30) and [T+40, T+70)
+    skew::Profile q = build();
+    skew::AnalysisOptions o;
+    o.hasTrim = true;
+    o.trimStartNs = T - 10 * kUs;
+    o.trimEndNs = T + kMs;
+    Analysis trimmed = skew::analyze(q, o);
+    EXPECT_EQ(trimmed.groups[0].perRank[0].ncclOnlyNs, 100 * kUs - 30 * kUs);
+}
+
+TEST(Grouping, LaneWithoutPartnersIsReported) {
+    ProfileBuilder b;
+    b.rank(0);
+    b.rank(1);
+    for (int c = 0; c < 3; ++c) {
+        int64_t t0 = T + c * 10 * kMs;
+        b.kernel(0, 56, t0, t0 + kMs, AG).kernel(1, 56, t0 + 10 * kUs, t0 + kMs, AG);
+        b.kernel(1, 60, t0 + 2 * kMs, t0 + 3 * kMs, "ncclDevKernel_Broadcast_RING_LL(x)");
+    }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    EXPECT_EQ(a.groups.size(), 1u);
+    ASSERT_EQ(a.unmatched.size(), 1u);
+    EXPECT_EQ(a.unmatched[0].rank, 1);
+    EXPECT_EQ(a.unmatched[0].kernels, 3u);
+    EXPECT_THAT(a.unmatched[0].reason, HasSubstr("(stream 60)"));
+}
+
+TEST(Pipeline, CancelStopsTheAnalysis) {
+    skew::Profile p = alternating(6, false).build();
+    skew::AnalysisOptions o;
+    int calls = 0;
+    o.progress = [&](double) { return ++calls < 2; };
+    EXPECT_THROW(skew::analyze(p, o), skew::Cancelled);
+    EXPECT_EQ(calls, 2);
+    skew::Profile q = alternating(2, false).build();
+    o.stepRegex = "(unclosed";
+    EXPECT_THROW(skew::analyze(q, o), std::invalid_argument);
+}
+
+// ---- answers -------------------------------------------------------------------------------
+
+// The upper tail of chi-square, written from its closed forms (odd and even degrees of freedom).
+double chi2Tail(double x, int dof) {
+    if (dof % 2 == 0) {
+        double term = 1, sum = 1;
+        for (int r = 1; r < dof / 2; ++r) sum += (term *= x / 2 / r);
+        return std::exp(-x / 2) * sum;
+    }
+    double sum = 0, term = std::sqrt(x);  // x^(r-1/2) / (1*3*...*(2r-1))
+    for (int r = 1; r <= (dof - 1) / 2; ++r) {
+        sum += term;
+        term *= x / (2 * r + 1);
+    }
+    return std::erfc(std::sqrt(x / 2)) + 2 * std::exp(-x / 2) / std::sqrt(2 * M_PI) * sum;
+}
+
+TEST(Answers, ChiSquareTailMatchesClosedForms) {
+    for (int dof : {1, 2, 3, 6, 7})
+        for (double x : {0.01, 0.5, 3.841458820694124, 14.0, 40.0, 120.0})
+            EXPECT_NEAR(skew::chiSquareUpperTail(x, dof), chi2Tail(x, dof), 1e-12 + 1e-9 * chi2Tail(x, dof)) << dof << " " << x;
+    EXPECT_NEAR(skew::chiSquareUpperTail(3.841458820694124, 1), 0.05, 1e-12);
+    EXPECT_DOUBLE_EQ(skew::chiSquareUpperTail(0, 3), 1.0);
+}
+
+// Three ranks, 12 collectives; `offsets[c][r]` is rank r's start after the collective's base; no
+// steps (one op), no big events.
+Analysis threeRanks(const std::vector<std::array<int64_t, 3>>& offsets, skew::Profile& p) {
+    ProfileBuilder b;
+    for (int r = 0; r < 3; ++r) b.rank(r);
+    for (size_t c = 0; c < offsets.size(); ++c) {
+        int64_t t0 = T + int64_t(c) * 10 * kMs;
+        for (int r = 0; r < 3; ++r) b.kernel(r, 56, t0 + offsets[c][size_t(r)], t0 + 2 * kMs, AG);
+    }
+    p = b.build();
+    return skew::analyze(p);
+}
+
+TEST(Answers, PersistentSlowRank) {
+    std::vector<std::array<int64_t, 3>> off;
+    for (int c = 0; c < 10; ++c) off.push_back({0, 5 * kUs, 1 * kMs});   // rank 2 last by 1 ms
+    for (int c = 0; c < 2; ++c) off.push_back({10 * kUs, 0, 5 * kUs});  // rank 0 last by 10 us
+    skew::Profile p;
+    Analysis a = threeRanks(off, p);
+    const skew::Answers& ans = a.groups[0].answers;
+    EXPECT_EQ(ans.verdict, skew::WhoVerdict::Persistent);
+    EXPECT_EQ(ans.topRank, 2);
+    EXPECT_EQ(ans.topLastCount, 10u);
+    EXPECT_EQ(ans.considered, 12u);
+    EXPECT_DOUBLE_EQ(ans.lastShare, 10.0 / 12.0);
+    // last counts {2, 0, 10}, expected 4 each: chi2 = (4 + 16 + 36) / 4 = 14, two degrees of freedom
+    EXPECT_DOUBLE_EQ(ans.chi2, 14.0);
+    EXPECT_NEAR(ans.chi2P, std::exp(-7.0), 1e-15);
+    // lateness: rank 2 1 ms (10x) and 5 us (2x); rank 0 10 us (2x); rank 1 5 us (10x)
+    EXPECT_EQ(ans.meanExclBigMaxRank, 2);
+    EXPECT_EQ(ans.meanExclBigMaxNs, std::llround((10.0 * kMs + 2 * 5 * kUs) / 12));
+    EXPECT_EQ(ans.meanExclBigMinRank, 0);
+    EXPECT_EQ(ans.meanExclBigMinNs, std::llround(2 * 10.0 * kUs / 12));
+    EXPECT_THAT(skew::analysisJson(p, a), HasSubstr("\"verdict\": \"persistent\",\n          \"rank\": 2,"));
+    EXPECT_THAT(skew::answerSentences(p, a, a.groups[0]).same, HasSubstr("persistent. dev 2 was last in 10 of 12"));
+}
+
+TEST(Answers, OftenLastByLittle) {
+    std::vector<std::array<int64_t, 3>> off;
+    for (int c = 0; c < 10; ++c) off.push_back({0, 14 * kUs, 20 * kUs});  // rank 2 last, by 6 us over rank 1
+    for (int c = 0; c < 2; ++c) off.push_back({25 * kUs, 14 * kUs, 0});
+    skew::Profile p;
+    Analysis a = threeRanks(off, p);
+    const skew::Answers& ans = a.groups[0].answers;
+    // rank 2's mean lateness (16.7 us) is under twice the others' median ((4.2 + 14) / 2 = 9.1 us)
+    EXPECT_EQ(ans.verdict, skew::WhoVerdict::OftenLastSmall);
+    EXPECT_EQ(ans.topRank, 2);
+    EXPECT_NEAR(ans.chi2P, std::exp(-7.0), 1e-15);
+    // the median of the others' (rounded) mean lateness: (4167 + 14000) / 2
+    EXPECT_EQ(ans.othersMedianExclBigNs, std::llround((double(std::llround(25.0 * kUs * 2 / 12)) + 14.0 * kUs) / 2));
+    EXPECT_THAT(skew::analysisJson(p, a), HasSubstr("\"verdict\": \"often_last_small\",\n          \"rank\": 2,"));
+}
+
+TEST(Answers, RotatingHasNoRank) {
+    std::vector<std::array<int64_t, 3>> off;
+    for (int c = 0; c < 12; ++c) {
+        std::array<int64_t, 3> o{0, 0, 0};
+        o[size_t(c % 3)] = 30 * kUs;
+        o[size_t((c + 1) % 3)] = 10 * kUs;
+        off.push_back(o);
+    }
+    skew::Profile p;
+    Analysis a = threeRanks(off, p);
+    const skew::Answers& ans = a.groups[0].answers;
+    EXPECT_EQ(ans.verdict, skew::WhoVerdict::Rotating);
+    EXPECT_DOUBLE_EQ(ans.chi2, 0.0);
+    EXPECT_DOUBLE_EQ(ans.chi2P, 1.0);
+    EXPECT_EQ(ans.topRank, 0);  // ties: the first in rank order
+    EXPECT_DOUBLE_EQ(ans.lastShare, 4.0 / 12.0);
+    EXPECT_THAT(skew::analysisJson(p, a), HasSubstr("\"verdict\": \"rotating\",\n          \"rank\": null,"));
+}
+
+// Three NVTX steps of four collectives (AllGather), 3 ranks. Big events: step 1 position 2 (rank 1,
+// 25 ms, GPU: launched early, started behind a GEMM), step 3 position 2 (rank 2, 30 ms, GPU) and
+// step 2 position 4 (rank 0, 22 ms, CPU: launched late).
+TEST(Answers, BigEventsAtARecurringPositionRotateAndTheirCauses) {
+    ProfileBuilder b;
+    for (int r = 0; r < 3; ++r) b.rank(r);
+    struct Big {
+        int step, pos, rank;
+        int64_t late;
+        bool gpu;
+    };
+    const Big bigs[] = {{1, 2, 1, 25 * kMs, true}, {2, 4, 0, 22 * kMs, false}, {3, 2, 2, 30 * kMs, true}};
+    uint32_t corr = 1;
+    for (int s = 1; s <= 3; ++s) {
+        const int64_t S = T + (s - 1) * 400 * kMs;
+        for (int r = 0; r < 3; ++r) b.nvtx(r, S, S + 390 * kMs, "ProfilerStep#" + std::to_string(s));
+        for (int pos = 1; pos <= 4; ++pos) {
+            const int64_t base = S + pos * 80 * kMs;
+            for (int r = 0; r < 3; ++r) {
+                int64_t start = base + r * 10 * kUs;  // rank 2 last by 20 us when nothing is planted
+                const Big* big = nullptr;
+                for (const Big& x : bigs)
+                    if (x.step == s && x.pos == pos && x.rank == r) big = &x;
+                if (big) start = base + big->late;
+                b.kernel(r, 56, start, base + 35 * kMs, AG, corr);
+                if (big && !big->gpu) b.launch(r, corr, start - 30 * kUs, start - 8 * kUs);
+                else b.launch(r, corr, base - 2 * kMs, base - 2 * kMs + 10 * kUs);
+                if (big && big->gpu) b.kernel(r, 7, base, start - 1500, "nvjet_gemm");
+                ++corr;
+            }
+        }
+    }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    const skew::Answers& ans = a.groups[0].answers;
+    ASSERT_EQ(ans.big.size(), 3u);
+    EXPECT_THAT(ans.bigLateRanks, ElementsAre(1, 0, 2));  // collective order
+    ASSERT_EQ(ans.positions.size(), 1u);
+    EXPECT_EQ(ans.positions[0].position, 2u);
+    EXPECT_THAT(ans.positions[0].steps, ElementsAre(1, 3));
+    EXPECT_THAT(ans.positions[0].lateRanks, ElementsAre(1, 2));
+    EXPECT_EQ(ans.positions[0].offsetMedianNs, 160 * kMs);  // both start 160 ms into their step
+    EXPECT_TRUE(ans.bigRotate);
+    EXPECT_EQ(ans.bigCauses[size_t(skew::Cause::CpuLaunch)], 1u);
+    EXPECT_EQ(ans.bigCauses[size_t(skew::Cause::GpuDependency)], 2u);
+    ASSERT_TRUE(ans.hasGpuGap);
+    EXPECT_EQ(ans.gpuGapMinNs, 25 * kMs + 2 * kMs - 10 * kUs);
+    EXPECT_EQ(ans.gpuGapMaxNs, 30 * kMs + 2 * kMs - 10 * kUs);
+    ASSERT_EQ(ans.predecessors.size(), 1u);
+    EXPECT_EQ(p.strings.str(ans.predecessors[0].name), "nvjet_gemm");
+    EXPECT_EQ(ans.predecessors[0].stream, 7);
+    EXPECT_EQ(ans.predecessors[0].count, 2u);
+    // the rest (9 collectives): rank 2 late by 20 us each time, launched long before: all GPU
+    EXPECT_EQ(ans.restCpuNs, 0);
+    EXPECT_EQ(ans.restGpuNs, 9 * 20 * kUs);
+    EXPECT_EQ(ans.verdict, skew::WhoVerdict::Persistent);  // rank 2 last in all 9 by 20 us against 10 us
+    // three steps, three big events, no rank missing: only the small number of other collectives
+    EXPECT_THAT(ans.caveats, ElementsAre("only 9 collectives that are not big: the chi-square test is weak"));
+    skew::AnswerSentences s = skew::answerSentences(p, a, a.groups[0]);
+    EXPECT_THAT(s.where, HasSubstr("position 2 in steps 1, 3 (late: dev 1, dev 2; median offset +160.00 ms)"));
+    EXPECT_THAT(s.where, HasSubstr("They rotate: 3 ranks among 3 big events"));
+    EXPECT_THAT(s.cpuGpu, HasSubstr("1 cpu_launch, 2 gpu_dependency, 0 gpu_other, 0 unknown"));
+    EXPECT_THAT(s.cpuGpu, HasSubstr("started 26.99 ms to 31.99 ms after their launch call ended, behind GEMM nvjet_gemm on stream 7 (2)"));
+    // links for the viewer: the big collectives' mentions point at them
+    skew::MarkdownOptions mo;
+    mo.links = true;
+    EXPECT_THAT(skew::analysisMarkdown(p, a, mo), HasSubstr("[#2 AllGather: dev 1 +25.00 ms](skewscope://collective/0/2)"));
+    std::string json = skew::analysisJson(p, a);
+    EXPECT_THAT(json, HasSubstr("\"big_rotate\": true"));
+    EXPECT_THAT(json, HasSubstr("\"offset_ns_median\": 160000000"));
+}
+
+TEST(Answers, ThinEvidenceIsSaid) {
+    skew::Profile p = alternating(4, false).build();  // inferred: 2 steps, no big events
+    Analysis a = skew::analyze(p);
+    EXPECT_THAT(a.groups[0].answers.caveats, ::testing::Contains(HasSubstr("only 2 steps")));
+    EXPECT_THAT(a.groups[0].answers.caveats, ::testing::Contains(HasSubstr("only 4 collectives that are not big")));
+    EXPECT_THAT(skew::answerSentences(p, a, a.groups[0]).caveats, HasSubstr("Thin evidence: "));
+}
+
+}  // namespace
