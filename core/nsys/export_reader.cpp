@@ -149,6 +149,11 @@ Query& Query::bind(int index, const std::string& text) {
     return *this;
 }
 
+Query& Query::bind(int index, int64_t value) {
+    sqlite3_bind_int64(stmt_, index, value);
+    return *this;
+}
+
 bool Query::step() {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
@@ -186,7 +191,13 @@ off_t fileSize(const std::string& path) {
 
 }  // namespace
 
-ExportFile::ExportFile(const std::string& path) : path_(path) {
+static int64_t mmapBytes() {
+    // SKEWSCOPE_MMAP_MB overrides the memory map of each connection (0: none; for measurements)
+    if (const char* e = std::getenv("SKEWSCOPE_MMAP_MB"); e && *e) return std::max<int64_t>(0, std::atoll(e)) << 20;
+    return kDefaultMmapBytes;
+}
+
+Connection::Connection(const std::string& path, int64_t cacheKiB) : path_(path) {
     SqliteHeader header = readHeader(path, uint64_t(std::max<off_t>(fileSize(path), 0)));
     // A WAL-mode file would make even a read-only connection create -wal and -shm files beside it.
     // Without pending WAL content, everything is in the main file: open it immutable (creates
@@ -218,10 +229,10 @@ ExportFile::ExportFile(const std::string& path) : path_(path) {
                       sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr) == SQLITE_OK &&
                       trusted == 0 && defensive == 1;
     // the pragmas read the schema: a lock, a hot journal or damage shows up here first
-    int pragmas = configured ? sqlite3_exec(db_, "PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=1073741824;",
-                                            nullptr, nullptr, nullptr)
-                             : SQLITE_OK;
-    if (!configured || pragmas != SQLITE_OK) {
+    const std::string pragmas = "PRAGMA query_only=1; PRAGMA cache_size=-" + std::to_string(cacheKiB) +
+                                "; PRAGMA mmap_size=" + std::to_string(mmapBytes()) + ";";
+    int rcp = configured ? sqlite3_exec(db_, pragmas.c_str(), nullptr, nullptr, nullptr) : SQLITE_OK;
+    if (!configured || rcp != SQLITE_OK) {
         std::string msg = !configured ? "cannot open " + path + " safely: SQLite refused a read-only setting (" +
                                             sqlite3_errmsg(db_) + ")"
                                       : sqliteProblem(db_, sqlite3_extended_errcode(db_), path);
@@ -229,41 +240,33 @@ ExportFile::ExportFile(const std::string& path) : path_(path) {
         db_ = nullptr;
         throw InputError(msg);
     }
-    try {
+}
+
+Connection::~Connection() { sqlite3_close(db_); }
+
+ExportFile::ExportFile(const std::string& path) : path_(path), conn_(path) {
+    sqlite3* db_ = conn_.db();
+    {
         Query q(db_, "SELECT name FROM sqlite_master WHERE type='table'", path);
         while (q.step()) tables_.emplace_back(q.text(0));
-    } catch (const InputError&) {
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw;
     }
     std::string metaTable = hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
                             : hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA" : "";
-    if (metaTable.empty() || !hasTable("StringIds")) {
-        sqlite3_close(db_);
-        db_ = nullptr;
+    if (metaTable.empty() || !hasTable("StringIds"))
         throw InputError(path + " is an SQLite database but not an Nsight Systems export (no META_DATA_EXPORT and StringIds tables)");
-    }
-    try {
-        Query q(db_, "SELECT name, value FROM " + metaTable, path);
-        while (q.step()) meta_.emplace_back(std::string(q.text(0)), std::string(q.text(1)));
-        if (hasTable("TARGET_INFO_SESSION_START_TIME") &&
-            columns("TARGET_INFO_SESSION_START_TIME").count("utcEpochNs")) {
-            Query s(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME", path);
-            // a wall-clock time from 1970 to about 2116: anything else cannot place the file
-            if (s.step() && s.isInteger(0) && s.i64(0) >= 0 && s.i64(0) <= kMaxUtcNs) {
-                hasSessionStart_ = true;
-                sessionStartUtcNs_ = s.i64(0);
-            }
+    Query q(db_, "SELECT name, value FROM " + metaTable, path);
+    while (q.step()) meta_.emplace_back(std::string(q.text(0)), std::string(q.text(1)));
+    if (hasTable("TARGET_INFO_SESSION_START_TIME") && columns("TARGET_INFO_SESSION_START_TIME").count("utcEpochNs")) {
+        Query st(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME", path);
+        // a wall-clock time from 1970 to about 2116: anything else cannot place the file
+        if (st.step() && st.isInteger(0) && st.i64(0) >= 0 && st.i64(0) <= kMaxUtcNs) {
+            hasSessionStart_ = true;
+            sessionStartUtcNs_ = st.i64(0);
         }
-    } catch (...) {
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw;
     }
 }
 
-ExportFile::~ExportFile() { sqlite3_close(db_); }
+ExportFile::~ExportFile() = default;
 
 bool ExportFile::hasTable(const std::string& t) const {
     for (const auto& n : tables_)
@@ -275,7 +278,7 @@ const std::set<std::string>& ExportFile::columns(const std::string& table) {
     if (auto it = columns_.find(table); it != columns_.end()) return it->second;
     std::set<std::string> cols;
     if (hasTable(table)) {
-        Query q(db_, "SELECT name FROM pragma_table_info(?1)", path_);
+        Query q(db(), "SELECT name FROM pragma_table_info(?1)", path_);
         q.bind(1, table);
         while (q.step()) cols.emplace(q.text(0));
     }
@@ -286,10 +289,14 @@ std::string ExportFile::colOrNull(const std::string& table, const std::string& c
     return columns(table).count(col) ? col : "NULL";
 }
 
-int64_t ExportFile::estimatedRows(const std::string& table) {
-    if (!hasTable(table)) return 0;
-    Query q(db_, "SELECT max(rowid) FROM \"" + table + "\"", path_);
-    return q.step() ? q.i64(0) : 0;
+int64_t ExportFile::estimatedRows(const std::string& table) { return rowidBounds(table).second; }
+
+std::pair<int64_t, int64_t> ExportFile::rowidBounds(const std::string& table) {
+    if (!hasTable(table)) return {0, 0};
+    // min and max of the rowid: two seeks in the table's B-tree, no scan
+    Query q(db(), "SELECT min(rowid), max(rowid) FROM \"" + table + "\"", path_);
+    if (!q.step() || q.isNull(0)) return {0, 0};
+    return {q.i64(0), q.i64(1)};
 }
 
 std::string ExportFile::meta(const std::string& name) const {

@@ -35,6 +35,7 @@ public:
     Query& operator=(const Query&) = delete;
 
     Query& bind(int index, const std::string& text);  // 1-based, as in SQLite
+    Query& bind(int index, int64_t value);
     bool step();
     bool isNull(int col) const;
     bool isInteger(int col) const;  // stored as an integer (not text, real, blob or NULL)
@@ -45,6 +46,27 @@ private:
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
     std::string path_;
+};
+
+// The memory map each connection asks SQLite for (see docs/analysis.md, Loading): overridden by
+// SKEWSCOPE_MMAP_MB.
+constexpr int64_t kDefaultMmapBytes = int64_t(1) << 30;
+
+// A read-only connection to an export with the safety settings (read-only, trusted_schema off,
+// defensive, query_only, no checkpoint on close; WAL exports opened immutable), closed on
+// destruction. Throws InputError with one clear line.
+class Connection {
+public:
+    explicit Connection(const std::string& path, int64_t cacheKiB = 2048);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+    sqlite3* db() const { return db_; }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    sqlite3* db_ = nullptr;
 };
 
 class ExportFile {
@@ -61,18 +83,20 @@ public:
     const std::set<std::string>& columns(const std::string& table);  // empty when no such table
     // "col" when the table has it, else "NULL" (so optional columns read as absent)
     std::string colOrNull(const std::string& table, const std::string& col);
-    // Estimated row count (max rowid), O(log n): used for progress only.
+    // Estimated row count (max rowid), O(log n): for progress and splitting.
     int64_t estimatedRows(const std::string& table);
+    // The smallest and largest rowid of a table ({0, 0} when empty or absent), O(log n).
+    std::pair<int64_t, int64_t> rowidBounds(const std::string& table);
 
     std::string meta(const std::string& name) const;  // META_DATA_EXPORT / EXPORT_META_DATA value
     bool hasSessionStart() const { return hasSessionStart_; }
     int64_t sessionStartUtcNs() const { return sessionStartUtcNs_; }
 
-    sqlite3* db() const { return db_; }
+    sqlite3* db() const { return conn_.db(); }
 
 private:
     std::string path_;
-    sqlite3* db_ = nullptr;
+    Connection conn_;
     std::vector<std::string> tables_;
     std::map<std::string, std::set<std::string>> columns_;
     std::vector<std::pair<std::string, std::string>> meta_;
