@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "cache/profile_cache.h"
 #include "model/file_reader.h"
 #include "model/lane_index.h"
 #include "nsys/export_reader.h"
@@ -213,7 +214,8 @@ std::string describeMissingDevices(const std::vector<int>& present) {
 Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
     Profile p;
     Converted converted;
-    std::vector<std::unique_ptr<ExportFile>> files;  // closed before `converted` removes anything
+    std::vector<std::unique_ptr<ExportFile>> files;  // per input; null when read from a snapshot
+    std::vector<FilePart> parts;                      // closed before `converted` removes anything
     std::vector<std::pair<dev_t, ino_t>> seen;
     for (const auto& path : paths) {
         // the same file twice (or a symlink to one already given) is read once
@@ -231,12 +233,24 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
         } else {
             seen.push_back({0, 0});
         }
+        parts.emplace_back();
+        if (options.cache) {
+            FileIdentity id = ProfileCache::identify(path);
+            if (options.cache->load(id, parts.back())) {
+                parts.back().input.path = path;
+                p.inputs.push_back(parts.back().input);
+                files.emplace_back();
+                continue;
+            }
+            parts.back().input.identity = id;
+        }
         std::string resolved = resolveInput(path);
         if (resolved != path) converted.paths.push_back(resolved);
         files.push_back(std::make_unique<ExportFile>(resolved));
         ExportFile& f = *files.back();
         InputFile in;
         in.path = path;
+        in.identity = parts.back().input.identity;
         in.nsysVersion = f.meta("EXPORT_PRODUCT_VERSION");
         in.schemaVersion = f.meta("EXPORT_SCHEMA_VERSION");
         in.hasSessionStart = f.hasSessionStart();
@@ -262,14 +276,15 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     // kernel and API rows at the same time, on up to one thread per core.
     double totalRows = 0;
     for (const auto& f : files)
-        for (const char* t : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
-                              "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
-            totalRows += double(f->estimatedRows(t));
+        if (f)
+            for (const char* t : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
+                                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
+                totalRows += double(f->estimatedRows(t));
     ReadProgress prog(totalRows);
-    std::vector<FilePart> parts(files.size());
     std::vector<std::unique_ptr<FileReader>> readers;
     TaskGraph graph;
     for (size_t fi = 0; fi < files.size(); ++fi) {
+        if (!files[fi]) continue;  // from its snapshot
         parts[fi].input = p.inputs[fi];
         readers.push_back(std::make_unique<FileReader>(*files[fi], parts[fi], prog));
         readers.back()->plan(graph);
@@ -288,6 +303,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
         in.runtimeRows = parts[fi].input.runtimeRows;
         in.nvtxRanges = parts[fi].input.nvtxRanges;
         in.syncRows = parts[fi].input.syncRows;
+        in.readWarnings = parts[fi].warnings;
         mergePart(p, std::move(parts[fi]), int(fi), lanesPerFile[fi]);
         alignFile(p, int(fi), lanesPerFile[fi], 0, in.alignNs);
     }

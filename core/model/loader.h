@@ -10,7 +10,12 @@
 
 namespace skew {
 
+class ProfileCache;
+
 struct LoadOptions {
+    // Snapshots of files read before (cache/profile_cache.h): files with a valid one are read from
+    // it; null: every file is read from its export.
+    ProfileCache* cache = nullptr;
     // Called now and then (about every 30 ms, on the thread that called loadProfile, while files are
     // read on up to one thread per core) with the phase and the overall fraction done; return false
     // to cancel (loadProfile then throws Cancelled).

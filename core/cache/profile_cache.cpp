@@ -1,0 +1,558 @@
+#include "cache/profile_cache.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include "model/lane_index.h"
+
+namespace skew {
+namespace {
+
+constexpr char kMagic[8] = {'S', 'K', 'W', 'S', 'N', 'A', 'P', '\n'};
+constexpr uint32_t kByteOrder = 0x01020304u;
+constexpr size_t kFingerprintBytes = 64 * 1024;
+
+uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+// A fast 64-bit checksum over a byte stream: four independent lanes of multiply-rotate over 8-byte
+// words (no bit of the data escapes every lane), folded with the length at the end.
+class Checksum {
+public:
+    void update(const void* data, size_t len) {
+        const unsigned char* p = static_cast<const unsigned char*>(data);
+        total_ += len;
+        while (len > 0 && fill_ > 0) {  // finish a started block
+            block_[fill_++] = *p++;
+            --len;
+            if (fill_ == 32) mix(block_), fill_ = 0;
+        }
+        while (len >= 32) {
+            mix(p);
+            p += 32;
+            len -= 32;
+        }
+        while (len > 0) block_[fill_++] = *p++, --len;
+    }
+    uint64_t final() const {
+        uint64_t l[4] = {lane_[0], lane_[1], lane_[2], lane_[3]};
+        unsigned char tail[32] = {};
+        std::memcpy(tail, block_, fill_);
+        for (int i = 0; i < 4; ++i) {
+            uint64_t w;
+            std::memcpy(&w, tail + 8 * i, 8);
+            l[i] = rotl(l[i] + w * kP2, 31) * kP1;
+        }
+        uint64_t h = rotl(l[0], 1) + rotl(l[1], 7) + rotl(l[2], 12) + rotl(l[3], 18) + total_ * kP3;
+        h ^= h >> 33;
+        h *= kP2;
+        h ^= h >> 29;
+        return h;
+    }
+
+private:
+    static constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull, kP2 = 0xC2B2AE3D27D4EB4Full, kP3 = 0x165667B19E3779F9ull;
+    void mix(const unsigned char* p) {
+        for (int i = 0; i < 4; ++i) {
+            uint64_t w;
+            std::memcpy(&w, p + 8 * i, 8);
+            lane_[i] = rotl(lane_[i] + w * kP2, 31) * kP1;
+        }
+    }
+    uint64_t lane_[4] = {kP1 + kP2, kP2, 0, ~kP1};
+    unsigned char block_[32] = {};
+    size_t fill_ = 0;
+    uint64_t total_ = 0;
+};
+
+// Buffered writes to a file descriptor, summed into the checksum.
+class Writer {
+public:
+    explicit Writer(int fd) : fd_(fd) {}
+    void bytes(const void* p, size_t n) {
+        sum.update(p, n);
+        raw(p, n);
+    }
+    void raw(const void* p, size_t n) {
+        const char* c = static_cast<const char*>(p);
+        while (n > 0 && ok) {
+            if (buf_.size() + n <= kBuf) {
+                buf_.insert(buf_.end(), c, c + n);
+                return;
+            }
+            flush();
+            if (n >= kBuf) {  // large columns go straight to the file
+                ssize_t w = ::write(fd_, c, n);
+                if (w <= 0) {
+                    if (w < 0 && errno == EINTR) continue;
+                    ok = false, error = errno ? errno : EIO;
+                    return;
+                }
+                c += w, n -= size_t(w);
+            }
+        }
+    }
+    void flush() {
+        size_t off = 0;
+        while (off < buf_.size() && ok) {
+            ssize_t w = ::write(fd_, buf_.data() + off, buf_.size() - off);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) ok = false, error = errno ? errno : EIO;
+            else off += size_t(w);
+        }
+        buf_.clear();
+    }
+    template <typename T>
+    void pod(T v) { bytes(&v, sizeof v); }
+    void str(const std::string& s) {
+        pod(uint32_t(s.size()));
+        bytes(s.data(), s.size());
+    }
+    template <typename T>
+    void vec(const std::vector<T>& v) {
+        pod(uint64_t(v.size()));
+        bytes(v.data(), v.size() * sizeof(T));
+    }
+    // times put back on the file's own clock
+    void times(const std::vector<int64_t>& v, int64_t off) {
+        pod(uint64_t(v.size()));
+        std::vector<int64_t> chunk;
+        for (size_t i = 0; i < v.size(); i += 65536) {
+            size_t n = std::min<size_t>(65536, v.size() - i);
+            chunk.assign(v.begin() + long(i), v.begin() + long(i + n));
+            for (auto& t : chunk) t -= off;
+            bytes(chunk.data(), n * sizeof(int64_t));
+        }
+    }
+    Checksum sum;
+    bool ok = true;
+    int error = 0;
+
+private:
+    static constexpr size_t kBuf = 1 << 20;
+    int fd_;
+    std::vector<char> buf_;
+};
+
+// Reads from a file descriptor straight into the destination, summed into the checksum; every
+// length is checked against what is left, so a damaged count cannot make it allocate wildly.
+class Reader {
+public:
+    Reader(int fd, uint64_t payload) : fd_(fd), left_(payload) {}
+    bool bytes(void* p, size_t n) {
+        if (!ok || n > left_) return ok = false;
+        char* c = static_cast<char*>(p);
+        size_t got = 0;
+        while (got < n) {
+            ssize_t r = ::read(fd_, c + got, n - got);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) return ok = false;
+            got += size_t(r);
+        }
+        left_ -= n;
+        sum.update(p, n);
+        return true;
+    }
+    template <typename T>
+    T pod() {
+        T v{};
+        bytes(&v, sizeof v);
+        return v;
+    }
+    std::string str() {
+        uint32_t n = pod<uint32_t>();
+        if (!ok || n > left_) {
+            ok = false;
+            return {};
+        }
+        std::string s(n, '\0');
+        bytes(s.data(), n);
+        return s;
+    }
+    template <typename T>
+    void vec(std::vector<T>& v) {
+        uint64_t n = pod<uint64_t>();
+        if (!ok || n > left_ / sizeof(T)) {
+            ok = false;
+            return;
+        }
+        v.resize(size_t(n));
+        bytes(v.data(), size_t(n) * sizeof(T));
+    }
+    Checksum sum;
+    bool ok = true;
+    uint64_t left() const { return left_; }
+
+private:
+    int fd_;
+    uint64_t left_;
+};
+
+struct Header {
+    uint32_t format = 0, byteOrder = 0;
+    uint64_t payloadBytes = 0, checksum = 0;
+    uint64_t size = 0, inode = 0, device = 0, fingerprint = 0;
+    int64_t mtimeNs = 0;
+};
+
+bool readAll(int fd, void* p, size_t n) {
+    char* c = static_cast<char*>(p);
+    while (n > 0) {
+        ssize_t r = ::read(fd, c, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        c += r, n -= size_t(r);
+    }
+    return true;
+}
+
+void debugLine(const std::string& s) {
+    if (std::getenv("SKEWSCOPE_DEBUG")) std::fprintf(stderr, "skewscope: debug: %s\n", s.c_str());
+}
+
+std::string hex(uint64_t v) {
+    char b[17];
+    std::snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
+    return b;
+}
+
+bool isSnapshotName(const std::string& n) { return n.size() > 5 && n.compare(n.size() - 5, 5, ".snap") == 0 && n[0] != '.'; }
+
+}  // namespace
+
+ProfileCache::ProfileCache(std::string dir, uint64_t maxBytes) : dir_(std::move(dir)), maxBytes_(maxBytes) {
+    if (dir_.empty()) {
+        if (const char* d = std::getenv("SKEWSCOPE_CACHE_DIR"); d && *d) dir_ = d;
+        else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir_ = std::string(x) + "/skewscope";
+        else if (const char* h = std::getenv("HOME"); h && *h) dir_ = std::string(h) + "/.cache/skewscope";
+        else dir_ = "/tmp/skewscope-cache-" + std::to_string(::getuid());
+    }
+    if (maxBytes_ == 0) {
+        maxBytes_ = uint64_t(4) << 30;
+        if (const char* m = std::getenv("SKEWSCOPE_CACHE_MAX_MB"); m && std::atoll(m) > 0) maxBytes_ = uint64_t(std::atoll(m)) << 20;
+    }
+}
+
+FileIdentity ProfileCache::identify(const std::string& path) {
+    FileIdentity id;
+    char buf[PATH_MAX];
+    struct stat st {};
+    if (!::realpath(path.c_str(), buf) || ::stat(buf, &st) != 0 || !S_ISREG(st.st_mode)) return id;
+    int fd = ::open(buf, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return id;
+    Checksum sum;
+    std::vector<char> chunk(kFingerprintBytes);
+    ssize_t n = ::pread(fd, chunk.data(), chunk.size(), 0);
+    if (n > 0) sum.update(chunk.data(), size_t(n));
+    if (uint64_t(st.st_size) > kFingerprintBytes) {
+        n = ::pread(fd, chunk.data(), chunk.size(), std::max<off_t>(0, st.st_size - off_t(kFingerprintBytes)));
+        if (n > 0) sum.update(chunk.data(), size_t(n));
+    }
+    ::close(fd);
+    id.canonicalPath = buf;
+    id.size = uint64_t(st.st_size);
+    id.inode = uint64_t(st.st_ino);
+    id.device = uint64_t(st.st_dev);
+    id.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    id.fingerprint = sum.final();
+    return id;
+}
+
+std::string ProfileCache::pathOf(const FileIdentity& id) const {
+    Checksum sum;
+    sum.update(id.canonicalPath.data(), id.canonicalPath.size());
+    return dir_ + "/" + hex(sum.final()) + ".snap";
+}
+
+bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why) {
+    auto fail = [&](const std::string& reason) {
+        debugLine("profile cache: " + id.canonicalPath + ": " + reason);
+        if (why) *why = reason;
+        return false;
+    };
+    if (!id.valid()) return fail("cannot identify the file");
+    const std::string path = pathOf(id);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail("no snapshot");
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    char magic[8];
+    Header h;
+    uint32_t pathLen = 0;
+    if (!readAll(fd, magic, 8) || std::memcmp(magic, kMagic, 8) != 0) return fail("not a snapshot (bad header)");
+    if (!readAll(fd, &h, sizeof h) || !readAll(fd, &pathLen, sizeof pathLen) || pathLen > PATH_MAX) return fail("truncated header");
+    std::string cached(pathLen, '\0');
+    if (!readAll(fd, cached.data(), pathLen)) return fail("truncated header");
+    if (h.format != kSnapshotFormat || h.byteOrder != kByteOrder) return fail("snapshot of another format version");
+    if (cached != id.canonicalPath || h.size != id.size || h.inode != id.inode || h.device != id.device || h.mtimeNs != id.mtimeNs ||
+        h.fingerprint != id.fingerprint)
+        return fail("stale snapshot: the export changed since");
+    Reader r(fd, h.payloadBytes);
+    FilePart part;
+    InputFile& in = part.input;
+    in.nsysVersion = r.str();
+    in.schemaVersion = r.str();
+    in.hasSessionStart = r.pod<uint8_t>() != 0;
+    in.sessionStartUtcNs = r.pod<int64_t>();
+    for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) in.tables.push_back(r.str());
+    in.kernelRows = r.pod<uint64_t>();
+    in.runtimeRows = r.pod<uint64_t>();
+    in.nvtxRanges = r.pod<uint64_t>();
+    in.syncRows = r.pod<uint64_t>();
+    for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) {
+        std::string t = r.str();
+        in.featureRows[t] = r.pod<int64_t>();
+    }
+    for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) part.warnings.push_back(r.str());
+    const uint32_t strings = r.pod<uint32_t>();
+    for (uint32_t i = 0; r.ok && i < strings; ++i) part.strings.intern(r.str());
+    // the table starts with "" at id 0, and so does a snapshot's list of distinct strings
+    if (r.ok && part.strings.size() != strings) return fail("damaged string table");
+    auto checkIds = [&](const std::vector<StrId>& v) {
+        for (StrId s : v)
+            if (s >= part.strings.size()) r.ok = false;
+    };
+    for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) {
+        Process pr;
+        pr.globalPid = r.pod<uint64_t>();
+        pr.pid = r.pod<uint32_t>();
+        pr.name = r.str();
+        for (uint32_t t = r.pod<uint32_t>(); r.ok && t > 0; --t) {
+            uint32_t tid = r.pod<uint32_t>();
+            StrId name = r.pod<uint32_t>();
+            if (name >= part.strings.size()) r.ok = false;
+            pr.threadNames[tid] = name;
+        }
+        Launches& L = pr.launches;
+        r.vec(L.correlationId), r.vec(L.start), r.vec(L.end), r.vec(L.name), r.vec(L.tid);
+        checkIds(L.name);
+        NvtxRanges& nv = pr.nvtx;
+        r.vec(nv.start), r.vec(nv.end), r.vec(nv.tid), r.vec(nv.text), r.vec(nv.domain);
+        checkIds(nv.text);
+        StreamWaits& w = pr.waits;
+        r.vec(w.start), r.vec(w.end), r.vec(w.device), r.vec(w.stream);
+        const size_t nl = L.correlationId.size(), nn = nv.start.size(), nw = w.start.size();
+        if (L.start.size() != nl || L.end.size() != nl || L.name.size() != nl || L.tid.size() != nl || nv.end.size() != nn ||
+            nv.tid.size() != nn || nv.text.size() != nn || nv.domain.size() != nn || w.end.size() != nw || w.device.size() != nw ||
+            w.stream.size() != nw)
+            r.ok = false;
+        part.processes.push_back(std::move(pr));
+    }
+    for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) {
+        FilePart::Lane l;
+        l.globalPid = r.pod<uint64_t>();
+        l.device = r.pod<int32_t>();
+        l.lane.stream = r.pod<int32_t>();
+        r.vec(l.lane.start), r.vec(l.lane.end), r.vec(l.lane.name), r.vec(l.lane.correlationId);
+        const size_t k = l.lane.start.size();
+        if (l.lane.end.size() != k || l.lane.name.size() != k || l.lane.correlationId.size() != k) r.ok = false;
+        checkIds(l.lane.name);
+        part.lanes.push_back(std::move(l));
+    }
+    if (!r.ok || r.left() != 0) return fail("truncated or damaged snapshot");
+    if (r.sum.final() != h.checksum) return fail("corrupted snapshot (checksum)");
+    // what the loader computes from the rows: the ops of names, NCCL counts, the lane index
+    part.nameOps.resize(part.strings.size());
+    for (size_t i = 0; i < part.strings.size(); ++i) part.nameOps[i] = classifyKernelName(part.strings.str(StrId(i)));
+    for (auto& l : part.lanes) {
+        l.lane.ncclKernels = 0;
+        for (StrId name : l.lane.name) l.lane.ncclKernels += part.nameOps[name] != CollOp::NotNccl;
+        buildLaneIndex(l.lane);
+    }
+    in.identity = id;
+    in.fromSnapshot = true;
+    in.readWarnings = part.warnings;
+    out = std::move(part);
+    ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // recently used
+    return true;
+}
+
+bool ProfileCache::store(const Profile& p, int file, std::string* error) {
+    const InputFile& in = p.inputs[size_t(file)];
+    auto fail = [&](const std::string& what, int err) {
+        if (error) *error = "cannot write the profile cache in " + dir_ + " (" + what + ": " + std::strerror(err) + ")";
+        return false;
+    };
+    if (!in.identity.valid()) return fail("the export cannot be identified", EINVAL);
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) return fail("mkdir", ec.value());
+    std::string tmpl = dir_ + "/.snapXXXXXX";
+    int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) return fail("create", errno);
+    // the strings this file uses, in order of first use
+    std::unordered_map<StrId, uint32_t> local;
+    std::vector<StrId> used;
+    auto use = [&](StrId s) {
+        auto [it, fresh] = local.emplace(s, uint32_t(used.size() + 1));
+        if (fresh) used.push_back(s);
+        return it->second;
+    };
+    local.emplace(kNoString, 0);
+    auto remapped = [&](const std::vector<StrId>& v) {
+        std::vector<StrId> out(v.size());
+        for (size_t i = 0; i < v.size(); ++i) out[i] = use(v[i]);
+        return out;
+    };
+    std::vector<const Process*> procs;
+    for (const auto& pr : p.processes)
+        if (pr.file == file) procs.push_back(&pr);
+    std::vector<std::pair<const Rank*, const KernelLane*>> lanes;
+    for (const auto& r : p.ranks)
+        if (r.file == file)
+            for (const auto& l : r.lanes) lanes.emplace_back(&r, &l);
+    // names first (they fix the local ids), then the payload
+    std::vector<std::vector<StrId>> laneNames, launchNames, nvtxTexts;
+    std::vector<std::map<uint32_t, uint32_t>> threads;
+    for (const Process* pr : procs) {
+        launchNames.push_back(remapped(pr->launches.name));
+        nvtxTexts.push_back(remapped(pr->nvtx.text));
+        std::map<uint32_t, uint32_t> t;
+        for (const auto& [tid, name] : pr->threadNames) t[tid] = use(name);
+        threads.push_back(std::move(t));
+    }
+    for (const auto& [r, l] : lanes) laneNames.push_back(remapped(l->name));
+
+    // the header first with a zero checksum and length, rewritten once the payload is written: a
+    // snapshot whose write broke off never passes the checks
+    Header h;
+    h.format = kSnapshotFormat;
+    h.byteOrder = kByteOrder;
+    h.size = in.identity.size, h.inode = in.identity.inode, h.device = in.identity.device;
+    h.mtimeNs = in.identity.mtimeNs, h.fingerprint = in.identity.fingerprint;
+    const uint32_t pathLen = uint32_t(in.identity.canonicalPath.size());
+    std::vector<char> header;
+    auto putHeader = [&] {
+        header.clear();
+        header.insert(header.end(), kMagic, kMagic + 8);
+        const char* hp = reinterpret_cast<const char*>(&h);
+        header.insert(header.end(), hp, hp + sizeof h);
+        const char* lp = reinterpret_cast<const char*>(&pathLen);
+        header.insert(header.end(), lp, lp + sizeof pathLen);
+        header.insert(header.end(), in.identity.canonicalPath.begin(), in.identity.canonicalPath.end());
+    };
+    putHeader();
+    Writer w(fd);
+    w.raw(header.data(), header.size());
+    const int64_t off = in.alignNs;
+    w.str(in.nsysVersion), w.str(in.schemaVersion);
+    w.pod<uint8_t>(in.hasSessionStart), w.pod<int64_t>(in.sessionStartUtcNs);
+    w.pod(uint32_t(in.tables.size()));
+    for (const auto& t : in.tables) w.str(t);
+    w.pod(in.kernelRows), w.pod(in.runtimeRows), w.pod(in.nvtxRanges), w.pod(in.syncRows);
+    w.pod(uint32_t(in.featureRows.size()));
+    for (const auto& [t, n] : in.featureRows) w.str(t), w.pod(n);
+    w.pod(uint32_t(in.readWarnings.size()));
+    for (const auto& s : in.readWarnings) w.str(s);
+    w.pod(uint32_t(used.size() + 1));
+    w.str("");
+    for (StrId s : used) w.str(p.strings.str(s));
+    w.pod(uint32_t(procs.size()));
+    for (size_t i = 0; i < procs.size(); ++i) {
+        const Process& pr = *procs[i];
+        w.pod(pr.globalPid), w.pod(pr.pid), w.str(pr.name);
+        w.pod(uint32_t(threads[i].size()));
+        for (auto [tid, name] : threads[i]) w.pod(tid), w.pod(name);
+        const Launches& L = pr.launches;
+        w.vec(L.correlationId), w.times(L.start, off), w.times(L.end, off), w.vec(launchNames[i]), w.vec(L.tid);
+        const NvtxRanges& nv = pr.nvtx;
+        w.times(nv.start, off), w.times(nv.end, off), w.vec(nv.tid), w.vec(nvtxTexts[i]), w.vec(nv.domain);
+        const StreamWaits& sw = pr.waits;
+        w.times(sw.start, off), w.times(sw.end, off), w.vec(sw.device), w.vec(sw.stream);
+    }
+    w.pod(uint32_t(lanes.size()));
+    for (size_t i = 0; i < lanes.size(); ++i) {
+        const Rank& r = *lanes[i].first;
+        const KernelLane& l = *lanes[i].second;
+        w.pod(p.processes[size_t(r.process)].globalPid), w.pod(int32_t(r.device)), w.pod(int32_t(l.stream));
+        w.times(l.start, off), w.times(l.end, off), w.vec(laneNames[i]), w.vec(l.correlationId);
+    }
+    w.flush();
+    struct stat st {};
+    bool ok = w.ok && ::fstat(fd, &st) == 0;
+    int err = w.ok ? errno : w.error;
+    if (ok) {
+        h.payloadBytes = uint64_t(st.st_size) - header.size();
+        h.checksum = w.sum.final();
+        putHeader();
+        ok = ::pwrite(fd, header.data(), header.size(), 0) == ssize_t(header.size());
+        err = errno;
+    }
+    if (::close(fd) != 0 && ok) ok = false, err = errno;
+    const std::string path = pathOf(in.identity);
+    if (ok && ::rename(tmpl.c_str(), path.c_str()) != 0) ok = false, err = errno;
+    if (!ok) {
+        ::unlink(tmpl.c_str());
+        return fail("write", err ? err : EIO);
+    }
+    evict(path);
+    return true;
+}
+
+ProfileCache::Info ProfileCache::info() const {
+    Info i;
+    DIR* d = ::opendir(dir_.c_str());
+    if (!d) return i;
+    while (dirent* e = ::readdir(d)) {
+        std::string n = e->d_name;
+        if (!isSnapshotName(n)) continue;
+        struct stat st {};
+        if (::stat((dir_ + "/" + n).c_str(), &st) == 0) ++i.entries, i.bytes += uint64_t(st.st_size);
+    }
+    ::closedir(d);
+    return i;
+}
+
+uint64_t ProfileCache::clear() {
+    uint64_t n = 0;
+    DIR* d = ::opendir(dir_.c_str());
+    if (!d) return 0;
+    std::vector<std::string> names;
+    while (dirent* e = ::readdir(d)) names.push_back(e->d_name);
+    ::closedir(d);
+    for (const auto& name : names)
+        if ((isSnapshotName(name) || name.rfind(".snap", 0) == 0) && ::unlink((dir_ + "/" + name).c_str()) == 0 && isSnapshotName(name)) ++n;
+    return n;
+}
+
+void ProfileCache::evict(const std::string& keep) {
+    struct Entry {
+        std::string path;
+        uint64_t bytes;
+        int64_t used;
+    };
+    std::vector<Entry> entries;
+    uint64_t total = 0;
+    DIR* d = ::opendir(dir_.c_str());
+    if (!d) return;
+    while (dirent* e = ::readdir(d)) {
+        std::string n = e->d_name;
+        if (!isSnapshotName(n)) continue;
+        struct stat st {};
+        std::string path = dir_ + "/" + n;
+        if (::stat(path.c_str(), &st) != 0) continue;
+        entries.push_back({path, uint64_t(st.st_size), int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec});
+        total += uint64_t(st.st_size);
+    }
+    ::closedir(d);
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    for (const Entry& e : entries) {
+        if (total <= maxBytes_) break;
+        if (e.path == keep) continue;
+        if (::unlink(e.path.c_str()) == 0) total -= e.bytes;
+    }
+}
+
+}  // namespace skew
