@@ -75,8 +75,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     options_.stepRegex = st.value("analysis/stepRegex", QString()).toString().toStdString();
     buildUi();
     buildMenus();
-    restoreGeometry(st.value("window/geometry").toByteArray());
-    if (!st.contains("window/geometry")) resize(1600, 900);
+    if (!restoreGeometry(st.value("window/geometry").toByteArray())) resize(1600, 900);
 }
 
 void MainWindow::saveAnalysisOptions() const {
@@ -86,19 +85,27 @@ void MainWindow::saveAnalysisOptions() const {
     st.setValue("analysis/stepRegex", QString::fromStdString(options_.stepRegex));
 }
 
-void MainWindow::showEvent(QShowEvent* e) {
-    QMainWindow::showEvent(e);
-    if (splittersRestored_) return;
-    splittersRestored_ = true;
-    // the plot gets the larger share by default: 62% of the width, 64% of the right side's height
+void MainWindow::applySplitterShare(QSplitter* sp) {
+    // the user's proportions, else the plot gets the larger share: the table 38% of the width, the
+    // plot 64% of the right side's height; applied whenever the splitter is shown or resized
     QSettings st;
-    if (!mainSplitter_->restoreState(st.value("window/mainSplitter").toByteArray())) {
-        int w = std::max(width(), 800);
-        mainSplitter_->setSizes({w * 38 / 100, w * 62 / 100});
-    }
-    if (!rightSplitter_->restoreState(st.value("window/rightSplitter").toByteArray())) {
-        int h = std::max(rightSplitter_->height(), 400);
-        rightSplitter_->setSizes({h * 64 / 100, h * 36 / 100});
+    bool horizontal = sp->orientation() == Qt::Horizontal;
+    QList<int> f;
+    for (const QVariant& v : st.value(horizontal ? "window/mainSplitter" : "window/rightSplitter").toList()) f << v.toInt();
+    if (f.size() != 2 || f[0] <= 0 || f[1] <= 0) f = horizontal ? QList<int>{380, 620} : QList<int>{640, 360};
+    int total = horizontal ? sp->width() : sp->height();
+    sp->setSizes({total * f[0] / 1000, total * f[1] / 1000});
+    (horizontal ? mainShared_ : rightShared_) = true;
+}
+
+void MainWindow::saveSplitters() const {
+    // proportions (per mille), so they fit any window size; not before they were applied
+    QSettings st;
+    for (auto [sp, key] : {std::pair{mainSplitter_, "window/mainSplitter"}, std::pair{rightSplitter_, "window/rightSplitter"}}) {
+        if (!(sp == mainSplitter_ ? mainShared_ : rightShared_)) continue;
+        QList<int> s = sp->sizes();
+        int total = s.size() == 2 ? s[0] + s[1] : 0;
+        if (total > 0) st.setValue(key, QVariantList{s[0] * 1000 / total, s[1] * 1000 / total});
     }
 }
 
@@ -234,8 +241,10 @@ void MainWindow::buildUi() {
     left->setMinimumWidth(240);
     rightSplitter_ = right;
     mainSplitter_ = main;
-    connect(main, &QSplitter::splitterMoved, this, [this] { QSettings().setValue("window/mainSplitter", mainSplitter_->saveState()); });
-    connect(right, &QSplitter::splitterMoved, this, [this] { QSettings().setValue("window/rightSplitter", rightSplitter_->saveState()); });
+    main->installEventFilter(this);
+    right->installEventFilter(this);
+    connect(main, &QSplitter::splitterMoved, this, &MainWindow::saveSplitters);
+    connect(right, &QSplitter::splitterMoved, this, &MainWindow::saveSplitters);
 
     // the warning bar: selectable text and a close button
     warningBar_ = new QWidget;
@@ -852,6 +861,11 @@ void MainWindow::layoutRanksTicks() {
 }
 
 bool MainWindow::eventFilter(QObject* o, QEvent* e) {
+    // the splitters keep their proportions when the window is resized (QSplitter alone would give
+    // the whole change to the stretchier side)
+    if ((e->type() == QEvent::Resize || e->type() == QEvent::Show) && (o == mainSplitter_ || o == rightSplitter_) &&
+        static_cast<QWidget*>(o)->isVisible())
+        applySplitterShare(static_cast<QSplitter*>(o));
     if (o == ranksChart_ && e->type() == QEvent::Resize && !ranksLabels_.isEmpty()) QTimer::singleShot(0, this, &MainWindow::layoutRanksTicks);
     return QMainWindow::eventFilter(o, e);
 }
@@ -1095,8 +1109,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings st;
     st.setValue("window/geometry", saveGeometry());
-    st.setValue("window/mainSplitter", mainSplitter_->saveState());
-    st.setValue("window/rightSplitter", rightSplitter_->saveState());
+    saveSplitters();
     cancel_ = true;
     QMainWindow::closeEvent(e);
 }

@@ -95,7 +95,6 @@ protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
-    void showEvent(QShowEvent* e) override;
 
 private:
     void buildUi();
@@ -115,6 +114,8 @@ private:
     void sizeTableColumns();
     void rememberExportFolder(const QString& path);
     void saveAnalysisOptions() const;
+    void saveSplitters() const;
+    void applySplitterShare(QSplitter* sp);
     QString defaultExportName(const QString& suffix) const;
     void chooseAndExportView();
     void chooseAndExportWindow();
@@ -126,7 +127,7 @@ private:
     int ranksGroup_ = -1;
     QStringList ranksLabels_;
     const void* ranksFor_ = nullptr;  // the session the Ranks tab was filled from
-    bool splittersRestored_ = false;
+    bool mainShared_ = false, rightShared_ = false;  // the splitters' proportions applied
     bool loading_ = false;
     bool selecting_ = false;
     std::atomic<bool> cancel_{false};
