@@ -31,6 +31,11 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationName("skewscope-gui-tests");
     QSettings().clear();
     ::testing::InitGoogleTest(&argc, argv);
+    // each test starts without settings, also when several run in one process
+    struct ClearSettings : ::testing::EmptyTestEventListener {
+        void OnTestStart(const ::testing::TestInfo&) override { QSettings().clear(); }
+    };
+    ::testing::UnitTest::GetInstance()->listeners().Append(new ClearSettings);
     int rc = RUN_ALL_TESTS();
     if (!runtimeDir.isEmpty()) {
         std::error_code ec;

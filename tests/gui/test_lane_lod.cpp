@@ -114,7 +114,9 @@ TEST(LaneLod, RealExportNeverPaintsGemmWhereNoGemmRan) {
     int gemmColumns = 0;
     for (int i = 0; i < cols.count; ++i) {
         double cs = cols.x0Ns + i * cols.nsPerPx, ce = cs + cols.nsPerPx;
-        if (cs >= 2.25e6 && ce <= 3.34e6) EXPECT_NE(painted[size_t(i)], LaneClass::Gemm) << "column at " << cs / 1e6 << " ms";
+        if (cs >= 2.25e6 && ce <= 3.34e6) {
+            EXPECT_NE(painted[size_t(i)], LaneClass::Gemm) << "column at " << cs / 1e6 << " ms";
+        }
         if (cs >= 2.15e6 && ce <= 2.23e6) {
             EXPECT_EQ(painted[size_t(i)], LaneClass::Gemm) << "column at " << cs / 1e6 << " ms";
             ++gemmColumns;

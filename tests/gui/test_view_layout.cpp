@@ -110,6 +110,7 @@ TEST(ViewLayout, LabelsInsideThePlotAndOffTheBarsAtThreeWindowSizes) {
         w.resize(ws.w, ws.h);
         w.show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(20);  // the splitters take their share once the window has its size
         ASSERT_TRUE(openAndWait(w, {demoPath()}));
         for (const Case& c : demoCases) {
             std::string what = std::to_string(ws.w) + "x" + std::to_string(ws.h) + " demo G" + std::to_string(c.group) + " #" +
