@@ -26,6 +26,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -75,7 +76,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     options_.stepRegex = st.value("analysis/stepRegex", QString()).toString().toStdString();
     buildUi();
     buildMenus();
-    if (!restoreGeometry(st.value("window/geometry").toByteArray())) resize(1600, 900);
+    if (!restoreGeometry(st.value("window/geometry").toByteArray())) {
+        // 1600x900, or most of a smaller screen
+        QSize size(1600, 900);
+        if (QScreen* s = QGuiApplication::primaryScreen()) size = size.boundedTo(s->availableGeometry().size() * 0.95);
+        resize(size);
+    }
 }
 
 void MainWindow::saveAnalysisOptions() const {
@@ -852,9 +858,11 @@ void MainWindow::layoutRanksTicks() {
     double pitch = double(std::max(plotW, 1)) / (n + 0.2);
     int widest = 0;
     for (const QString& l : ranksLabels_) widest = std::max(widest, fm.horizontalAdvance(l));
-    bool upright = widest + 8 > pitch;
-    for (int i = 0; i < ranksLabels_.size(); ++i)
-        ticker->addTick(double(i), upright ? fm.elidedText(ranksLabels_[i], Qt::ElideMiddle, 120) : ranksLabels_[i]);
+    // too wide for their bars: elided in the middle to the bar pitch, or upright when the pitch is
+    // too narrow for a readable piece (many ranks), elided to a third of the chart's height
+    bool upright = widest + 8 > pitch && pitch < 64;
+    int maxW = upright ? std::max(40, ranksChart_->height() / 3) : int(pitch) - 8;
+    for (int i = 0; i < ranksLabels_.size(); ++i) ticker->addTick(double(i), fm.elidedText(ranksLabels_[i], Qt::ElideMiddle, maxW));
     ranksChart_->xAxis->setTicker(ticker);
     ranksChart_->xAxis->setTickLabelRotation(upright ? 90 : 0);
     ranksChart_->replot();
