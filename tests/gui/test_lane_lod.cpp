@@ -136,8 +136,16 @@ TEST(LaneLod, RealExportNeverPaintsGemmWhereNoGemmRan) {
         if (ms > 2.14 && ms < 2.24) ++green;
     }
     EXPECT_GT(green, 2);
-    // the predecessor stays on top at any zoom (here: none; the late arriver was launched late)
-    EXPECT_TRUE(v.sceneLayout().predRects.empty());
+    // the predecessor stays on top, emphasised: the elementwise kernel queued before the late
+    // SendRecv on its own stream, ending just before it started (not a GEMM)
+    ASSERT_EQ(v.sceneLayout().predecessors.size(), 1u);
+    const Bar& pred = sc.bars[size_t(v.sceneLayout().predecessors[0])];
+    EXPECT_EQ(pred.row, row);
+    EXPECT_EQ(pred.kind, BarKind::Other);
+    EXPECT_LE(pred.x1, sc.launch.kernelStart);
+    EXPECT_GT(pred.x1, sc.launch.kernelStart - 10'000);
+    EXPECT_EQ(img.pixel(int(v.sceneLayout().predRects[0].center().x()), int(v.sceneLayout().predRects[0].center().y())) | 0xff000000u,
+              qRgb(0xff, 0x8c, 0x00));
 }
 
 TEST(LaneLod, DemoLanesMatchTheBruteForceAtEveryZoom) {
