@@ -287,7 +287,6 @@ void CollectiveView::setScene(CollectiveScene scene) {
     scene_ = std::move(scene);
     layout_ = {};
     highlight_.clear();
-    hlRank_ = -1;
     tickWidth_ = -1;
     title_->setText(QString::fromStdString(scene_.title));
     // the why-line can be long: one line per clause, wrapped to the width when drawn
@@ -432,7 +431,6 @@ int CollectiveView::barAt(const QPointF& pos) const {
 }
 
 void CollectiveView::setHighlight(int rank, int lane, quint32 kernel) {
-    hlRank_ = rank, hlLane_ = lane, hlKernel_ = kernel;
     highlight_.clear();
     for (size_t i = 0; i < scene_.bars.size(); ++i) {
         const Bar& b = scene_.bars[i];
@@ -442,7 +440,6 @@ void CollectiveView::setHighlight(int rank, int lane, quint32 kernel) {
 }
 
 void CollectiveView::clearHighlight() {
-    hlRank_ = -1;
     highlight_.clear();
     replot();
 }

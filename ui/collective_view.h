@@ -79,8 +79,6 @@ private:
     bool fitted_ = true;         // the time range follows the size (no zoom or pan since the fit)
     bool settingRange_ = false;  // our own range changes do not end the fit
     std::vector<int> highlight_;
-    int hlRank_ = -1, hlLane_ = -1;
-    quint32 hlKernel_ = 0;
     QString emptyText_;
     std::function<QString(const Bar&)> tooltip_;
 };

@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -297,6 +298,13 @@ TEST(WindowState, CosmeticItems) {
     EXPECT_LT(v->xAxis->range().size(), span);
     QTest::keyClick(w.table(), Qt::Key_0, Qt::ControlModifier);
     EXPECT_DOUBLE_EQ(v->xAxis->range().size(), span);
+    // the plain keys stay with a field being typed in
+    auto* minSkew = w.findChild<QDoubleSpinBox*>();
+    ASSERT_TRUE(minSkew);
+    minSkew->setFocus();
+    minSkew->selectAll();
+    QTest::keyClicks(minSkew, "10");
+    EXPECT_DOUBLE_EQ(minSkew->value(), 10.0);  // "1" then "0", not the fit shortcut
 }
 
 }  // namespace
