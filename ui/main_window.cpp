@@ -62,7 +62,7 @@ QString count(qulonglong n, const char* one, const char* many) {
 }
 
 // the cause filter's entries: readable words, the identifier as data
-const std::pair<const char*, Cause> kCauses[] = {
+const std::pair<const char*, Cause> kCauseFilter[] = {
     {"cpu_launch", Cause::CpuLaunch}, {"gpu_dependency", Cause::GpuDependency}, {"gpu_other", Cause::GpuOther}, {"unknown", Cause::Unknown}};
 }  // namespace
 
@@ -141,7 +141,7 @@ void MainWindow::buildUi() {
     causeFilter_ = new QComboBox;
     causeFilter_->setToolTip(tr("Show one cause of lateness"));
     causeFilter_->addItem(tr("any cause"));
-    for (const auto& [id, cause] : kCauses) {
+    for (const auto& [id, cause] : kCauseFilter) {
         causeFilter_->addItem(tr(causeLabel(cause)), QString(id));
         causeFilter_->setItemData(causeFilter_->count() - 1, QString(id), Qt::ToolTipRole);
     }
@@ -782,8 +782,8 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     setFilters(sameFiles ? keepOp : QString(), sameFiles ? keepGroupFilter : -1, causeFilter_->currentData().toString(),
                minSkew_->value(), bigOnly_->isChecked());
     int pick = -1;
-    if (keepGroup >= 0 && size_t(keepGroup) < a.groups.size() && keepIndex >= 1 && keepIndex <= a.groups[size_t(keepGroup)].count) {
-        int c = int(a.groups[size_t(keepGroup)].firstCollective + keepIndex - 1);
+    if (const Collective* kept = keepGroup >= 0 ? a.find(keepGroup, keepIndex) : nullptr) {
+        int c = int(kept - a.collectives.data());
         if (filter_->accepts(c)) pick = c;
     }
     if (pick < 0) {
@@ -904,10 +904,9 @@ void MainWindow::selectCollective(int c) {
 }
 
 bool MainWindow::selectCollective(int group, uint32_t index) {
-    if (!session_ || group < 0 || size_t(group) >= session_->analysis.groups.size()) return false;
-    const Group& g = session_->analysis.groups[size_t(group)];
-    if (index < 1 || index > g.count) return false;
-    int c = int(g.firstCollective + index - 1);
+    const Collective* col = session_ ? session_->analysis.find(group, index) : nullptr;
+    if (!col) return false;
+    int c = int(col - session_->analysis.collectives.data());
     if (!filter_->accepts(c)) {
         clearFilters();  // never show a collective the table hides
         statusLabel_->setText(tr("Filters cleared to show G%1 #%2.").arg(group).arg(index));
