@@ -82,6 +82,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     double span = std::max(hi - lo, 1000.0);
     sc.fitX0 = lo - span * 0.08;
     sc.fitX1 = hi + span * 0.22;  // room for the lateness labels right of the aligned ends
+    sc.endX = hi;
     // Context: the other streams' kernels around the collective (3 spans each side).
     const double ctx0 = lo - 3 * span, ctx1 = hi + 3 * span;
     for (size_t s = 0; s < g.width(); ++s) {
@@ -178,6 +179,29 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
         }
     }
     return o;
+}
+
+std::string barSummary(const Profile& p, const CollectiveScene& sc, const Bar& b) {
+    const Rank& r = p.ranks[size_t(b.rank)];
+    const KernelLane& kl = r.lanes[size_t(b.lane)];
+    std::string what;
+    switch (b.kind) {
+    case BarKind::NcclWait: what = b.late ? "late arriver, waiting" : "waiting for the last rank"; break;
+    case BarKind::NcclTransfer: what = b.late ? "late arriver" : "transfer (after the last rank arrived)"; break;
+    case BarKind::Gemm: what = "GEMM"; break;
+    case BarKind::OtherNccl: what = "other NCCL kernel"; break;
+    default: what = "kernel"; break;
+    }
+    if (b.predecessor) what += ", predecessor of the late arriver";
+    auto rel = [&](int64_t t) {
+        int64_t d = t - sc.t0;
+        return (d < 0 ? "-" : "+") + formatDuration(d < 0 ? -d : d);
+    };
+    int64_t s = kl.start[b.kernel], e = kl.end[b.kernel];
+    std::string name = p.strings.str(kl.name[b.kernel]);
+    if (name.size() > 160) name = name.substr(0, 157) + "...";  // template names run to kilobytes
+    return name + "\n" + r.label + ", stream " + std::to_string(kl.stream) + ": " + what + "\n" +
+           rel(s) + " to " + rel(e) + " (" + formatDuration(e - s) + ")";
 }
 
 }  // namespace skewui

@@ -42,6 +42,7 @@ struct Row {
 struct CollectiveScene {
     int64_t t0 = 0;                 // aligned ns of the earliest member start
     double fitX0 = 0, fitX1 = 1;    // the range that shows the whole collective (and its launch)
+    double endX = 0;                // the latest member end (the view fits its labels right of it)
     std::vector<Row> rows;
     std::vector<Bar> bars;          // sorted by (sub, row, x0) for hit-testing
     LaunchMarker launch;
@@ -53,6 +54,9 @@ struct CollectiveScene {
 };
 
 CollectiveScene buildScene(const skew::Profile& p, const skew::Analysis& a, int collectiveIndex);
+
+// A bar's hover text: kernel, rank and stream, times relative to the first arrival.
+std::string barSummary(const skew::Profile& p, const CollectiveScene& sc, const Bar& b);
 
 // The details shown when a bar is clicked (plain text, one field per line).
 std::string kernelDetails(const skew::Profile& p, const skew::Analysis& a, int collectiveIndex, int rank, int lane,

@@ -1,5 +1,6 @@
 #include "collective_view.h"
 
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -19,9 +20,7 @@ const QColor kGemm(0x6b, 0x8e, 0x23);
 const QColor kOtherNccl(0x7a, 0x9c, 0xc6);
 const QColor kPred(0xff, 0x8c, 0x00);
 const QColor kLaunch(0x6a, 0x1b, 0x9a);
-
-constexpr double kMainHalf = 0.22;  // bar half-height in rows
-constexpr double kSubY = 0.36, kSubHalf = 0.07;
+const QColor kHighlight(0x20, 0x20, 0x20);
 
 QColor barColor(const Bar& b) {
     switch (b.kind) {
@@ -32,7 +31,152 @@ QColor barColor(const Bar& b) {
     default: return kOther;
     }
 }
+
+QColor laneColor(LaneClass c) { return c == LaneClass::Gemm ? kGemm : c == LaneClass::OtherNccl ? kOtherNccl : kOther; }
 }  // namespace
+
+// A line of text that never widens the plot: elided in the middle (title) or wrapped at the
+// width of the plot (the why-line), its height following the number of lines.
+class TextElement : public QCPLayoutElement {
+public:
+    TextElement(QCustomPlot* plot, const QFont& font, QColor color, bool wrap)
+        : QCPLayoutElement(plot), font_(font), color_(color), wrap_(wrap) {
+        setMargins(QMargins(8, 3, 8, 1));
+    }
+    void setText(const QString& t) { text_ = t; }
+    QString text() const { return text_; }
+    bool isElided() const { return !wrap_ && shown() != text_; }
+    QString shown() const { return lines(mRect.width() > 0 ? mRect.width() : availableWidth()).join('\n'); }
+
+    QSize minimumOuterSizeHint() const override {
+        int n = text_.isEmpty() ? 0 : int(lines(availableWidth()).size());
+        return {0, n * QFontMetrics(font_).lineSpacing() + (n ? mMargins.top() + mMargins.bottom() : 0)};
+    }
+    QSize maximumOuterSizeHint() const override { return {QWIDGETSIZE_MAX, minimumOuterSizeHint().height()}; }
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* p) const override { p->setAntialiasing(true); }
+    void draw(QCPPainter* p) override {
+        p->setFont(font_);
+        p->setPen(color_);
+        QFontMetrics fm(font_);
+        int y = mRect.top();
+        for (const QString& l : lines(mRect.width())) {
+            p->drawText(QRect(mRect.left(), y, mRect.width(), fm.lineSpacing()), Qt::AlignHCenter | Qt::AlignVCenter, l);
+            y += fm.lineSpacing();
+        }
+    }
+
+private:
+    int availableWidth() const { return mParentPlot->viewport().width() - mMargins.left() - mMargins.right(); }
+    QStringList lines(int width) const {
+        QFontMetrics fm(font_);
+        if (text_.isEmpty() || width <= 0) return {};
+        if (!wrap_) return {fm.elidedText(text_, Qt::ElideMiddle, width)};
+        // whole clauses ("; ") on a line while they fit; a longer clause breaks at spaces; a word
+        // longer than the line is elided in the middle
+        QStringList out;
+        QString cur;
+        for (const QString& clause : text_.split('\n')) {
+            if (!cur.isEmpty() && fm.horizontalAdvance(cur + "; " + clause) <= width) {
+                cur += "; " + clause;
+                continue;
+            }
+            if (!cur.isEmpty()) out << cur;
+            cur.clear();
+            for (const QString& word : clause.split(' ')) {
+                QString next = cur.isEmpty() ? word : cur + ' ' + word;
+                if (fm.horizontalAdvance(next) <= width || cur.isEmpty()) {
+                    cur = next;
+                } else {
+                    out << fm.elidedText(cur, Qt::ElideMiddle, width);
+                    cur = word;
+                }
+            }
+        }
+        if (!cur.isEmpty()) out << fm.elidedText(cur, Qt::ElideMiddle, width);
+        return out;
+    }
+
+    QString text_;
+    QFont font_;
+    QColor color_;
+    bool wrap_;
+};
+
+// The legend below the plot: only what is drawn, wrapped onto as many lines as the width needs.
+class LegendElement : public QCPLayoutElement {
+public:
+    struct Item {
+        QColor c;
+        QString t;
+        enum Shape { Box, Hatch, Triangle, Outline } shape;
+    };
+    explicit LegendElement(QCustomPlot* plot) : QCPLayoutElement(plot) {
+        font_.setPointSizeF(8);
+        setMargins(QMargins(8, 2, 8, 4));
+    }
+    void setItems(std::vector<Item> items) { items_ = std::move(items); }
+    const std::vector<Item>& items() const { return items_; }
+
+    QSize minimumOuterSizeHint() const override {
+        int n = int(rows(mParentPlot->viewport().width() - mMargins.left() - mMargins.right()).size());
+        return {0, n * lineHeight() + (n ? mMargins.top() + mMargins.bottom() : 0)};
+    }
+    QSize maximumOuterSizeHint() const override { return {QWIDGETSIZE_MAX, minimumOuterSizeHint().height()}; }
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* p) const override { p->setAntialiasing(true); }
+    void draw(QCPPainter* p) override {
+        p->setFont(font_);
+        QFontMetrics fm(font_);
+        int y = mRect.top();
+        for (const auto& row : rows(mRect.width())) {
+            double w = 0;
+            for (size_t i : row) w += itemWidth(items_[i]);
+            double x = mRect.left() + (mRect.width() - w) / 2;
+            for (size_t i : row) {
+                const Item& it = items_[i];
+                QRectF box(x, y + (lineHeight() - 10) / 2.0, 10, 10);
+                p->setPen(Qt::NoPen);
+                if (it.shape == Item::Triangle) {
+                    p->setBrush(it.c);
+                    QPolygonF tri;
+                    tri << box.topLeft() << box.topRight() << QPointF(box.center().x(), box.bottom());
+                    p->drawPolygon(tri);
+                } else if (it.shape == Item::Outline) {
+                    p->setBrush(Qt::NoBrush);
+                    p->setPen(QPen(it.c, 2));
+                    p->drawRect(box.adjusted(1, 1, -1, -1));
+                } else {
+                    p->fillRect(box, it.c);
+                    if (it.shape == Item::Hatch) p->fillRect(box, QBrush(it.c.darker(125), Qt::BDiagPattern));
+                }
+                p->setPen(QColor(50, 50, 50));
+                p->drawText(QRectF(x + 14, y, fm.horizontalAdvance(it.t) + 2, lineHeight()), Qt::AlignLeft | Qt::AlignVCenter, it.t);
+                x += itemWidth(it);
+            }
+            y += lineHeight();
+        }
+    }
+
+private:
+    int lineHeight() const { return QFontMetrics(font_).height() + 2; }
+    double itemWidth(const Item& it) const { return 14 + QFontMetrics(font_).horizontalAdvance(it.t) + 14; }
+    std::vector<std::vector<size_t>> rows(int width) const {
+        std::vector<std::vector<size_t>> out;
+        double x = 0;
+        for (size_t i = 0; i < items_.size(); ++i) {
+            double w = itemWidth(items_[i]);
+            if (out.empty() || (x + w > width && !out.back().empty())) out.emplace_back(), x = 0;
+            out.back().push_back(i);
+            x += w;
+        }
+        return out;
+    }
+    QFont font_;
+    std::vector<Item> items_;
+};
 
 class BarsLayer : public QCPLayerable {
 public:
@@ -44,200 +188,72 @@ protected:
 
     void draw(QCPPainter* p) override {
         const CollectiveScene& sc = view_->scene_;
-        QCPAxis* x = view_->xAxis;
-        QCPAxis* y = view_->yAxis;
+        const SceneLayout& L = view_->layout_;
         const QRect area = view_->axisRect()->rect();
-        auto px = [&](double ns) { return x->coordToPixel(ns / 1e6); };
-        auto py = [&](double row) { return y->coordToPixel(row); };
         if (sc.collective < 0) {
             p->setPen(Qt::darkGray);
-            p->drawText(area, Qt::AlignCenter, QObject::tr("No collective selected"));
+            p->drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
+                        view_->emptyText_.isEmpty() ? QObject::tr("No collective selected") : view_->emptyText_);
             return;
         }
         p->setPen(Qt::NoPen);
-        // thin lanes: merge bars that fall into the same pixel column, keeping the most important colour
-        struct Run {
-            double x0, x1;
-            int row;
-            int rank;
-            QColor c;
-        };
-        std::vector<const Bar*> preds;
-        Run run{0, -1, -1, 0, QColor()};
-        auto flush = [&] {
-            if (run.x1 < run.x0) return;
-            double top = py(run.row + kSubY - kSubHalf), bottom = py(run.row + kSubY + kSubHalf);
-            p->fillRect(QRectF(run.x0, top, std::max(1.0, run.x1 - run.x0), bottom - top), run.c);
-        };
-        auto rankOf = [](const Bar& b) { return b.kind == BarKind::Gemm ? 2 : b.kind == BarKind::OtherNccl ? 1 : 0; };
-        int runRank = 0;
-        for (const Bar& b : sc.bars) {
+        // thin lanes, one class per pixel column (lane_lod.h)
+        for (const LaneRect& r : L.lanes) p->fillRect(r.rect, laneColor(r.cls));
+        // a highlighted thin-lane kernel is drawn at its own extent over the merged lane
+        for (int i : view_->highlight_) {
+            const Bar& b = sc.bars[size_t(i)];
             if (!b.sub) continue;
-            if (b.predecessor) preds.push_back(&b);
-            double a = px(b.x0), e = px(b.x1);
-            if (e < area.left() || a > area.right()) continue;
-            if (b.row == run.row && a <= run.x1 + 1.0) {
-                run.x1 = std::max(run.x1, e);
-                if (rankOf(b) > runRank) runRank = rankOf(b), run.c = barColor(b);
-                continue;
-            }
-            flush();
-            run = {a, e, b.row, 0, barColor(b)};
-            runRank = rankOf(b);
+            p->fillRect(L.bars[size_t(i)], barColor(b));
         }
-        flush();
-        for (const Bar* b : preds) {
-            double a = px(b->x0), e = px(b->x1);
-            double top = py(b->row + kSubY - kSubHalf * 2.2), bottom = py(b->row + kSubY + kSubHalf * 2.2);
+        // the predecessor on top, emphasised
+        for (const QRectF& r : L.predRects) {
             p->setPen(QPen(kPred.darker(130), 1.5));
             p->setBrush(kPred);
-            p->drawRect(QRectF(a, top, std::max(2.0, e - a), bottom - top));
-            p->setPen(kPred.darker(160));
-            QFont f = p->font();
-            f.setPointSizeF(8);
-            p->setFont(f);
-            p->drawText(QPointF(std::max(a, double(area.left()) + 2), bottom + 11), QObject::tr("predecessor (%1)").arg(
-                b->kind == BarKind::Gemm ? QObject::tr("GEMM") : QObject::tr("kernel")));
+            p->drawRect(r);
         }
         // main bars
-        for (const Bar& b : sc.bars) {
-            if (b.sub) break;  // main-row bars come first in the draw list
-            double a = px(b.x0), e = px(b.x1);
-            double top = py(b.row - kMainHalf), bottom = py(b.row + kMainHalf);
-            QRectF r(a, top, std::max(1.5, e - a), bottom - top);
-            if (b.kind == BarKind::NcclWait) {
-                p->setPen(Qt::NoPen);
-                p->fillRect(r, barColor(b));
-                p->fillRect(r, QBrush(barColor(b).darker(125), Qt::BDiagPattern));
-            } else {
-                p->fillRect(r, barColor(b));
-            }
+        p->setPen(Qt::NoPen);
+        for (size_t i = 0; i < sc.bars.size() && !sc.bars[i].sub; ++i) {
+            const Bar& b = sc.bars[i];
+            const QRectF& r = L.bars[i];
+            p->fillRect(r, barColor(b));
+            if (b.kind == BarKind::NcclWait) p->fillRect(r, QBrush(barColor(b).darker(125), Qt::BDiagPattern));
         }
-        // row annotations
-        QFont f = p->font();
-        f.setPointSizeF(9);
-        p->setFont(f);
-        for (size_t i = 0; i < sc.rows.size(); ++i) {
-            const Row& row = sc.rows[i];
-            if (row.missing) {
-                p->setPen(Qt::darkGray);
-                p->drawText(QPointF(area.left() + 6, py(double(i)) + 4), QObject::tr("no kernel here: partial collective"));
-                continue;
-            }
-            // label at the end of the transfer bar
-            double endX = -1e9;
-            for (const Bar& b : sc.bars) {
-                if (b.sub) break;  // main-row bars come first in the draw list
-                if (b.row == int(i)) endX = std::max(endX, px(b.x1));
-            }
-            QString text;
-            if (row.late) text = QObject::tr("late arriver: +%1").arg(QString::fromStdString(skew::formatDuration(row.latenessNs)));
-            else if (row.early) text = QObject::tr("first, waited %1").arg(QString::fromStdString(skew::formatDuration(lateness(sc))));
-            else text = QString("+%1").arg(QString::fromStdString(skew::formatDuration(row.latenessNs)));
-            QFont bf = f;
-            bf.setBold(row.late);
-            p->setFont(bf);
-            // right of the bar, on its row: ends line up, so the labels form a column
-            QFontMetrics fm(bf);
-            double tx = std::min(endX + 6, double(area.right()) - fm.horizontalAdvance(text) - 4);
-            tx = std::max(tx, double(area.left()) + 4);
-            double ty = py(double(i)) + fm.ascent() / 2.0 - 1;
-            p->setPen(Qt::NoPen);
-            p->setBrush(QColor(255, 255, 255, 215));
-            p->drawRect(QRectF(tx - 2, ty - fm.ascent(), fm.horizontalAdvance(text) + 4, fm.height()));
-            p->setPen(row.late ? kLate.darker(120) : QColor(60, 60, 60));
-            p->drawText(QPointF(tx, ty), text);
-            p->setFont(f);
+        // the bar whose details are shown
+        for (int i : view_->highlight_) {
+            QRectF r = L.bars[size_t(i)];
+            p->setPen(QPen(kHighlight, 2));
+            p->setBrush(Qt::NoBrush);
+            p->drawRect(r.adjusted(-2, -2, 2, 2));
         }
         // the late arriver's CPU launch
-        const LaunchMarker& L = sc.launch;
-        if (L.present) {
-            double yRow = py(L.row - kMainHalf - 0.12);
-            double ax = px(L.apiEnd), kx = px(L.kernelStart);
-            QPen pen(kLaunch, 1.5, Qt::DashLine);
-            p->setPen(pen);
-            double lx = std::clamp(ax, double(area.left()), double(area.right()));
-            p->drawLine(QPointF(lx, yRow), QPointF(kx, yRow));
+        const LaunchGeometry& g = L.launch;
+        if (g.shown) {
+            p->setPen(QPen(kLaunch, 1.5, Qt::DashLine));
+            p->drawLine(QPointF(g.lineX0, g.lineY), QPointF(g.lineX1, g.lineY));
             p->setPen(Qt::NoPen);
             p->setBrush(kLaunch);
-            if (ax >= area.left() && ax <= area.right()) {
-                QPolygonF tri;
-                tri << QPointF(ax - 5, yRow - 8) << QPointF(ax + 5, yRow - 8) << QPointF(ax, yRow);
-                p->drawPolygon(tri);
-            } else {
-                // off screen: an arrow at the edge pointing towards it
-                double ex = ax < area.left() ? area.left() + 1 : area.right() - 1;
-                double dir = ax < area.left() ? 1 : -1;
-                QPolygonF tri;
-                tri << QPointF(ex, yRow) << QPointF(ex + dir * 9, yRow - 5) << QPointF(ex + dir * 9, yRow + 5);
-                p->drawPolygon(tri);
-            }
-            QString label = QString::fromStdString(L.label);
-            if (ax < area.left()) label = QObject::tr("CPU launch %1 before the view  |  %2").arg(
-                QString::fromStdString(skew::formatDuration(int64_t(x->pixelToCoord(area.left()) * 1e6 - L.apiEnd))), label);
-            else label = QObject::tr("CPU launch  |  %1").arg(label);
-            p->setPen(kLaunch.darker(120));
-            QFont lf = f;
-            lf.setPointSizeF(8.5);
-            p->setFont(lf);
-            double lw = QFontMetrics(lf).horizontalAdvance(label);
-            // right of the marker when it fits, else left of it, never over the plot's edge
-            double tx = std::min(lx, kx) + 4;
-            if (tx + lw > area.right() - 4) tx = std::min(lx, kx) - lw - 12;
-            tx = std::clamp(tx, double(area.left()) + 12, double(area.right()) - lw - 4);
-            QFontMetrics lfm(lf);
+            p->drawPolygon(g.marker);
+        }
+        // labels, each where the layout found room
+        for (const PlacedLabel& l : L.labels) {
+            if (!l.shown) continue;
             p->setPen(Qt::NoPen);
             p->setBrush(QColor(255, 255, 255, 215));
-            p->drawRect(QRectF(tx - 2, yRow - 10 - lfm.ascent(), lw + 4, lfm.height()));
-            p->setPen(kLaunch.darker(120));
-            p->drawText(QPointF(tx, yRow - 10), label);
+            p->drawRect(l.rect);
+            p->setFont(l.font);
+            p->setPen(l.color);
+            p->drawText(l.rect, Qt::AlignCenter, l.text);
         }
-        drawLegend(p, area);
     }
 
 private:
-    static int64_t lateness(const CollectiveScene& sc) {
-        int64_t m = 0;
-        for (const auto& r : sc.rows) m = std::max(m, r.latenessNs);
-        return m;
-    }
-
-    void drawLegend(QCPPainter* p, const QRect& area) {
-        struct Item {
-            QColor c;
-            QString t;
-            bool hatch;
-        };
-        const Item items[] = {{kWait, QObject::tr("waiting in NCCL"), true}, {kTransfer, QObject::tr("transfer"), false},
-                              {kLate, QObject::tr("late arriver"), false},   {kGemm, QObject::tr("GEMM"), false},
-                              {kOther, QObject::tr("other kernel"), false},  {kPred, QObject::tr("predecessor"), false},
-                              {kLaunch, QObject::tr("CPU launch"), false}};
-        QFont f = p->font();
-        f.setPointSizeF(8);
-        p->setFont(f);
-        QFontMetrics fm(f);
-        double w = 0;
-        for (const auto& it : items) w += 14 + fm.horizontalAdvance(it.t) + 12;
-        double x = area.right() - w - 4, y = area.bottom() - 16;
-        p->setPen(Qt::NoPen);
-        p->setBrush(QColor(255, 255, 255, 220));
-        p->drawRect(QRectF(x - 4, y - 3, w + 4, 16));
-        for (const auto& it : items) {
-            QRectF box(x, y, 10, 10);
-            p->fillRect(box, it.c);
-            if (it.hatch) p->fillRect(box, QBrush(it.c.darker(125), Qt::BDiagPattern));
-            p->setPen(QColor(50, 50, 50));
-            p->drawText(QPointF(x + 14, y + 9), it.t);
-            x += 14 + fm.horizontalAdvance(it.t) + 12;
-        }
-    }
-
     CollectiveView* view_;
 };
 
-CollectiveView::CollectiveView(QWidget* parent) : QCustomPlot(parent) {
+CollectiveView::CollectiveView(QWidget* parent) : QCustomPlot(parent), fonts_(font()) {
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(400, 280);  // explicit: the plot layout's own hint grows with its title texts
+    setMinimumSize(320, 240);  // explicit: the plot layout's own hint grows with its texts
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -248,14 +264,20 @@ CollectiveView::CollectiveView(QWidget* parent) : QCustomPlot(parent) {
     yAxis->setSubTicks(false);
     yAxis->grid()->setVisible(false);
     plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(this, QString(), QFont(font().family(), 11, QFont::Bold));
+    title_ = new TextElement(this, QFont(font().family(), 11, QFont::Bold), Qt::black, false);
     plotLayout()->addElement(0, 0, title_);
     plotLayout()->insertRow(1);
-    subtitle_ = new QCPTextElement(this, QString(), QFont(font().family(), 9));
-    subtitle_->setTextColor(QColor(70, 70, 70));
+    subtitle_ = new TextElement(this, QFont(font().family(), 9), QColor(70, 70, 70), true);
     plotLayout()->addElement(1, 0, subtitle_);
+    legend_ = new LegendElement(this);
+    plotLayout()->addElement(3, 0, legend_);
     bars_ = new BarsLayer(this);
+    setMouseTracking(true);
     connect(this, &QCustomPlot::mousePress, this, &CollectiveView::onMousePress);
+    // a zoom or pan by the user ends the fit: the range no longer follows the size
+    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+        if (!settingRange_) fitted_ = false;
+    });
     setScene({});
 }
 
@@ -263,35 +285,112 @@ CollectiveView::~CollectiveView() = default;
 
 void CollectiveView::setScene(CollectiveScene scene) {
     scene_ = std::move(scene);
-    rowTicker_->clear();
-    for (size_t i = 0; i < scene_.rows.size(); ++i) {
-        const Row& r = scene_.rows[i];
-        rowTicker_->addTick(double(i), QString::fromStdString(r.label) + (r.late ? QString::fromUtf8("  \u25B6") : QString()));
-    }
-    // room above the first row for the launch label, below the last for the legend
-    yAxis->setRange(-0.75, std::max<double>(1.0, double(scene_.rows.size())) + 0.2);
+    layout_ = {};
+    highlight_.clear();
+    tickWidth_ = -1;
     title_->setText(QString::fromStdString(scene_.title));
-    // the why-line can be long: break it at its clauses so it never widens the plot
-    QStringList lines;
-    for (const QString& part : QString::fromStdString(scene_.subtitle).split("; ")) {
-        if (!lines.isEmpty() && lines.back().size() + part.size() + 2 <= 110) lines.back() += "; " + part;
-        else lines << part;
-    }
-    subtitle_->setText(lines.join("\n"));
+    // the why-line can be long: one line per clause, wrapped to the width when drawn
+    subtitle_->setText(QString::fromStdString(scene_.subtitle).replace("; ", "\n"));
     resetZoom();
 }
 
+void CollectiveView::setEmptyText(const QString& text) {
+    emptyText_ = text;
+    replot();
+}
+
+QString CollectiveView::titleText() const { return title_->text(); }
+QString CollectiveView::titleShown() const { return title_->shown(); }
+QRect CollectiveView::titleRect() const { return title_->outerRect(); }
+
+void CollectiveView::updateRowTicks() {
+    // long rank labels (several files open) are elided in the middle so the plot keeps its width
+    int maxW = std::max(80, viewport().width() / 4);
+    if (tickWidth_ == maxW) return;
+    tickWidth_ = maxW;
+    rowTicker_->clear();
+    QFontMetrics fm(yAxis->tickLabelFont());
+    for (size_t i = 0; i < scene_.rows.size(); ++i) {
+        const Row& r = scene_.rows[i];
+        QString arrow = r.late ? QString::fromUtf8("  \u25B6") : QString();
+        rowTicker_->addTick(double(i), fm.elidedText(QString::fromStdString(r.label), Qt::ElideMiddle, maxW - fm.horizontalAdvance(arrow)) + arrow);
+    }
+}
+
+void CollectiveView::setXRange(double lo, double hi) {
+    settingRange_ = true;
+    xAxis->setRange(lo, hi);
+    settingRange_ = false;
+}
+
+void CollectiveView::updateLayout() {
+    updateRowTicks();
+    QCustomPlot::updateLayout();
+    if (scene_.collective < 0) {
+        legend_->setItems({});
+        layout_ = {};
+        return;
+    }
+    auto mapping = [&] {
+        AxisMapping m;
+        m.plot = axisRect()->rect();
+        m.x0Ns = xAxis->range().lower * 1e6;
+        m.x1Ns = xAxis->range().upper * 1e6;
+        m.row0 = yAxis->range().lower;
+        m.row1 = yAxis->range().upper;
+        return m;
+    };
+    // the fit: the whole collective, with room right of the latest end for the row labels
+    int w = axisRect()->width();
+    if (fitted_ && w > 40) {
+        double lo = scene_.fitX0, hi = std::max(scene_.endX, lo + 1);
+        double margin = std::min(widestRowLabel(scene_, fonts_) + 14, 0.45 * w);
+        setXRange(lo / 1e6, (lo + (hi - lo) * w / std::max(1.0, w - margin)) / 1e6);
+    }
+    // the legend lists what is drawn at this range; its height may change the plot's
+    SceneLayout pre = layoutScene(scene_, mapping(), fonts_);
+    std::vector<LegendElement::Item> items;
+    const DrawnKinds& d = pre.drawn;
+    if (d.wait) items.push_back({kWait, tr("waiting in NCCL"), LegendElement::Item::Hatch});
+    if (d.transfer) items.push_back({kTransfer, tr("transfer"), LegendElement::Item::Box});
+    if (d.late || d.lateWait) items.push_back({kLate, tr("late arriver"), LegendElement::Item::Box});
+    if (d.gemm) items.push_back({kGemm, tr("GEMM"), LegendElement::Item::Box});
+    if (d.otherNccl) items.push_back({kOtherNccl, tr("other NCCL kernel"), LegendElement::Item::Box});
+    if (d.other) items.push_back({kOther, tr("other kernel"), LegendElement::Item::Box});
+    if (d.predecessor) items.push_back({kPred, tr("predecessor"), LegendElement::Item::Box});
+    if (d.launch) items.push_back({kLaunch, tr("CPU launch"), LegendElement::Item::Triangle});
+    if (!highlight_.empty()) items.push_back({kHighlight, tr("shown in Details"), LegendElement::Item::Outline});
+    legend_->setItems(std::move(items));
+    QCustomPlot::updateLayout();
+    // rows: room above the first row for the launch when the late arriver is the first row
+    auto [r0, r1] = rowRange(int(scene_.rows.size()), axisRect()->height(), scene_.launch.present && scene_.launch.row == 0, fonts_);
+    if (std::abs(yAxis->range().lower - r0) > 1e-9 || std::abs(yAxis->range().upper - r1) > 1e-9) {
+        yAxis->setRange(r0, r1);
+        QCustomPlot::updateLayout();
+    }
+    layout_ = layoutScene(scene_, mapping(), fonts_);
+}
+
+QStringList CollectiveView::legendEntries() const {
+    QStringList out;
+    for (const auto& it : legend_->items()) out << it.t;
+    return out;
+}
+
 void CollectiveView::resetZoom() {
-    xAxis->setRange(scene_.fitX0 / 1e6, scene_.fitX1 / 1e6);
+    fitted_ = true;
+    setXRange(scene_.fitX0 / 1e6, scene_.fitX1 / 1e6);
     replot();
 }
 
 void CollectiveView::zoomBy(double factor) {
+    fitted_ = false;
     xAxis->scaleRange(factor, xAxis->range().center());
     replot();
 }
 
 void CollectiveView::panBy(double fraction) {
+    fitted_ = false;
     xAxis->moveRange(xAxis->range().size() * fraction);
     replot();
 }
@@ -310,6 +409,7 @@ void CollectiveView::keyPressEvent(QKeyEvent* e) {
 }
 
 QPointF CollectiveView::barCenter(int i) const {
+    if (size_t(i) < layout_.bars.size()) return layout_.bars[size_t(i)].center();
     const Bar& b = scene_.bars[size_t(i)];
     double yv = b.sub ? b.row + kSubY : double(b.row);
     return {xAxis->coordToPixel((b.x0 + b.x1) / 2e6), yAxis->coordToPixel(yv)};
@@ -328,6 +428,45 @@ int CollectiveView::barAt(const QPointF& pos) const {
     double ns = xAxis->pixelToCoord(pos.x()) * 1e6;
     double slack = 3.0 * xAxis->range().size() * 1e6 / std::max(1, axisRect()->width());
     return scene_.hitTest(ns, row, sub, slack);
+}
+
+void CollectiveView::setHighlight(int rank, int lane, quint32 kernel) {
+    highlight_.clear();
+    for (size_t i = 0; i < scene_.bars.size(); ++i) {
+        const Bar& b = scene_.bars[i];
+        if (b.rank == rank && b.lane == lane && b.kernel == kernel) highlight_.push_back(int(i));
+    }
+    replot();
+}
+
+void CollectiveView::clearHighlight() {
+    highlight_.clear();
+    replot();
+}
+
+QString CollectiveView::toolTipAt(const QPointF& pos) const {
+    QPoint pt = pos.toPoint();
+    if (title_->outerRect().contains(pt) && title_->isElided()) return title_->text();
+    for (const PlacedLabel& l : layout_.labels)
+        if (l.shown && l.rect.contains(pos)) return l.text;
+    int i = barAt(pos);
+    if (i >= 0 && tooltip_) return tooltip_(scene_.bars[size_t(i)]);
+    return {};
+}
+
+bool CollectiveView::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        QString t = toolTipAt(he->pos());
+        if (t.isEmpty()) {
+            QToolTip::hideText();
+            e->ignore();
+        } else {
+            QToolTip::showText(he->globalPos(), t, this);
+        }
+        return true;
+    }
+    return QCustomPlot::event(e);
 }
 
 void CollectiveView::onMousePress(QMouseEvent* e) {

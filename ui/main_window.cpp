@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -25,6 +26,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -34,9 +36,13 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
+#include <QUrl>
+#include <QUrlQuery>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include "collective_scene.h"
 #include "collective_view.h"
 #include "model/loader.h"
 #include "models.h"
@@ -49,14 +55,64 @@ using namespace skew;
 
 namespace skewui {
 
+namespace {
+// "1 group", "2 groups"
+QString count(qulonglong n, const char* one, const char* many) {
+    return QString("%1 %2").arg(n).arg(n == 1 ? QObject::tr(one) : QObject::tr(many));
+}
+
+// the cause filter's entries: readable words, the identifier as data
+const std::pair<const char*, Cause> kCauseFilter[] = {
+    {"cpu_launch", Cause::CpuLaunch}, {"gpu_dependency", Cause::GpuDependency}, {"gpu_other", Cause::GpuOther}, {"unknown", Cause::Unknown}};
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("Skewscope"));
     setAcceptDrops(true);
+    QSettings st;
+    // the analysis settings of the last session (the time window belongs to one profile: not kept)
+    options_.bigSkewNs = st.value("analysis/bigSkewNs", qlonglong(options_.bigSkewNs)).toLongLong();
+    options_.anomalyThreshold = st.value("analysis/anomalyThreshold", options_.anomalyThreshold).toDouble();
+    options_.stepRegex = st.value("analysis/stepRegex", QString()).toString().toStdString();
     buildUi();
     buildMenus();
+    if (!restoreGeometry(st.value("window/geometry").toByteArray())) {
+        // 1600x900, or most of a smaller screen
+        QSize size(1600, 900);
+        if (QScreen* s = QGuiApplication::primaryScreen()) size = size.boundedTo(s->availableGeometry().size() * 0.95);
+        resize(size);
+    }
+}
+
+void MainWindow::saveAnalysisOptions() const {
     QSettings st;
-    restoreGeometry(st.value("window/geometry").toByteArray());
-    if (!st.contains("window/geometry")) resize(1600, 900);
+    st.setValue("analysis/bigSkewNs", qlonglong(options_.bigSkewNs));
+    st.setValue("analysis/anomalyThreshold", options_.anomalyThreshold);
+    st.setValue("analysis/stepRegex", QString::fromStdString(options_.stepRegex));
+}
+
+void MainWindow::applySplitterShare(QSplitter* sp) {
+    // the user's proportions, else the plot gets the larger share: the table 38% of the width, the
+    // plot 64% of the right side's height; applied whenever the splitter is shown or resized
+    QSettings st;
+    bool horizontal = sp->orientation() == Qt::Horizontal;
+    QList<int> f;
+    for (const QVariant& v : st.value(horizontal ? "window/mainSplitter" : "window/rightSplitter").toList()) f << v.toInt();
+    if (f.size() != 2 || f[0] <= 0 || f[1] <= 0) f = horizontal ? QList<int>{380, 620} : QList<int>{640, 360};
+    int total = horizontal ? sp->width() : sp->height();
+    sp->setSizes({total * f[0] / 1000, total * f[1] / 1000});
+    (horizontal ? mainShared_ : rightShared_) = true;
+}
+
+void MainWindow::saveSplitters() const {
+    // proportions (per mille), so they fit any window size; not before they were applied
+    QSettings st;
+    for (auto [sp, key] : {std::pair{mainSplitter_, "window/mainSplitter"}, std::pair{rightSplitter_, "window/rightSplitter"}}) {
+        if (!(sp == mainSplitter_ ? mainShared_ : rightShared_)) continue;
+        QList<int> s = sp->sizes();
+        int total = s.size() == 2 ? s[0] + s[1] : 0;
+        if (total > 0) st.setValue(key, QVariantList{s[0] * 1000 / total, s[1] * 1000 / total});
+    }
 }
 
 MainWindow::~MainWindow() {
@@ -75,13 +131,25 @@ void MainWindow::buildUi() {
     auto* left = new QWidget;
     auto* lv = new QVBoxLayout(left);
     lv->setContentsMargins(4, 4, 4, 4);
+    // filters on two lines, so the table side can be narrow
     auto* fl = new QHBoxLayout;
+    auto* fl2 = new QHBoxLayout;
     opFilter_ = new QComboBox;
     opFilter_->setToolTip(tr("Show one collective op"));
     groupFilter_ = new QComboBox;
     groupFilter_->setToolTip(tr("Show one group (communicator)"));
     causeFilter_ = new QComboBox;
-    causeFilter_->addItems({tr("any cause"), "cpu_launch", "gpu_dependency", "gpu_other", "unknown"});
+    causeFilter_->setToolTip(tr("Show one cause of lateness"));
+    causeFilter_->addItem(tr("any cause"));
+    for (const auto& [id, cause] : kCauseFilter) {
+        causeFilter_->addItem(tr(causeLabel(cause)), QString(id));
+        causeFilter_->setItemData(causeFilter_->count() - 1, QString(id), Qt::ToolTipRole);
+    }
+    for (QComboBox* c : {opFilter_, groupFilter_, causeFilter_}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(8);
+        c->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
     minSkew_ = new QDoubleSpinBox;
     minSkew_->setRange(0, 1e6);
     minSkew_->setDecimals(2);
@@ -89,23 +157,47 @@ void MainWindow::buildUi() {
     minSkew_->setPrefix(tr("skew \u2265 "));
     minSkew_->setToolTip(tr("Minimum start skew"));
     bigOnly_ = new QCheckBox(tr("big only"));
+    bigOnly_->setToolTip(tr("Only collectives whose start skew is above the big threshold (Analysis > Settings)"));
+    filterStatus_ = new QLabel;
+    filterStatus_->setStyleSheet("QLabel { color: #555; }");
     fl->addWidget(opFilter_);
     fl->addWidget(groupFilter_);
     fl->addWidget(causeFilter_);
-    fl->addWidget(minSkew_);
-    fl->addWidget(bigOnly_);
+    fl2->addWidget(minSkew_);
+    fl2->addWidget(bigOnly_);
+    fl2->addStretch(1);
     lv->addLayout(fl);
+    lv->addLayout(fl2);
     table_ = new QTableView;
     table_->setModel(filter_);
     table_->setSortingEnabled(true);
     table_->sortByColumn(CollectiveModel::Group, Qt::AscendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    // several rows can be selected for copying; the current row drives the view
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    table_->setWordWrap(false);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(20);
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table_->setAlternatingRowColors(true);
-    lv->addWidget(table_);
+    auto* copy = new QAction(tr("Copy Rows"), table_);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, &MainWindow::copySelectedRows);
+    table_->addAction(copy);
+    filterEmpty_ = new QLabel;
+    filterEmpty_->setAlignment(Qt::AlignCenter);
+    filterEmpty_->setWordWrap(true);
+    filterEmpty_->setStyleSheet("QLabel { color: #555; padding: 20px; }");
+    filterEmpty_->setText(tr("No collective matches these filters. <a href=\"clear\">Clear the filters</a>"));
+    connect(filterEmpty_, &QLabel::linkActivated, this, [this] { clearFilters(); });
+    tableStack_ = new QStackedWidget;
+    tableStack_->addWidget(table_);
+    tableStack_->addWidget(filterEmpty_);
+    lv->addWidget(tableStack_);
+    lv->addWidget(filterStatus_);
 
     view_ = new CollectiveView;
     view_->setMinimumHeight(300);
@@ -119,6 +211,14 @@ void MainWindow::buildUi() {
     ranksTable_->horizontalHeader()->setStretchLastSection(true);
     ranksChart_ = new QCustomPlot;
     ranksChart_->setMinimumHeight(160);
+    // the legend above the bars, never over them
+    ranksChart_->legend->setVisible(true);
+    ranksChart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    ranksChart_->legend->setBorderPen(Qt::NoPen);
+    ranksChart_->plotLayout()->insertRow(0);
+    ranksChart_->plotLayout()->addElement(0, 0, ranksChart_->legend);
+    ranksChart_->plotLayout()->setRowStretchFactor(0, 0.001);
+    ranksChart_->installEventFilter(this);
     auto* ranksBox = new QSplitter(Qt::Horizontal);
     ranksBox->addWidget(ranksTable_);
     ranksBox->addWidget(ranksChart_);
@@ -126,6 +226,7 @@ void MainWindow::buildUi() {
     ranksBox->setStretchFactor(1, 1);
     findings_ = new QTextBrowser;
     findings_->setOpenLinks(false);
+    connect(findings_, &QTextBrowser::anchorClicked, this, &MainWindow::openLink);
     tabs_ = new QTabWidget;
     tabs_->addTab(details_, tr("Details"));
     tabs_->addTab(ranksBox, tr("Ranks"));
@@ -134,19 +235,40 @@ void MainWindow::buildUi() {
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(view_);
     right->addWidget(tabs_);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    right->setStretchFactor(0, 2);
+    right->setStretchFactor(1, 1);
+    right->setChildrenCollapsible(false);
     auto* main = new QSplitter(Qt::Horizontal);
     main->addWidget(left);
     main->addWidget(right);
     main->setStretchFactor(0, 2);
-    main->setStretchFactor(1, 5);
+    main->setStretchFactor(1, 3);
+    main->setChildrenCollapsible(false);
+    left->setMinimumWidth(240);
+    rightSplitter_ = right;
+    mainSplitter_ = main;
+    main->installEventFilter(this);
+    right->installEventFilter(this);
+    connect(main, &QSplitter::splitterMoved, this, &MainWindow::saveSplitters);
+    connect(right, &QSplitter::splitterMoved, this, &MainWindow::saveSplitters);
 
+    // the warning bar: selectable text and a close button
+    warningBar_ = new QWidget;
+    warningBar_->setObjectName("warningBar");
+    warningBar_->setStyleSheet("#warningBar { background: #fff4cc; border: 1px solid #e0c060; }");
+    auto* wl = new QHBoxLayout(warningBar_);
+    wl->setContentsMargins(6, 3, 3, 3);
     warningLabel_ = new QLabel;
     warningLabel_->setWordWrap(true);
     warningLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    warningLabel_->setStyleSheet("QLabel { background: #fff4cc; border: 1px solid #e0c060; padding: 4px; }");
-    warningLabel_->hide();
+    auto* closeWarnings = new QToolButton;
+    closeWarnings->setText(QString::fromUtf8("\u2715"));
+    closeWarnings->setToolTip(tr("Hide the warnings"));
+    closeWarnings->setAutoRaise(true);
+    connect(closeWarnings, &QToolButton::clicked, warningBar_, &QWidget::hide);
+    wl->addWidget(warningLabel_, 1);
+    wl->addWidget(closeWarnings, 0, Qt::AlignTop);
+    warningBar_->hide();
     emptyLabel_ = new QLabel;
     emptyLabel_->setAlignment(Qt::AlignCenter);
     emptyLabel_->setWordWrap(true);
@@ -158,7 +280,7 @@ void MainWindow::buildUi() {
     auto* central = new QWidget;
     auto* cv = new QVBoxLayout(central);
     cv->setContentsMargins(0, 0, 0, 0);
-    cv->addWidget(warningLabel_);
+    cv->addWidget(warningBar_);
     cv->addWidget(stack_);
     setCentralWidget(central);
     emptyLabel_->setText(emptyStateText());
@@ -184,14 +306,133 @@ void MainWindow::buildUi() {
         if (row != current_) selectCollective(row);
     });
     connect(view_, &CollectiveView::barClicked, this, &MainWindow::onBarClicked);
-    connect(opFilter_, &QComboBox::currentIndexChanged, this, [this](int i) { filter_->setOp(i <= 0 ? QString() : opFilter_->itemText(i)); });
+    view_->setToolTipProvider([this](const Bar& b) {
+        return session_ ? QString::fromStdString(barSummary(session_->profile, view_->scene(), b)) : QString();
+    });
+    connect(opFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        filter_->setOp(i <= 0 ? QString() : opFilter_->itemText(i));
+        followFilter();
+    });
     connect(groupFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
         filter_->setGroup(i <= 0 ? -1 : i - 1);
-        updateRanksChart();
+        followFilter();
     });
-    connect(causeFilter_, &QComboBox::currentIndexChanged, this, [this](int i) { filter_->setCause(i <= 0 ? QString() : causeFilter_->itemText(i)); });
-    connect(minSkew_, &QDoubleSpinBox::valueChanged, this, [this](double v) { filter_->setMinSkewMs(v); });
-    connect(bigOnly_, &QCheckBox::toggled, this, [this](bool on) { filter_->setBigOnly(on); });
+    connect(causeFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        filter_->setCause(i <= 0 ? QString() : causeFilter_->itemData(i).toString());
+        followFilter();
+    });
+    connect(minSkew_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        filter_->setMinSkewMs(v);
+        followFilter();
+    });
+    connect(bigOnly_, &QCheckBox::toggled, this, [this](bool on) {
+        filter_->setBigOnly(on);
+        followFilter();
+    });
+    updateFilterStatus();
+}
+
+void MainWindow::setFilters(const QString& op, int group, const QString& cause, double minSkewMs, bool bigOnly) {
+    {
+        // one update for the whole set
+        QSignalBlocker b1(opFilter_), b2(groupFilter_), b3(causeFilter_), b4(minSkew_), b5(bigOnly_);
+        int oi = op.isEmpty() ? 0 : opFilter_->findText(op);
+        opFilter_->setCurrentIndex(std::max(oi, 0));
+        groupFilter_->setCurrentIndex(group >= 0 && group + 1 < groupFilter_->count() ? group + 1 : 0);
+        int ci = cause.isEmpty() ? 0 : causeFilter_->findData(cause);
+        causeFilter_->setCurrentIndex(std::max(ci, 0));
+        minSkew_->setValue(minSkewMs);
+        bigOnly_->setChecked(bigOnly);
+    }
+    filter_->setOp(opFilter_->currentIndex() <= 0 ? QString() : opFilter_->currentText());
+    filter_->setGroup(groupFilter_->currentIndex() - 1);
+    filter_->setCause(causeFilter_->currentIndex() <= 0 ? QString() : causeFilter_->currentData().toString());
+    filter_->setMinSkewMs(minSkew_->value());
+    filter_->setBigOnly(bigOnly_->isChecked());
+    followFilter();
+}
+
+void MainWindow::clearFilters() { setFilters({}, -1, {}, 0, false); }
+
+void MainWindow::followFilter() {
+    updateFilterStatus();
+    updateRanksChart();
+    if (!session_) return;
+    if (current_ >= 0 && filter_->accepts(current_)) {
+        // still listed: keep it, and keep it in sight
+        QModelIndex proxy = filter_->mapFromSource(model_->index(current_, 0));
+        selecting_ = true;
+        table_->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        selecting_ = false;
+        table_->scrollTo(proxy);
+        return;
+    }
+    if (filter_->rowCount() > 0) {
+        selectCollective(filter_->mapToSource(filter_->index(0, 0)).row());
+        return;
+    }
+    // nothing listed: nothing shown
+    current_ = -1;
+    view_->setScene({});
+    view_->setEmptyText(tr("No collective matches the filters."));
+    details_->clear();
+}
+
+QString MainWindow::filterStatusText() const {
+    if (!session_) return {};
+    int n = filter_->rowCount(), total = model_->rowCount();
+    return n == total ? tr("%1 shown").arg(count(qulonglong(total), "collective", "collectives"))
+                      : tr("%1 of %2 shown").arg(n).arg(count(qulonglong(total), "collective", "collectives"));
+}
+
+void MainWindow::updateFilterStatus() {
+    filterStatus_->setText(filterStatusText());
+    tableStack_->setCurrentIndex(showsFilterEmptyState() ? 1 : 0);
+}
+
+bool MainWindow::showsFilterEmptyState() const { return session_ && model_->rowCount() > 0 && filter_->rowCount() == 0; }
+
+QString MainWindow::selectedRowsTsv() const {
+    QModelIndexList rows = table_->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QStringList cols;
+    QHeaderView* h = table_->horizontalHeader();
+    std::vector<int> order;  // visual order, hidden columns left out
+    for (int v = 0; v < h->count(); ++v)
+        if (!h->isSectionHidden(h->logicalIndex(v))) order.push_back(h->logicalIndex(v));
+    for (int c : order) cols << filter_->headerData(c, Qt::Horizontal).toString();
+    QString out = cols.join('\t') + '\n';
+    for (const QModelIndex& r : rows) {
+        QStringList cells;
+        for (int c : order) cells << filter_->index(r.row(), c).data().toString().replace('\t', ' ').replace('\n', ' ');
+        out += cells.join('\t') + '\n';
+    }
+    return rows.isEmpty() ? QString() : out;
+}
+
+void MainWindow::copySelectedRows() const {
+    QString tsv = selectedRowsTsv();
+    if (!tsv.isEmpty()) QApplication::clipboard()->setText(tsv);
+}
+
+void MainWindow::sizeTableColumns() {
+    // widths from the widest text of each column over all rows, so numbers are never elided (the
+    // view's own sizing samples a few rows); rank labels are capped and elided in the middle
+    QFontMetrics fm(table_->font());
+    QFontMetrics hfm(table_->horizontalHeader()->font());
+    for (int c = 0; c < CollectiveModel::ColumnCount; ++c) {
+        int w = hfm.horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 24;  // room for the sort arrow
+        QString longest;
+        for (int r = 0; r < model_->rowCount(); ++r) {
+            QString t = model_->index(r, c).data().toString();
+            if (t.size() > longest.size()) longest = t;
+            if (c == CollectiveModel::LateRank || c == CollectiveModel::Op) w = std::max(w, fm.horizontalAdvance(t) + 12);
+        }
+        // digits are of one width in table fonts: the longest text is the widest, plus one digit of slack
+        if (c != CollectiveModel::LateRank && c != CollectiveModel::Op) w = std::max(w, fm.horizontalAdvance(longest + "0") + 12);
+        if (c == CollectiveModel::LateRank) w = std::min(w, fm.horizontalAdvance(QString(18, 'x')) + 12);
+        table_->setColumnWidth(c, w);
+    }
 }
 
 void MainWindow::buildMenus() {
@@ -228,9 +469,20 @@ void MainWindow::buildMenus() {
     nav->addAction(tr("Next &Big Late Arriver"), QKeySequence(Qt::Key_B), this, [this] { stepBigCollective(+1); });
     nav->addAction(tr("Previous Bi&g Late Arriver"), QKeySequence(Qt::SHIFT | Qt::Key_B), this, [this] { stepBigCollective(-1); });
     nav->addSeparator();
-    nav->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { view_->zoomBy(0.8); });
-    nav->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { view_->zoomBy(1.25); });
-    nav->addAction(tr("&Fit Collective"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { view_->resetZoom(); });
+    // both key sets work (the plain keys also in the view itself): the menu shows both
+    auto twoKeys = [&](const QString& text, QList<QKeySequence> keys, auto fn) {
+        QStringList shown;
+        for (const auto& k : keys) shown << k.toString(QKeySequence::NativeText);
+        QAction* a = nav->addAction(text + "\t" + shown.mid(0, 2).join(", "), this, fn);
+        a->setShortcuts(keys);
+        return a;
+    };
+    twoKeys(tr("Zoom &In"), {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal),
+                            QKeySequence(Qt::Key_Equal)},
+            [this] { view_->zoomBy(0.8); });
+    twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)}, [this] { view_->zoomBy(1.25); });
+    twoKeys(tr("&Fit Collective"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)},
+            [this] { view_->resetZoom(); });
     nav->addAction(tr("Show &Late Arriver Details"), QKeySequence(Qt::Key_L), this, [this] {
         if (!session_ || current_ < 0) return;
         const Collective& c = session_->analysis.collectives[size_t(current_)];
@@ -244,18 +496,38 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
-        QMessageBox::information(this, tr("Keyboard shortcuts"),
-                                 tr("Ctrl+O open, F5 reload, Ctrl+E export view, Ctrl+Shift+E export window,\n"
-                                    "Ctrl+Shift+R export report\n"
-                                    "N / P next / previous collective, B / Shift+B next / previous big late arriver,\n"
-                                    "L details of the late arriver\n"
-                                    "In the view: + / - zoom, Left / Right pan, 0 or Home fit; drag to pan, wheel to zoom."));
+        QMessageBox box(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsHtml(), QMessageBox::Ok, this);
+        box.setTextFormat(Qt::RichText);
+        box.exec();
     });
     help->addAction(tr("&About Skewscope"), this, [this] {
         QMessageBox::about(this, tr("About Skewscope"),
                            tr("Skewscope %1\nWho arrived late to each NCCL collective, and why.").arg(SKEWSCOPE_VERSION));
     });
     updateRecentMenu();
+}
+
+QString MainWindow::shortcutsHtml() {
+    const std::pair<const char*, const char*> keys[] = {
+        {"Ctrl+O", "open exports"},
+        {"F5", "reload (keeps the selected collective and the filters)"},
+        {"Ctrl+,", "analysis settings"},
+        {"N / P", "next / previous collective in the table"},
+        {"B / Shift+B", "next / previous big late arriver"},
+        {"L", "details of the late arriver"},
+        {"+ / -  or  Ctrl++ / Ctrl+-", "zoom in / out"},
+        {"0 or Home  or  Ctrl+0", "fit the collective"},
+        {"Left / Right", "pan (in the view); drag to pan, wheel to zoom"},
+        {"Ctrl+C", "copy the selected table rows (tab-separated)"},
+        {"Ctrl+E", "export the collective view (PNG, SVG, PDF)"},
+        {"Ctrl+Shift+E", "export the window (PNG)"},
+        {"Ctrl+Shift+R", "export the report (Markdown, CSV, JSON)"},
+    };
+    QString html = "<table cellspacing=\"0\" cellpadding=\"3\">";
+    for (const auto& [k, what] : keys)
+        html += QString("<tr><td style=\"padding-right: 18px; white-space: nowrap;\"><b>%1</b></td><td>%2</td></tr>")
+                    .arg(QString(k).toHtmlEscaped(), tr(what).toHtmlEscaped());
+    return html + "</table>";
 }
 
 QString MainWindow::emptyStateText() const {
@@ -292,12 +564,12 @@ QString MainWindow::statusText() const {
         if (!versions.contains(QString::fromStdString(in.nsysVersion))) versions << QString::fromStdString(in.nsysVersion);
     uint32_t complete = 0;
     for (const auto& g : session_->analysis.groups) complete += g.complete;
-    return tr("%1  |  Nsight Systems %2  |  %3 ranks  |  %4 collectives (%5 complete) in %6 groups  |  loaded in %7 s")
+    return tr("%1  |  Nsight Systems %2  |  %3  |  %4 (%5 complete) in %6  |  loaded in %7 s")
         .arg(files.join(", "), versions.join(", "))
-        .arg(p.ranks.size())
-        .arg(session_->analysis.collectives.size())
+        .arg(count(p.ranks.size(), "rank", "ranks"))
+        .arg(count(session_->analysis.collectives.size(), "collective", "collectives"))
         .arg(complete)
-        .arg(session_->analysis.groups.size())
+        .arg(count(session_->analysis.groups.size(), "group", "groups"))
         .arg(session_->loadSeconds + session_->analyzeSeconds, 0, 'f', 2);
 }
 
@@ -305,6 +577,7 @@ QString MainWindow::statusBarText() const { return statusLabel_->text(); }
 
 void MainWindow::setAnalysisOptions(const AnalysisOptions& o) {
     options_ = o;
+    saveAnalysisOptions();
     if (session_) {
         QStringList f;
         for (const auto& s : session_->files) f << QString::fromStdString(s);
@@ -387,6 +660,7 @@ void MainWindow::openFiles(const QStringList& files) {
         return;
     }
     loading_ = true;
+    loadingFiles_ = files;
     cancel_ = false;
     progress_ = 0;
     progressBar_->setValue(0);
@@ -400,7 +674,6 @@ void MainWindow::openFiles(const QStringList& files) {
         watcher_ = new QFutureWatcher<LoadResult>(this);
         connect(watcher_, &QFutureWatcher<LoadResult>::finished, this, &MainWindow::onLoaded);
     }
-    addRecent(files);
     AnalysisOptions options = options_;
     watcher_->setFuture(QtConcurrent::run([this, paths, options]() -> LoadResult {
         LoadResult r;
@@ -437,6 +710,7 @@ void MainWindow::onLoaded() {
     }
     if (!r.error.empty()) {
         statusLabel_->setText(statusText());
+        removeRecent(loadingFiles_);  // a recent entry that no longer opens leaves the menu
         QString msg = QString::fromStdString(r.error);
         emit loadFailed(msg);
         if (!qEnvironmentVariableIsSet("SKEWSCOPE_NO_DIALOGS")) QMessageBox::warning(this, tr("Cannot open"), msg);
@@ -446,9 +720,20 @@ void MainWindow::onLoaded() {
 }
 
 void MainWindow::setSession(std::shared_ptr<Session> s) {
+    // a reload or a re-analysis of the same files keeps the selected collective and the filters
+    bool sameFiles = session_ && s && session_->files == s->files;
+    int keepGroup = -1;
+    uint32_t keepIndex = 0;
+    if (sameFiles && current_ >= 0) {
+        keepGroup = session_->analysis.collectives[size_t(current_)].group;
+        keepIndex = session_->analysis.collectives[size_t(current_)].index;
+    }
+    QString keepOp = opFilter_->currentIndex() > 0 ? opFilter_->currentText() : QString();
+    int keepGroupFilter = groupFilter_->currentIndex() - 1;
     session_ = s;
     current_ = -1;
     view_->setScene({});  // the old scene's indices mean nothing in the new profile
+    view_->setEmptyText({});
     details_->clear();
     model_->setSession(session_);
     const Analysis& a = session_->analysis;
@@ -466,8 +751,6 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
         groupFilter_->addItem(tr("all groups"));
         for (const auto& g : a.groups) groupFilter_->addItem(tr("group %1 (%2)").arg(g.id).arg(g.count));
     }
-    filter_->setOp({});
-    filter_->setGroup(-1);
     QStringList warnings;
     for (const auto& w : p.warnings) warnings << QString::fromStdString(w);
     for (const auto& w : a.warnings) warnings << QString::fromStdString(w);
@@ -484,40 +767,63 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
                         .arg(p.ranks[size_t(u.rank)].lanes[size_t(u.lane)].stream)
                         .arg(QString::fromStdString(u.reason));
     warningLabel_->setText(warnings.isEmpty() ? QString() : tr("Warnings: ") + warnings.join("\n"));
-    warningLabel_->setVisible(!warnings.isEmpty());
-    findings_->setMarkdown(QString::fromStdString(analysisMarkdown(p, a)));
+    warningBar_->setVisible(!warnings.isEmpty());
+    findings_->setMarkdown(QString::fromStdString(analysisMarkdown(p, a, MarkdownOptions{true})));
     statusLabel_->setText(statusText());
     QString empty = emptyStateText();
     emptyLabel_->setText(empty);
     stack_->setCurrentIndex(empty.isEmpty() ? 1 : 0);
-    updateRanksChart();
-    table_->resizeColumnsToContents();
-    ranksTable_->resizeColumnsToContents();
+    sizeTableColumns();
     setWindowTitle(tr("Skewscope - %1").arg(QFileInfo(QString::fromStdString(s->files.front())).fileName()));
-    // open on the biggest late arriver: the collective a user came for
-    int best = -1;
-    for (size_t i = 0; i < a.collectives.size(); ++i)
-        if (a.collectives[i].complete && (best < 0 || a.collectives[i].startSkew() > a.collectives[size_t(best)].startSkew())) best = int(i);
-    if (best >= 0) selectCollective(best);
+    QStringList files;
+    for (const auto& f : s->files) files << QString::fromStdString(f);
+    addRecent(files);  // only files that opened
+    // the filters: the same ones on a reload; the op and group ones reset for other files
+    setFilters(sameFiles ? keepOp : QString(), sameFiles ? keepGroupFilter : -1, causeFilter_->currentData().toString(),
+               minSkew_->value(), bigOnly_->isChecked());
+    int pick = -1;
+    if (const Collective* kept = keepGroup >= 0 ? a.find(keepGroup, keepIndex) : nullptr) {
+        int c = int(kept - a.collectives.data());
+        if (filter_->accepts(c)) pick = c;
+    }
+    if (pick < 0) {
+        // open on the biggest late arriver the filters show: the collective a user came for
+        for (size_t i = 0; i < a.collectives.size(); ++i)
+            if (a.collectives[i].complete && filter_->accepts(int(i)) &&
+                (pick < 0 || a.collectives[i].startSkew() > a.collectives[size_t(pick)].startSkew()))
+                pick = int(i);
+    }
+    if (pick >= 0) selectCollective(pick);
+    else followFilter();
+    ranksTable_->resizeColumnsToContents();
     emit sessionLoaded();
 }
 
 void MainWindow::updateRanksChart() {
+    // the group the filter shows, else the selected collective's group
     int g = groupFilter_->currentIndex() > 0 ? groupFilter_->currentIndex() - 1 : 0;
-    ranksModel_->setSession(session_, g);
+    if (groupFilter_->currentIndex() <= 0 && session_ && current_ >= 0) g = session_->analysis.collectives[size_t(current_)].group;
+    if (!session_ || size_t(g) >= session_->analysis.groups.size()) g = -1;
+    bool same = g == ranksGroup_ && ranksFor_ == session_.get();
+    ranksGroup_ = g;
+    ranksFor_ = session_.get();
+    tabs_->setTabText(tabs_->indexOf(ranksTable_->parentWidget()), g >= 0 ? tr("Ranks: group %1").arg(g) : tr("Ranks"));
+    if (same) return;
+    ranksModel_->setSession(session_, std::max(g, 0));
+    ranksTable_->resizeColumnsToContents();
     ranksChart_->clearPlottables();
-    if (!session_ || size_t(g) >= session_->analysis.groups.size()) {
+    if (g < 0) {
         ranksChart_->replot();
         return;
     }
     const Group& grp = session_->analysis.groups[size_t(g)];
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     QVector<double> keys, all, rest;
+    ranksLabels_.clear();
     for (size_t i = 0; i < grp.perRank.size(); ++i) {
         keys << double(i);
         all << grp.perRank[i].meanLatenessNs / 1e6;
         rest << grp.perRank[i].meanLatenessExclBigNs / 1e6;
-        ticker->addTick(double(i), QString::fromStdString(session_->profile.ranks[size_t(grp.perRank[i].rank)].label));
+        ranksLabels_ << QString::fromStdString(session_->profile.ranks[size_t(grp.perRank[i].rank)].label);
     }
     auto* b1 = new QCPBars(ranksChart_->xAxis, ranksChart_->yAxis);
     b1->setName(tr("mean lateness"));
@@ -534,21 +840,48 @@ void MainWindow::updateRanksChart() {
     b2->setBarsGroup(bg);
     b1->setData(keys, all);
     b2->setData(keys, rest);
-    ranksChart_->xAxis->setTicker(ticker);
-    ranksChart_->xAxis->setTickLabelRotation(keys.size() > 4 ? -35 : 0);
     ranksChart_->xAxis->setRange(-0.6, double(keys.size()) - 0.4);
     ranksChart_->yAxis->setLabel(tr("ms"));
     ranksChart_->yAxis->rescale();
     ranksChart_->yAxis->setRangeLower(0);
-    ranksChart_->yAxis->setRangeUpper(std::max(0.001, ranksChart_->yAxis->range().upper * 1.15));
-    ranksChart_->legend->setVisible(true);
-    ranksChart_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    ranksChart_->yAxis->setRangeUpper(std::max(0.001, ranksChart_->yAxis->range().upper * 1.1));
+    layoutRanksTicks();
+}
+
+void MainWindow::layoutRanksTicks() {
+    // every rank's label is drawn: horizontal when they fit under their bars, else upright and
+    // elided in the middle (QCustomPlot leaves out a label that would cross the widget's edge)
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    QFontMetrics fm(ranksChart_->xAxis->tickLabelFont());
+    int n = std::max(1, int(ranksLabels_.size()));
+    int plotW = ranksChart_->axisRect()->width() > 0 ? ranksChart_->axisRect()->width() : ranksChart_->width() - 60;
+    double pitch = double(std::max(plotW, 1)) / (n + 0.2);
+    int widest = 0;
+    for (const QString& l : ranksLabels_) widest = std::max(widest, fm.horizontalAdvance(l));
+    // too wide for their bars: elided in the middle to the bar pitch, or upright when the pitch is
+    // too narrow for a readable piece (many ranks), elided to a third of the chart's height
+    bool upright = widest + 8 > pitch && pitch < 64;
+    int maxW = upright ? std::max(40, ranksChart_->height() / 3) : int(pitch) - 8;
+    for (int i = 0; i < ranksLabels_.size(); ++i) ticker->addTick(double(i), fm.elidedText(ranksLabels_[i], Qt::ElideMiddle, maxW));
+    ranksChart_->xAxis->setTicker(ticker);
+    ranksChart_->xAxis->setTickLabelRotation(upright ? 90 : 0);
     ranksChart_->replot();
+}
+
+bool MainWindow::eventFilter(QObject* o, QEvent* e) {
+    // the splitters keep their proportions when the window is resized (QSplitter alone would give
+    // the whole change to the stretchier side)
+    if ((e->type() == QEvent::Resize || e->type() == QEvent::Show) && (o == mainSplitter_ || o == rightSplitter_) &&
+        static_cast<QWidget*>(o)->isVisible())
+        applySplitterShare(static_cast<QSplitter*>(o));
+    if (o == ranksChart_ && e->type() == QEvent::Resize && !ranksLabels_.isEmpty()) QTimer::singleShot(0, this, &MainWindow::layoutRanksTicks);
+    return QMainWindow::eventFilter(o, e);
 }
 
 void MainWindow::selectCollective(int c) {
     if (!session_ || c < 0 || size_t(c) >= session_->analysis.collectives.size()) return;
     current_ = c;
+    view_->setEmptyText({});
     view_->setScene(buildScene(session_->profile, session_->analysis, c));
     QModelIndex src = model_->index(c, 0);
     QModelIndex proxy = filter_->mapFromSource(src);
@@ -560,11 +893,36 @@ void MainWindow::selectCollective(int c) {
         table_->scrollTo(proxy);
     }
     const Collective& col = session_->analysis.collectives[size_t(c)];
+    details_->clear();
     if (col.lateSlot >= 0) {
         const GroupLane& gl = session_->analysis.groups[size_t(col.group)].lanes[size_t(col.lateSlot)];
-        details_->setPlainText(QString::fromStdString(
-            kernelDetails(session_->profile, session_->analysis, c, gl.rank, gl.lane, session_->analysis.slotKernel(col, size_t(col.lateSlot)))));
+        uint32_t k = session_->analysis.slotKernel(col, size_t(col.lateSlot));
+        details_->setPlainText(QString::fromStdString(kernelDetails(session_->profile, session_->analysis, c, gl.rank, gl.lane, k)));
+        view_->setHighlight(gl.rank, gl.lane, k);
     }
+    updateRanksChart();
+}
+
+bool MainWindow::selectCollective(int group, uint32_t index) {
+    const Collective* col = session_ ? session_->analysis.find(group, index) : nullptr;
+    if (!col) return false;
+    int c = int(col - session_->analysis.collectives.data());
+    if (!filter_->accepts(c)) {
+        clearFilters();  // never show a collective the table hides
+        statusLabel_->setText(tr("Filters cleared to show G%1 #%2.").arg(group).arg(index));
+    }
+    selectCollective(c);
+    return true;
+}
+
+void MainWindow::openLink(const QUrl& url) {
+    // skewscope://collective/G/K
+    QStringList parts = url.path().split('/', Qt::SkipEmptyParts);
+    if (url.scheme() != "skewscope" || url.host() != "collective" || parts.size() != 2) return;
+    bool ok1 = false, ok2 = false;
+    int g = parts[0].toInt(&ok1);
+    uint32_t k = parts[1].toUInt(&ok2);
+    if (ok1 && ok2 && selectCollective(g, k)) view_->setFocus();
 }
 
 void MainWindow::stepCollective(int delta) {
@@ -578,22 +936,27 @@ void MainWindow::stepCollective(int delta) {
 
 void MainWindow::stepBigCollective(int delta) {
     if (!session_) return;
+    // in the table's order, among the rows the filters show
     const auto& cs = session_->analysis.collectives;
-    int n = int(cs.size());
+    int n = filter_->rowCount();
+    QModelIndex cur = current_ >= 0 ? filter_->mapFromSource(model_->index(current_, 0)) : QModelIndex();
+    int start = cur.isValid() ? cur.row() : (delta > 0 ? -1 : n);
     for (int i = 1; i <= n; ++i) {
-        int c = ((current_ < 0 ? (delta > 0 ? -1 : 0) : current_) + delta * i + n * 2) % n;
+        int r = ((start + delta * i) % n + n) % n;
+        int c = filter_->mapToSource(filter_->index(r, 0)).row();
         if (cs[size_t(c)].big && cs[size_t(c)].complete) {
             selectCollective(c);
             return;
         }
     }
-    statusLabel_->setText(tr("No big late arrivers (start skew > %1).").arg(
+    statusLabel_->setText(tr("No big late arrivers (start skew > %1) in the table.").arg(
         QString::fromStdString(formatDuration(session_->analysis.options.bigSkewNs))));
 }
 
 void MainWindow::onBarClicked(int rank, int lane, quint32 kernel) {
     if (!session_) return;
     details_->setPlainText(QString::fromStdString(kernelDetails(session_->profile, session_->analysis, current_, rank, lane, kernel)));
+    view_->setHighlight(rank, lane, kernel);
     tabs_->setCurrentWidget(details_);
 }
 
@@ -606,12 +969,30 @@ QString MainWindow::defaultExportName(const QString& suffix) const {
     return stem + "." + suffix;
 }
 
+QString MainWindow::exportStartPath(const QString& fileName) const {
+    QString dir = QSettings().value("export/folder").toString();
+    return dir.isEmpty() || !QFileInfo(dir).isDir() ? fileName : QDir(dir).filePath(fileName);
+}
+
+void MainWindow::rememberExportFolder(const QString& path) {
+    QSettings().setValue("export/folder", QFileInfo(path).absolutePath());
+}
+
 bool MainWindow::exportView(const QString& path, int w, int h, QString* error) {
     if (!session_ || current_ < 0) {
         if (error) *error = tr("no collective is shown: open exports and select a collective first");
         return false;
     }
-    return view_->exportTo(path, w, h, error);
+    // the picture of the collective, without the outline of the bar whose details are open
+    std::vector<int> hl = view_->highlightedBars();
+    const Bar* b = hl.empty() ? nullptr : &view_->scene().bars[size_t(hl.front())];
+    int rank = b ? b->rank : -1, lane = b ? b->lane : -1;
+    quint32 kernel = b ? b->kernel : 0;
+    if (b) view_->clearHighlight();
+    bool ok = view_->exportTo(path, w, h, error);
+    if (rank >= 0) view_->setHighlight(rank, lane, kernel);
+    if (ok) rememberExportFolder(path);
+    return ok;
 }
 
 bool MainWindow::exportWindow(const QString& path, QString* error) {
@@ -629,6 +1010,7 @@ bool MainWindow::exportWindow(const QString& path, QString* error) {
         if (error) *error = e.what();
         return false;
     }
+    rememberExportFolder(path);
     return true;
 }
 
@@ -649,12 +1031,13 @@ bool MainWindow::exportReport(const QString& path, QString* error) {
         if (error) *error = e.what();
         return false;
     }
+    rememberExportFolder(path);
     return true;
 }
 
 void MainWindow::chooseAndExportView() {
     if (!session_ || current_ < 0) return;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export collective view"), defaultExportName("png"),
+    QString path = QFileDialog::getSaveFileName(this, tr("Export collective view"), exportStartPath(defaultExportName("png")),
                                                 tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
     QString err;
@@ -664,7 +1047,7 @@ void MainWindow::chooseAndExportView() {
 }
 
 void MainWindow::chooseAndExportWindow() {
-    QString path = QFileDialog::getSaveFileName(this, tr("Export window"), defaultExportName("png").replace(".png", "_window.png"),
+    QString path = QFileDialog::getSaveFileName(this, tr("Export window"), exportStartPath(defaultExportName("png").replace(".png", "_window.png")),
                                                 tr("PNG image (*.png)"));
     if (path.isEmpty()) return;
     QString err;
@@ -675,7 +1058,7 @@ void MainWindow::chooseAndExportWindow() {
 void MainWindow::chooseAndExportReport() {
     if (!session_) return;
     QString stem = QFileInfo(QString::fromStdString(session_->files.front())).completeBaseName();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export report"), stem + "_report.md",
+    QString path = QFileDialog::getSaveFileName(this, tr("Export report"), exportStartPath(stem + "_report.md"),
                                                 tr("Markdown (*.md);;CSV (*.csv);;JSON (*.json);;Text (*.txt)"));
     if (path.isEmpty()) return;
     QString err;
@@ -683,15 +1066,27 @@ void MainWindow::chooseAndExportReport() {
     else statusLabel_->setText(tr("Saved %1").arg(path));
 }
 
-void MainWindow::addRecent(const QStringList& files) {
+static QString recentEntry(const QStringList& files) {
     QStringList abs;
     for (const auto& f : files) abs << QFileInfo(f).absoluteFilePath();
-    QString entry = abs.join('\n');
+    return abs.join('\n');
+}
+
+void MainWindow::addRecent(const QStringList& files) {
+    QString entry = recentEntry(files);
     QSettings st;
     QStringList recent = st.value("recent").toStringList();
     recent.removeAll(entry);
     recent.prepend(entry);
     while (recent.size() > 10) recent.removeLast();
+    st.setValue("recent", recent);
+    updateRecentMenu();
+}
+
+void MainWindow::removeRecent(const QStringList& files) {
+    QSettings st;
+    QStringList recent = st.value("recent").toStringList();
+    if (recent.removeAll(recentEntry(files)) == 0) return;
     st.setValue("recent", recent);
     updateRecentMenu();
 }
@@ -719,7 +1114,9 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-    QSettings().setValue("window/geometry", saveGeometry());
+    QSettings st;
+    st.setValue("window/geometry", saveGeometry());
+    saveSplitters();
     cancel_ = true;
     QMainWindow::closeEvent(e);
 }

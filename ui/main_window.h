@@ -24,6 +24,8 @@ class QMenu;
 class QCustomPlot;
 class QTimer;
 class QStackedWidget;
+class QSplitter;
+class QUrl;
 
 namespace skewui {
 
@@ -49,17 +51,37 @@ public:
     // selection shared by the table, the view and the panels (source row = collective index)
     void selectCollective(int collective);
     int currentCollective() const { return current_; }
+    bool selectCollective(int group, uint32_t index);  // clears the filters when they hide it
     void stepCollective(int delta);      // next/previous in the table's order
-    void stepBigCollective(int delta);   // next/previous big late arriver
+    void stepBigCollective(int delta);   // next/previous big late arriver in the table's order
+    void openLink(const QUrl& url);      // skewscope://collective/G/K (the findings page's links)
 
     CollectiveView* view() const { return view_; }
     QTableView* table() const { return table_; }
     QPlainTextEdit* details() const { return details_; }
     CollectiveFilter* filter() const { return filter_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QTextBrowser* findings() const { return findings_; }
+    QCustomPlot* ranksChart() const { return ranksChart_; }
+    QSplitter* mainSplitter() const { return mainSplitter_; }
+    QSplitter* rightSplitter() const { return rightSplitter_; }
+    QWidget* warningBar() const { return warningBar_; }
+    QMenu* recentMenu() const { return recentMenu_; }
     QString statusText() const;
     QString statusBarText() const;
+    QString filterStatusText() const;  // "N of M collectives shown"
     bool showsEmptyState() const;
     QString emptyStateText() const;
+    bool showsFilterEmptyState() const;
+    int ranksGroup() const { return ranksGroup_; }  // the group the Ranks tab shows
+
+    // the filter widgets, as a user sets them (cause: identifier, empty for any)
+    void setFilters(const QString& op, int group, const QString& cause, double minSkewMs, bool bigOnly);
+    void clearFilters();
+    QString selectedRowsTsv() const;  // the selected table rows as tab-separated text with a header
+    void copySelectedRows() const;    // Ctrl+C in the table
+    QString exportStartPath(const QString& fileName) const;  // in the last export folder
+    static QString shortcutsHtml();   // Help > Keyboard Shortcuts, as a table
 
     bool exportView(const QString& path, int w = 1600, int h = 900, QString* error = nullptr);
     bool exportWindow(const QString& path, QString* error = nullptr);
@@ -83,7 +105,17 @@ private:
     void onBarClicked(int rank, int lane, quint32 kernel);
     void updateRecentMenu();
     void addRecent(const QStringList& files);
+    void removeRecent(const QStringList& files);
     void updateRanksChart();
+    void layoutRanksTicks();
+    bool eventFilter(QObject* o, QEvent* e) override;
+    void followFilter();           // the view never shows a collective the filters hide
+    void updateFilterStatus();
+    void sizeTableColumns();
+    void rememberExportFolder(const QString& path);
+    void saveAnalysisOptions() const;
+    void saveSplitters() const;
+    void applySplitterShare(QSplitter* sp);
     QString defaultExportName(const QString& suffix) const;
     void chooseAndExportView();
     void chooseAndExportWindow();
@@ -92,12 +124,17 @@ private:
     SessionPtr session_;
     skew::AnalysisOptions options_;
     int current_ = -1;
+    int ranksGroup_ = -1;
+    QStringList ranksLabels_;
+    const void* ranksFor_ = nullptr;  // the session the Ranks tab was filled from
+    bool mainShared_ = false, rightShared_ = false;  // the splitters' proportions applied
     bool loading_ = false;
     bool selecting_ = false;
     std::atomic<bool> cancel_{false};
     std::atomic<int> progress_{0};
     QFutureWatcher<LoadResult>* watcher_ = nullptr;
     QStringList pendingFiles_;
+    QStringList loadingFiles_;
 
     CollectiveView* view_ = nullptr;
     CollectiveModel* model_ = nullptr;
@@ -111,7 +148,13 @@ private:
     QTabWidget* tabs_ = nullptr;
     QLabel* statusLabel_ = nullptr;
     QLabel* warningLabel_ = nullptr;
+    QWidget* warningBar_ = nullptr;
     QLabel* emptyLabel_ = nullptr;
+    QLabel* filterStatus_ = nullptr;
+    QLabel* filterEmpty_ = nullptr;
+    QStackedWidget* tableStack_ = nullptr;
+    QSplitter* mainSplitter_ = nullptr;
+    QSplitter* rightSplitter_ = nullptr;
     QStackedWidget* stack_ = nullptr;
     QProgressBar* progressBar_ = nullptr;
     QPushButton* cancelButton_ = nullptr;

@@ -24,10 +24,29 @@ int CollectiveModel::rowCount(const QModelIndex& parent) const {
 
 int CollectiveModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+bool CollectiveModel::isMeasure(int column) {
+    return column == StartSkew || column == EndSkew || column == Excess || column == Offset;
+}
+
 QVariant CollectiveModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Group", "#", "Step", "Offset in step", "Op", "Start skew", "End skew", "Late rank", "Excess", "Cause"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+    if (o != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    if (role == Qt::InitialSortOrderRole) return int(isMeasure(section) ? Qt::DescendingOrder : Qt::AscendingOrder);
+    if (role == Qt::ToolTipRole) {
+        static const char* tips[] = {"Group of matched NCCL streams (communicator)",
+                                     "Position of the collective in its group (1-based)",
+                                     "Collective op",
+                                     "Latest start minus earliest start over the ranks",
+                                     "The rank that started last",
+                                     "Why the late rank was late (cpu_launch, gpu_dependency, gpu_other, unknown)",
+                                     "Waiting inside NCCL kernels caused by the skew, summed over ranks",
+                                     "Latest end minus earliest end",
+                                     "Training step (NVTX step ranges or the repeating op sequence)",
+                                     "Time from the step's start to the collective's first start"};
+        return tr(tips[section]);
+    }
+    if (role != Qt::DisplayRole) return {};
+    static const char* names[] = {"Group", "#", "Op", "Start skew", "Late rank", "Cause", "Excess", "End skew", "Step", "Offset in step"};
+    return tr(names[section]);
 }
 
 QVariant CollectiveModel::data(const QModelIndex& index, int role) const {
@@ -61,7 +80,7 @@ QVariant CollectiveModel::data(const QModelIndex& index, int role) const {
         case LateRank:
             return c.lateSlot >= 0 ? QString::fromStdString(s_->profile.ranks[size_t(a.slotRank(c, size_t(c.lateSlot)))].label) : QString();
         case Excess: return dur(c.excessNs);
-        case Cause: return c.lateSlot >= 0 ? QString(causeName(c.cause)) : QString();
+        case Cause: return c.lateSlot >= 0 ? QString(causeLabel(c.cause)) : QString();
         }
     }
     if (role == Qt::TextAlignmentRole) {
@@ -72,7 +91,11 @@ QVariant CollectiveModel::data(const QModelIndex& index, int role) const {
         if (!c.complete) return QBrush(QColor(130, 130, 130));
         if (c.big && (index.column() == StartSkew || index.column() == LateRank)) return QBrush(QColor(0xc0, 0x30, 0x20));
     }
-    if (role == Qt::ToolTipRole) return QString::fromStdString(collectiveTitle(s_->profile, a, c));
+    if (role == Qt::ToolTipRole) {
+        QString title = QString::fromStdString(collectiveTitle(s_->profile, a, c));
+        if (index.column() == Cause && c.lateSlot >= 0) return tr("cause: %1\n%2").arg(causeName(c.cause), title);
+        return title;
+    }
     return {};
 }
 

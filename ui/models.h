@@ -11,8 +11,10 @@ namespace skewui {
 class CollectiveModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Group, Index, Step, Offset, Op, StartSkew, EndSkew, LateRank, Excess, Cause, ColumnCount };
+    // the key columns first, so they stay in view when the table is narrow
+    enum Column { Group, Index, Op, StartSkew, LateRank, Cause, Excess, EndSkew, Step, Offset, ColumnCount };
     enum Roles { SortRole = Qt::UserRole + 1, CollectiveRole };
+    static bool isMeasure(int column);  // durations: the first click sorts them largest first
 
     explicit CollectiveModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
     void setSession(SessionPtr s);
@@ -35,8 +37,9 @@ public:
     void setGroup(int group);             // -1: all
     void setMinSkewMs(double ms);
     void setBigOnly(bool on);
-    void setCause(const QString& cause);  // empty: all
+    void setCause(const QString& cause);  // identifier (causeName), empty: all
     void setCompleteOnly(bool on);
+    bool accepts(int collective) const { return filterAcceptsRow(collective, {}); }
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;

@@ -1,5 +1,7 @@
 // GoogleTest main for the GUI tests: a QApplication on the offscreen platform (set by CMake).
 #include <QApplication>
+#include <QDir>
+#include <QSettings>
 
 #include <gtest/gtest.h>
 
@@ -19,14 +21,26 @@ int main(int argc, char** argv) {
     } else {
         runtimeDir.clear();
     }
+    // settings (recent files, analysis settings, splitters, export folder) in a private folder,
+    // empty at the start: no test sees another's or the user's state
+    QByteArray settingsDir = "/tmp/skewscope-test-settings-" + QByteArray::number(::getpid());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromLocal8Bit(settingsDir));
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QString::fromLocal8Bit(settingsDir));
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("SkewscopeTests");
     QCoreApplication::setApplicationName("skewscope-gui-tests");
+    QSettings().clear();
     ::testing::InitGoogleTest(&argc, argv);
+    // each test starts without settings, also when several run in one process
+    struct ClearSettings : ::testing::EmptyTestEventListener {
+        void OnTestStart(const ::testing::TestInfo&) override { QSettings().clear(); }
+    };
+    ::testing::UnitTest::GetInstance()->listeners().Append(new ClearSettings);
     int rc = RUN_ALL_TESTS();
     if (!runtimeDir.isEmpty()) {
         std::error_code ec;
         std::filesystem::remove_all(runtimeDir.toStdString(), ec);
     }
+    QDir(QString::fromLocal8Bit(settingsDir)).removeRecursively();
     return rc;
 }

@@ -129,7 +129,7 @@ TEST(Gui, SelectPlantedLateArriverClickItsBarReadDetails) {
 TEST(Gui, AnalysisSettingsReanalyse) {
     MainWindow w;
     ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
-    w.filter()->setBigOnly(true);
+    w.setFilters({}, -1, {}, 0, true);  // big only, as the check box sets it
     EXPECT_EQ(w.filter()->rowCount(), 5);
     skew::AnalysisOptions o = w.analysisOptions();
     o.bigSkewNs = 40'000'000;

@@ -1,0 +1,315 @@
+// State of the main window: the selected collective and the filters kept across F5 and
+// re-analysis, analysis settings and splitters remembered across restarts, Open Recent lists only
+// files that opened, exports start in the last export folder, the Ranks tab says its group and
+// draws every label with the legend off the bars, findings entries select their collective, and
+// the cosmetic items (closable warning bar, "1 group", shortcuts table, both zoom key sets).
+
+#include <QAction>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QToolButton>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "collective_view.h"
+#include "gui_util.h"
+#include "report/analysis_report.h"
+
+using namespace skewui;
+using namespace guitest;
+
+namespace {
+
+TEST(WindowState, SelectionAndFiltersKeptAcrossReloadAndReanalysis) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    EXPECT_EQ(shown(w), std::make_pair(0, 102u));  // opens on the largest start skew
+    w.setFilters("AllGather", 0, "gpu_dependency", 0.1, false);
+    ASSERT_TRUE(w.selectCollective(0, 41));
+    const int rows = w.filter()->rowCount();
+    const QString status = w.filterStatusText();
+    ASSERT_GT(rows, 1);
+    // F5
+    {
+        QSignalSpy ok(&w, &MainWindow::sessionLoaded);
+        QTest::keyClick(&w, Qt::Key_F5);
+        ASSERT_TRUE(waitLoaded(ok));
+    }
+    EXPECT_EQ(shown(w), std::make_pair(0, 41u));
+    EXPECT_EQ(w.filter()->rowCount(), rows);
+    EXPECT_EQ(w.filterStatusText(), status);
+    EXPECT_EQ(w.view()->scene().collective, w.currentCollective());
+    // Analysis > Settings OK: a re-analysis with other options
+    {
+        QSignalSpy ok(&w, &MainWindow::sessionLoaded);
+        skew::AnalysisOptions o = w.analysisOptions();
+        o.bigSkewNs = 40'000'000;
+        w.setAnalysisOptions(o);
+        ASSERT_TRUE(waitLoaded(ok));
+    }
+    EXPECT_EQ(w.session()->analysis.options.bigSkewNs, 40'000'000);
+    EXPECT_EQ(shown(w), std::make_pair(0, 41u));
+    EXPECT_EQ(w.filter()->rowCount(), rows);
+    // other files: the op and group lists are theirs (those filters start over); cause and minimum
+    // skew stay; the view opens on their worst collective the filters show
+    ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite")}));
+    const auto& cs = w.session()->analysis.collectives;
+    int expect = 0, worst = -1;
+    for (size_t i = 0; i < cs.size(); ++i)
+        if (cs[i].lateSlot >= 0 && cs[i].cause == skew::Cause::GpuDependency && cs[i].startSkew() >= 100'000) {
+            ++expect;
+            if (worst < 0 || cs[i].startSkew() > cs[size_t(worst)].startSkew()) worst = int(i);
+        }
+    EXPECT_EQ(w.filter()->rowCount(), expect);
+    EXPECT_EQ(w.currentCollective(), worst);  // -1 (nothing shown) when no row matches
+    EXPECT_EQ(w.showsFilterEmptyState(), expect == 0);
+    EXPECT_EQ(w.filterStatusText(), QString("%1 of 33 collectives shown").arg(expect));
+}
+
+TEST(WindowState, AnalysisSettingsAndSplittersRememberedAcrossRestarts) {
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+        ASSERT_TRUE(openAndWait(w, {demoPath()}));
+        QTest::qWait(20);
+        // the default: the plot side gets the larger share
+        EXPECT_GT(w.mainSplitter()->sizes()[1], w.mainSplitter()->sizes()[0]);
+        EXPECT_GT(w.rightSplitter()->sizes()[0], w.rightSplitter()->sizes()[1]);
+        w.mainSplitter()->setSizes({700, 500});
+        w.close();
+    }
+    {
+        MainWindow w;
+        skew::AnalysisOptions o = w.analysisOptions();
+        EXPECT_EQ(o.bigSkewNs, 20'000'000);  // the defaults on a first start
+        o.bigSkewNs = 7'500'000;
+        o.anomalyThreshold = 4.5;
+        o.stepRegex = "^iter(ation)? \\d+$";
+        o.hasTrim = true;
+        o.trimStartNs = 1'000;
+        o.trimEndNs = 2'000;
+        w.setAnalysisOptions(o);
+    }
+    MainWindow w2;
+    EXPECT_EQ(w2.analysisOptions().bigSkewNs, 7'500'000);
+    EXPECT_DOUBLE_EQ(w2.analysisOptions().anomalyThreshold, 4.5);
+    EXPECT_EQ(w2.analysisOptions().stepRegex, "^iter(ation)? \\d+$");
+    EXPECT_FALSE(w2.analysisOptions().hasTrim);  // a time window belongs to one profile
+    w2.resize(1000, 700);  // another size: the proportions are kept
+    w2.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w2));
+    ASSERT_TRUE(openAndWait(w2, {demoPath()}));
+    EXPECT_EQ(w2.session()->analysis.options.bigSkewNs, 7'500'000);
+    QTest::qWait(20);
+    QList<int> sizes = w2.mainSplitter()->sizes();
+    ASSERT_EQ(sizes.size(), 2);
+    EXPECT_NEAR(double(sizes[0]) / (sizes[0] + sizes[1]), 700.0 / 1200, 0.02);  // the user's share, not the default 38%
+}
+
+TEST(WindowState, OpenRecentListsOnlyFilesThatOpened) {
+    std::string dir = testutil::tempDir("recent");
+    std::string copy = dir + "/copy.sqlite";
+    std::filesystem::copy_file(demo().path, copy);
+    MainWindow w;
+    EXPECT_TRUE(w.recentMenu()->actions().isEmpty());
+    EXPECT_FALSE(openAndWait(w, {"/nonexistent/rank0.sqlite"}));
+    EXPECT_TRUE(w.recentMenu()->actions().isEmpty());
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(copy)}));
+    ASSERT_EQ(w.recentMenu()->actions().size(), 1);
+    EXPECT_EQ(w.recentMenu()->actions()[0]->text(), "copy.sqlite");
+    // a recent file that no longer opens leaves the menu when chosen
+    std::filesystem::remove(copy);
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.recentMenu()->actions()[0]->trigger();
+    for (int i = 0; i < 200 && failed.isEmpty(); ++i) QTest::qWait(20);
+    ASSERT_EQ(failed.size(), 1);
+    EXPECT_TRUE(w.recentMenu()->actions().isEmpty());
+    std::filesystem::remove_all(dir);
+}
+
+TEST(WindowState, ExportsStartInTheLastExportFolder) {
+    std::string dir = testutil::tempDir("export-folder");
+    {
+        MainWindow w;
+        w.show();
+        ASSERT_TRUE(openAndWait(w, {demoPath()}));
+        EXPECT_EQ(w.exportStartPath("demo_G0_C102.png"), "demo_G0_C102.png");  // nothing exported yet
+        QString err;
+        EXPECT_FALSE(w.exportReport(QString::fromStdString(dir + "/missing/report.md"), &err));
+        EXPECT_EQ(w.exportStartPath("x.png"), "x.png");  // a failed export does not move it
+        ASSERT_TRUE(w.exportReport(QString::fromStdString(dir + "/report.md")));
+        EXPECT_EQ(w.exportStartPath("x.png"), QString::fromStdString(dir + "/x.png"));
+        std::filesystem::create_directory(dir + "/views");
+        ASSERT_TRUE(w.exportView(QString::fromStdString(dir + "/views/v.png"), 800, 450));
+        EXPECT_EQ(w.exportStartPath("x.png"), QString::fromStdString(dir + "/views/x.png"));
+    }
+    MainWindow w2;  // after a restart
+    EXPECT_EQ(w2.exportStartPath("x.png"), QString::fromStdString(dir + "/views/x.png"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(WindowState, RanksTabNamesItsGroupAndDrawsEveryLabel) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    QTabWidget* tabs = w.tabs();
+    auto ranksTab = [&] { return tabs->tabText(1); };
+    EXPECT_EQ(ranksTab(), "Ranks: group 0");
+    ASSERT_TRUE(w.selectCollective(1, 1));
+    EXPECT_EQ(ranksTab(), "Ranks: group 1");
+    EXPECT_EQ(w.ranksGroup(), 1);
+    w.setFilters({}, 0, {}, 0, false);  // the group filter decides when set
+    EXPECT_EQ(ranksTab(), "Ranks: group 0");
+
+    // two files: long rank labels ("nsysai-mfu_2gpu_after/pid 148/dev 0")
+    ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite"), realPath("nsysai-mfu_2gpu_after.sqlite")}));
+    tabs->setCurrentIndex(1);
+    QTest::qWait(20);
+    QCustomPlot* chart = w.ranksChart();
+    chart->replot();
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(chart->xAxis->ticker());
+    ASSERT_TRUE(ticker);
+    const auto& ticks = ticker->ticks();
+    ASSERT_EQ(ticks.size(), 2);
+    // QCustomPlot leaves out a tick label that would cross the widget's edge: every label fits
+    QFontMetrics fm(chart->xAxis->tickLabelFont());
+    bool upright = std::abs(chart->xAxis->tickLabelRotation()) == 90;
+    std::vector<std::pair<double, double>> spans;
+    for (auto it = ticks.begin(); it != ticks.end(); ++it) {
+        double x = chart->xAxis->coordToPixel(it.key());
+        double half = upright ? fm.height() / 2.0 : fm.horizontalAdvance(it.value()) / 2.0;
+        EXPECT_GE(x - half, 0) << it.value().toStdString();
+        EXPECT_LE(x + half, chart->width()) << it.value().toStdString();
+        spans.emplace_back(x - half, x + half);
+    }
+    EXPECT_LE(spans[0].second, spans[1].first);  // and they do not overlap
+    // the legend sits above the plot, never over the bars
+    EXPECT_FALSE(chart->legend->outerRect().intersects(chart->axisRect()->rect()));
+    EXPECT_TRUE(chart->legend->visible());
+}
+
+TEST(WindowState, FindingsEntriesSelectTheirCollective) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    // the page: one link per big event and per anomaly, to skewscope://collective/G/K
+    QTextDocument* doc = w.findings()->document();
+    std::vector<std::pair<QString, int>> anchors;  // href, document position
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it)
+            if (it.fragment().charFormat().isAnchor()) anchors.emplace_back(it.fragment().charFormat().anchorHref(), it.fragment().position());
+    std::set<QString> hrefs;
+    for (const auto& a : anchors) hrefs.insert(a.first);
+    const auto& truth = demo().result;
+    for (const auto& tl : truth.late) EXPECT_TRUE(hrefs.count(QString("skewscope://collective/0/%1").arg(tl.index))) << tl.index;
+    // click the link of G0 #63 in the page, as a user does (while a filter hides it)
+    w.setFilters({}, -1, "gpu_dependency", 0, false);
+    ASSERT_FALSE(w.filter()->accepts(collectiveOf(w, 0, 63)));
+    w.tabs()->setCurrentWidget(w.findings());
+    QTest::qWait(20);
+    int pos = -1;
+    for (const auto& a : anchors)
+        if (a.first == "skewscope://collective/0/63") pos = a.second;
+    ASSERT_GE(pos, 0);
+    QTextCursor cur(doc);
+    cur.setPosition(pos + 1);
+    w.findings()->setTextCursor(cur);
+    w.findings()->ensureCursorVisible();
+    QRect r = w.findings()->cursorRect(cur);
+    QTest::mouseClick(w.findings()->viewport(), Qt::LeftButton, {}, r.center());
+    EXPECT_EQ(shown(w), std::make_pair(0, 63u));
+    EXPECT_TRUE(w.filter()->accepts(w.currentCollective()));  // the filter that hid it is cleared
+    EXPECT_EQ(w.view()->scene().collective, w.currentCollective());
+}
+
+TEST(WindowState, FindingsLinksLeaveTheCommandLineMarkdownUnchanged) {
+    MainWindow w;
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    const auto& p = w.session()->profile;
+    const auto& a = w.session()->analysis;
+    std::string plain = skew::analysisMarkdown(p, a);
+    std::string linked = skew::analysisMarkdown(p, a, skew::MarkdownOptions{true});
+    EXPECT_EQ(plain.find("skewscope://"), std::string::npos);
+    // the linked page is the plain page with [text](url) around some texts
+    std::string stripped = std::regex_replace(linked, std::regex(R"(\[([^\]]*)\]\(skewscope://collective/\d+/\d+\))"), "$1");
+    EXPECT_EQ(stripped, plain);
+    // every planted late arriver (the big events) and every listed anomaly has its link
+    for (const auto& tl : demo().result.late)
+        EXPECT_NE(linked.find("](skewscope://collective/0/" + std::to_string(tl.index) + ")"), std::string::npos) << tl.index;
+    for (size_t i = 0; i < a.anomalies.items.size() && i < 20; ++i) {
+        const auto& c = a.collectives[a.anomalies.items[i].collective];
+        EXPECT_NE(linked.find("](skewscope://collective/" + std::to_string(c.group) + "/" + std::to_string(c.index) + ")"),
+                  std::string::npos);
+    }
+    // the CLI writes the plain page
+    testutil::RunResult r = testutil::runSkewscope({"analyze", demo().path, "--format", "md"});
+    ASSERT_EQ(r.exitCode, 0);
+    EXPECT_EQ(r.out.find("skewscope://"), std::string::npos);
+}
+
+TEST(WindowState, CosmeticItems) {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    // the warning bar (device 0 not captured) can be closed
+    ASSERT_TRUE(w.warningBar()->isVisible());
+    auto* close = w.warningBar()->findChild<QToolButton*>();
+    ASSERT_TRUE(close);
+    QTest::mouseClick(close, Qt::LeftButton);
+    EXPECT_FALSE(w.warningBar()->isVisible());
+    EXPECT_NE(w.statusText().indexOf("in 2 groups"), -1) << w.statusText().toStdString();
+    ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite")}));
+    EXPECT_NE(w.statusText().indexOf("2 ranks  |  33 collectives (33 complete) in 1 group  |"), -1) << w.statusText().toStdString();
+    // shortcuts as a table
+    QString html = MainWindow::shortcutsHtml();
+    EXPECT_TRUE(html.startsWith("<table"));
+    EXPECT_NE(html.indexOf("<b>+ / -  or  Ctrl++ / Ctrl+-</b>"), -1);
+    // the Navigate menu shows both key sets, and both work
+    QMenu* nav = nullptr;
+    for (QAction* a : w.menuBar()->actions())
+        if (a->text() == "&Navigate") nav = a->menu();
+    ASSERT_TRUE(nav);
+    QStringList texts;
+    for (QAction* a : nav->actions()) texts << a->text();
+    EXPECT_TRUE(texts.contains("Zoom &In\tCtrl++, +")) << texts.join(" | ").toStdString();
+    EXPECT_TRUE(texts.contains("Zoom &Out\tCtrl+-, -")) << texts.join(" | ").toStdString();
+    EXPECT_TRUE(texts.contains("&Fit Collective\tCtrl+0, 0")) << texts.join(" | ").toStdString();
+    CollectiveView* v = w.view();
+    w.table()->setFocus();
+    double span = v->xAxis->range().size();
+    QTest::keyClick(w.table(), Qt::Key_Plus);
+    EXPECT_LT(v->xAxis->range().size(), span);
+    QTest::keyClick(w.table(), Qt::Key_0);
+    EXPECT_DOUBLE_EQ(v->xAxis->range().size(), span);
+    QTest::keyClick(w.table(), Qt::Key_Plus, Qt::ControlModifier);
+    EXPECT_LT(v->xAxis->range().size(), span);
+    QTest::keyClick(w.table(), Qt::Key_0, Qt::ControlModifier);
+    EXPECT_DOUBLE_EQ(v->xAxis->range().size(), span);
+    // the plain keys stay with a field being typed in
+    auto* minSkew = w.findChild<QDoubleSpinBox*>();
+    ASSERT_TRUE(minSkew);
+    minSkew->setFocus();
+    minSkew->selectAll();
+    QTest::keyClicks(minSkew, "10");
+    EXPECT_DOUBLE_EQ(minSkew->value(), 10.0);  // "1" then "0", not the fit shortcut
+}
+
+}  // namespace
