@@ -60,8 +60,9 @@ inline RunResult runCommand(const std::string& program, const std::vector<std::s
         for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
         return q + "'";
     };
-    // the viewer's private runtime folder goes into this run's folder, removed below
-    std::string cmd = "XDG_RUNTIME_DIR=" + dir + " " + env + " " + quote(program);
+    // the viewer's private runtime folder and the profile cache go into this run's folder, removed
+    // below (a test that wants a cache across runs names its own in `env`)
+    std::string cmd = "XDG_RUNTIME_DIR=" + dir + " SKEWSCOPE_CACHE_DIR=" + dir + "/cache " + env + " " + quote(program);
     for (const auto& a : args) cmd += " " + quote(a);
     cmd += " >" + dir + "/out 2>" + dir + "/err </dev/null";
     int st = std::system(cmd.c_str());

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "cache/profile_cache.h"
 #include "collective_view.h"
 #include "main_window.h"
 #include "model/loader.h"
@@ -60,32 +61,16 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files) {
 
 static int exportScene(const skew::CommandLine& cl, CollectiveScene scene);
 
-int runRender(int argc, char** argv, const skew::CommandLine& cl) {
-    if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    ensureRuntimeDir();
-    QApplication app(argc, argv);
-    setIdentity();
-    std::shared_ptr<Session> s;
-    try {
-        s = loadSession(cl.files, skew::analysisOptions(cl), {});
-    } catch (const skew::InputError& e) {
-        std::fprintf(stderr, "skewscope: %s\n", e.what());
-        return 3;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "skewscope: %s\n", e.what());
-        return 1;
-    }
-    const skew::Analysis& a = s->analysis;
+// The collective the command line names ([G:]K or worst), drawn into cl.output.
+static int renderCollective(const skew::CommandLine& cl, const Session& s) {
+    const skew::Analysis& a = s.analysis;
     if (cl.collective < 0) {
-        int worst = -1;
-        for (size_t i = 0; i < a.collectives.size(); ++i)
-            if (a.collectives[i].complete && (worst < 0 || a.collectives[i].startSkew() > a.collectives[size_t(worst)].startSkew()))
-                worst = int(i);
+        int worst = skew::worstCollective(a);
         if (worst < 0) {
             std::fprintf(stderr, "skewscope: no complete collective to render\n");
             return 1;
         }
-        return exportScene(cl, buildScene(s->profile, a, worst));
+        return exportScene(cl, buildScene(s.profile, a, worst));
     }
     if (size_t(cl.group) >= a.groups.size()) {
         std::fprintf(stderr, "skewscope: no group %d: the exports have %zu group(s) of matched collectives\n", cl.group, a.groups.size());
@@ -96,7 +81,29 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
         std::fprintf(stderr, "skewscope: group %d has %u collectives; --collective takes 1 to %u\n", cl.group, g.count, g.count);
         return 1;
     }
-    return exportScene(cl, buildScene(s->profile, a, int(g.firstCollective) + cl.collective - 1));
+    return exportScene(cl, buildScene(s.profile, a, int(g.firstCollective) + cl.collective - 1));
+}
+
+int runRender(int argc, char** argv, const skew::CommandLine& cl) {
+    if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    ensureRuntimeDir();
+    QApplication app(argc, argv);
+    setIdentity();
+    std::shared_ptr<Session> s;
+    std::unique_ptr<skew::ProfileCache> cache;
+    try {
+        cache = skew::commandLineCache(cl);
+        s = loadSession(cl.files, skew::analysisOptions(cl), {}, cache.get());
+    } catch (const skew::InputError& e) {
+        std::fprintf(stderr, "skewscope: %s\n", e.what());
+        return 3;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "skewscope: %s\n", e.what());
+        return 1;
+    }
+    int rc = renderCollective(cl, *s);
+    skew::storeSnapshots(cache.get(), s->profile);
+    return rc;
 }
 
 static int exportScene(const skew::CommandLine& cl, CollectiveScene scene) {

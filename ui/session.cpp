@@ -7,12 +7,13 @@
 namespace skewui {
 
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
-                                     const std::function<bool(double)>& progress) {
+                                     const std::function<bool(double)>& progress, skew::ProfileCache* cache) {
     auto s = std::make_shared<Session>();
     s->files = files;
     auto t0 = std::chrono::steady_clock::now();
     skew::LoadOptions lo;
     lo.progress = [&](std::string_view, double f) { return !progress || progress(f * 0.8); };
+    lo.cache = cache;
     s->profile = skew::loadProfile(files, lo);
     auto t1 = std::chrono::steady_clock::now();
     skew::AnalysisOptions ao = options;

@@ -10,6 +10,10 @@
 #include "analysis/analysis.h"
 #include "model/profile.h"
 
+namespace skew {
+class ProfileCache;
+}
+
 namespace skewui {
 
 struct Session {
@@ -27,8 +31,9 @@ struct LoadResult {
     bool cancelled = false;
 };
 
-// Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile.
+// Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile. With a cache,
+// files are read from their snapshots when valid (storing new ones is the caller's: after showing).
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
-                                     const std::function<bool(double)>& progress);
+                                     const std::function<bool(double)>& progress, skew::ProfileCache* cache = nullptr);
 
 }  // namespace skewui

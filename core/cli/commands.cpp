@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <stdexcept>
 
+#include "cache/profile_cache.h"
 #include "model/loader.h"
 #include "nsys/export_reader.h"
 #include "analysis/analysis.h"
@@ -27,12 +28,14 @@ std::string usageText() {
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
            "  skewscope render FILE... --collective [G:]K|worst --output shot.png|.svg|.pdf [--size WxH]\n"
+           "  skewscope cache info|clear                 the profile cache (snapshots of exports read before)\n"
+           "  --no-cache (info, analyze, render): read every export, keep no snapshot\n"
            "exit codes: 0 done, 1 other error, 2 usage error, 3 unreadable input\n";
 }
 
 namespace {
 
-const char* const kCommands[] = {"info", "analyze", "render"};
+const char* const kCommands[] = {"info", "analyze", "render", "cache"};
 
 // A finite number written out in full: no trailing text, no overflow, not NaN or infinity.
 bool toDouble(const std::string& s, double& v) {
@@ -83,7 +86,7 @@ std::string unknownCommandMessage(const std::string& word) {
     for (const char* c : kCommands)
         if (size_t d = editDistance(word, c); d < bestD) bestD = d, best = c;
     if (!best.empty()) return "unknown command '" + word + "'; did you mean '" + best + "'?";
-    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze and render";
+    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze, render and cache";
 }
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -111,6 +114,14 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         return false;
     }
     out.command = c;
+    if (c == "cache") {
+        if (args.size() != 2 || (args[1] != "info" && args[1] != "clear")) {
+            error = "cache takes info or clear";
+            return false;
+        }
+        out.cacheAction = args[1];
+        return true;
+    }
     bool formatGiven = false, outputGiven = false;
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -134,6 +145,8 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             if (!need(1)) return false;
             out.format = args[++i];
             formatGiven = true;
+        } else if (a == "--no-cache") {
+            out.noCache = true;
         } else if (a == "--output" || a == "-o") {
             if (!need(1)) return false;
             out.output = args[++i];
@@ -238,9 +251,43 @@ AnalysisOptions analysisOptions(const CommandLine& cl) {
     return o;
 }
 
+std::unique_ptr<ProfileCache> commandLineCache(const CommandLine& cl) {
+    if (cl.noCache) return nullptr;
+    return std::make_unique<ProfileCache>();
+}
+
+void storeSnapshots(ProfileCache* cache, const Profile& p) {
+    if (!cache) return;
+    for (size_t f = 0; f < p.inputs.size(); ++f) {
+        if (p.inputs[f].fromSnapshot || !p.inputs[f].identity.valid()) continue;
+        std::string error;
+        if (!cache->store(p, int(f), &error)) {
+            std::fprintf(stderr, "skewscope: warning: %s; the next open reads the export again\n", error.c_str());
+            return;  // once: the folder is the problem, not the file
+        }
+    }
+}
+
+static int runCache(const CommandLine& cl) {
+    ProfileCache cache;
+    if (cl.cacheAction == "clear") {
+        uint64_t n = cache.clear();
+        std::printf("removed %llu snapshot(s) from %s\n", (unsigned long long)n, cache.dir().c_str());
+        return 0;
+    }
+    ProfileCache::Info i = cache.info();
+    std::printf("profile cache: %s\n%llu snapshot(s), %.1f MB of %.0f MB (least recently used ones go first)\n", cache.dir().c_str(),
+                (unsigned long long)i.entries, double(i.bytes) / 1e6, double(cache.maxBytes()) / 1e6);
+    return 0;
+}
+
 int runHeadless(const CommandLine& cl) {
+    if (cl.command == "cache") return runCache(cl);
     try {
-        Profile p = loadProfile(cl.files);
+        auto cache = commandLineCache(cl);
+        LoadOptions lo;
+        lo.cache = cache.get();
+        Profile p = loadProfile(cl.files, lo);
         for (const auto& w : p.warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
         std::string out;
         if (cl.command == "info") {
@@ -255,6 +302,8 @@ int runHeadless(const CommandLine& cl) {
             else out = analysisText(p, a);
         }
         writeOutput(cl.output, out);
+        std::fflush(stdout);
+        storeSnapshots(cache.get(), p);  // after the output: the user has the report already
         return 0;
     } catch (const InputError& e) {
         std::fprintf(stderr, "skewscope: %s\n", e.what());

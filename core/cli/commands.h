@@ -2,6 +2,7 @@
 // The command-line contract of analysis-spec.md: parsing and the headless commands (info, analyze).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,15 @@ struct CommandLine {
     AnalysisSettings settings;          // --trim, --big-skew-ms, --step-regex, --anomaly-threshold, --limit
     int group = 0, collective = 0;      // render: [G:]K, K 1-based; -1: the worst (largest start skew)
     int width = 1600, height = 900;     // render --size
+    bool noCache = false;               // --no-cache: neither read nor write profile snapshots
+    std::string cacheAction;            // cache info | clear
 };
+
+// The profile cache the command line uses (null with --no-cache), and storing the snapshots of the
+// files that were read from their exports: a folder that cannot be written gives one warning.
+class ProfileCache;
+std::unique_ptr<ProfileCache> commandLineCache(const CommandLine& cl);
+void storeSnapshots(ProfileCache* cache, const Profile& p);
 
 // The subcommands, and whether `word` (a first argument that is not a file) names one.
 bool isCommand(const std::string& word);

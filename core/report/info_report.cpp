@@ -19,7 +19,7 @@ void writeInputsJson(JsonWriter& w, const Profile& p) {
         w.key("session_start_utc_ns");
         if (in.hasSessionStart) w.value(in.sessionStartUtcNs);
         else w.null();
-        w.field("align_ns", in.alignNs);
+        w.field("align_ns", in.alignNs).field("from_cache", in.fromSnapshot);
         w.key("tables").beginArray();
         for (const auto& t : in.tables) w.value(t);
         w.endArray();

@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
     QByteArray settingsDir = "/tmp/skewscope-test-settings-" + QByteArray::number(::getpid());
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromLocal8Bit(settingsDir));
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QString::fromLocal8Bit(settingsDir));
+    // the profile cache too: never the user's, removed with the settings
+    qputenv("SKEWSCOPE_CACHE_DIR", settingsDir + "/cache");
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("SkewscopeTests");
     QCoreApplication::setApplicationName("skewscope-gui-tests");
