@@ -43,6 +43,7 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include "collective_scene.h"
+#include "cache/profile_cache.h"
 #include "collective_view.h"
 #include "model/loader.h"
 #include "models.h"
@@ -69,6 +70,7 @@ const std::pair<const char*, Cause> kCauseFilter[] = {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("Skewscope"));
     setAcceptDrops(true);
+    if (!qEnvironmentVariableIsSet("SKEWSCOPE_NO_CACHE")) cache_ = std::make_unique<skew::ProfileCache>();
     QSettings st;
     // the analysis settings of the last session (the time window belongs to one profile: not kept)
     options_.bigSkewNs = st.value("analysis/bigSkewNs", qlonglong(options_.bigSkewNs)).toLongLong();
@@ -120,6 +122,7 @@ MainWindow::~MainWindow() {
         cancel_ = true;
         watcher_->waitForFinished();
     }
+    for (auto& job : snapshotJobs_) job.waitForFinished();  // a snapshot is never left half written
 }
 
 void MainWindow::buildUi() {
@@ -228,9 +231,10 @@ void MainWindow::buildUi() {
     findings_->setOpenLinks(false);
     connect(findings_, &QTextBrowser::anchorClicked, this, &MainWindow::openLink);
     tabs_ = new QTabWidget;
+    // the answers first: the page opens with them (and ends with what the next capture should record)
+    tabs_->addTab(findings_, tr("Answers"));
     tabs_->addTab(details_, tr("Details"));
     tabs_->addTab(ranksBox, tr("Ranks"));
-    tabs_->addTab(findings_, tr("Findings"));
 
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(view_);
@@ -681,7 +685,7 @@ void MainWindow::openFiles(const QStringList& files) {
             r.session = loadSession(paths, options, [this](double f) {
                 progress_ = int(f * 100);
                 return !cancel_.load();
-            });
+            }, cache_.get());
         } catch (const Cancelled&) {
             r.cancelled = true;
         } catch (const std::exception& e) {
@@ -796,7 +800,35 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     if (pick >= 0) selectCollective(pick);
     else followFilter();
     ranksTable_->resizeColumnsToContents();
+    tabs_->setCurrentWidget(findings_);  // a new capture opens on its answers
+    storeSnapshots(session_);
     emit sessionLoaded();
+}
+
+void MainWindow::storeSnapshots(SessionPtr s) {
+    if (!cache_) return;
+    bool any = false;
+    for (const auto& in : s->profile.inputs) any |= !in.fromSnapshot && in.identity.valid();
+    if (!any) return;
+    // in the background, after the profile is shown: the session is immutable and kept alive here
+    skew::ProfileCache* cache = cache_.get();
+    auto job = QtConcurrent::run([s, cache]() -> QString {
+        for (size_t f = 0; f < s->profile.inputs.size(); ++f) {
+            const auto& in = s->profile.inputs[f];
+            if (in.fromSnapshot || !in.identity.valid()) continue;
+            std::string error;
+            if (!cache->store(s->profile, int(f), &error)) return QString::fromStdString(error);
+        }
+        return {};
+    });
+    snapshotJobs_.push_back(job);
+    auto* watch = new QFutureWatcher<QString>(this);
+    connect(watch, &QFutureWatcher<QString>::finished, this, [this, watch] {
+        QString error = watch->result();
+        if (!error.isEmpty()) statusBar()->showMessage(error + tr("; the next open reads the export again"), 10000);
+        watch->deleteLater();
+    });
+    watch->setFuture(job);
 }
 
 void MainWindow::updateRanksChart() {

@@ -27,6 +27,10 @@ class QStackedWidget;
 class QSplitter;
 class QUrl;
 
+namespace skew {
+class ProfileCache;
+}
+
 namespace skewui {
 
 class CollectiveView;
@@ -121,7 +125,12 @@ private:
     void chooseAndExportWindow();
     void chooseAndExportReport();
 
+    void storeSnapshots(SessionPtr s);
+
     SessionPtr session_;
+    // snapshots of the files opened (null with SKEWSCOPE_NO_CACHE); written in the background
+    std::unique_ptr<skew::ProfileCache> cache_;
+    QList<QFuture<QString>> snapshotJobs_;
     skew::AnalysisOptions options_;
     int current_ = -1;
     int ranksGroup_ = -1;
