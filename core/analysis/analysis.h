@@ -162,6 +162,7 @@ struct Group {
     std::string stepsSource = "none";
     uint32_t stepCount = 0;
     uint32_t inferredPeriod = 0;
+    int64_t stepMedianNs = 0;         // median duration of the NVTX step ranges its collectives fall in; 0 otherwise
     std::vector<CollOp> positionOps;  // op of each collective (position) of the group
     Answers answers;
 

@@ -1,6 +1,7 @@
 #include "analysis/steps.h"
 
 #include <algorithm>
+#include <map>
 
 namespace skew {
 
@@ -55,6 +56,7 @@ void assignSteps(const Profile& p, Analysis& a, const StepPattern& pattern) {
     for (Group& g : a.groups) {
         uint32_t maxStep = 0;
         bool nvtx = false;
+        std::map<uint32_t, int64_t> durations;  // step -> duration of the range its first collective fell in
         for (uint32_t c = 0; c < g.count; ++c) {
             Collective& col = a.collectives[g.firstCollective + c];
             if (col.earlySlot < 0) continue;
@@ -65,12 +67,16 @@ void assignSteps(const Profile& p, Analysis& a, const StepPattern& pattern) {
             --it;
             col.step = uint32_t(it - sr.begin()) + 1;
             col.offsetInStepNs = col.minStart - it->first;
+            durations.emplace(col.step, it->second - it->first);
             maxStep = std::max(maxStep, col.step);
             nvtx = true;
         }
         if (nvtx) {
             g.stepsSource = "nvtx";
             g.stepCount = maxStep;
+            std::vector<int64_t> d;
+            for (auto [step, ns] : durations) d.push_back(ns);
+            g.stepMedianNs = percentileRounded(std::move(d), 50);
             assignPositions(g, a.collectives);
             continue;
         }

@@ -16,6 +16,7 @@
 #include "nsys/export_reader.h"
 #include "analysis/analysis.h"
 #include "report/analysis_report.h"
+#include "report/compare_report.h"
 #include "report/info_report.h"
 #include "util/atomic_file.h"
 
@@ -28,14 +29,15 @@ std::string usageText() {
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
            "  skewscope render FILE... --collective [G:]K|worst --output shot.png|.svg|.pdf [--size WxH]\n"
+           "  skewscope compare A... --vs B... [--format text|json|md] [--output PATH] [analyze's options]\n"
            "  skewscope cache info|clear                 the profile cache (snapshots of exports read before)\n"
-           "  --no-cache (info, analyze, render): read every export, keep no snapshot\n"
+           "  --no-cache (info, analyze, render, compare): read every export, keep no snapshot\n"
            "exit codes: 0 done, 1 other error, 2 usage error, 3 unreadable input\n";
 }
 
 namespace {
 
-const char* const kCommands[] = {"info", "analyze", "render", "cache"};
+const char* const kCommands[] = {"info", "analyze", "render", "compare", "cache"};
 
 // A finite number written out in full: no trailing text, no overflow, not NaN or infinity.
 bool toDouble(const std::string& s, double& v) {
@@ -86,7 +88,7 @@ std::string unknownCommandMessage(const std::string& word) {
     for (const char* c : kCommands)
         if (size_t d = editDistance(word, c); d < bestD) bestD = d, best = c;
     if (!best.empty()) return "unknown command '" + word + "'; did you mean '" + best + "'?";
-    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze, render and cache";
+    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze, render, compare and cache";
 }
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -122,7 +124,7 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         out.cacheAction = args[1];
         return true;
     }
-    bool formatGiven = false, outputGiven = false;
+    bool formatGiven = false, outputGiven = false, afterVs = false;
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto need = [&](size_t n) {
@@ -147,25 +149,31 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             formatGiven = true;
         } else if (a == "--no-cache") {
             out.noCache = true;
+        } else if (a == "--vs" && c == "compare") {
+            if (afterVs) {
+                error = "compare takes --vs once: compare A... --vs B...";
+                return false;
+            }
+            afterVs = true;
         } else if (a == "--output" || a == "-o") {
             if (!need(1)) return false;
             out.output = args[++i];
             outputGiven = true;
-        } else if (a == "--trim" && c == "analyze") {
+        } else if (a == "--trim" && (c == "analyze" || c == "compare")) {
             if (!need(2)) return false;
             if (!number(args[i + 1], out.settings.trimStartS, "two numbers of seconds") ||
                 !number(args[i + 2], out.settings.trimEndS, "two numbers of seconds"))
                 return false;
             out.settings.hasTrim = true;
             i += 2;
-        } else if (a == "--big-skew-ms" && c == "analyze") {
+        } else if (a == "--big-skew-ms" && (c == "analyze" || c == "compare")) {
             if (!need(1) || !number(args[++i], out.settings.bigSkewMs, "a number of milliseconds")) return false;
-        } else if (a == "--step-regex" && c == "analyze") {
+        } else if (a == "--step-regex" && (c == "analyze" || c == "compare")) {
             if (!need(1)) return false;
             out.settings.stepRegex = args[++i];
-        } else if (a == "--anomaly-threshold" && c == "analyze") {
+        } else if (a == "--anomaly-threshold" && (c == "analyze" || c == "compare")) {
             if (!need(1) || !number(args[++i], out.settings.anomalyThreshold, "a number")) return false;
-        } else if (a == "--limit" && c == "analyze") {
+        } else if (a == "--limit" && (c == "analyze" || c == "compare")) {
             if (!need(1)) return false;
             if (!toInt(args[++i], 0, INT64_MAX, out.settings.anomalyLimit)) {
                 error = "--limit needs a whole number >= 0, not '" + args[i] + "'";
@@ -204,8 +212,12 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             error = "unknown option " + a + " for " + c;
             return false;
         } else {
-            out.files.push_back(a);
+            (afterVs ? out.filesB : out.files).push_back(a);
         }
+    }
+    if (c == "compare" && (out.files.empty() || out.filesB.empty())) {
+        error = "compare needs the files of both captures: compare A... --vs B...";
+        return false;
     }
     if (out.files.empty()) {
         error = c + " needs at least one export file";
@@ -219,7 +231,11 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         error = "analyze --format takes text, json, md or csv";
         return false;
     }
-    if (c == "analyze") {
+    if (c == "compare" && out.format != "text" && out.format != "json" && out.format != "md") {
+        error = "compare --format takes text, json or md";
+        return false;
+    }
+    if (c == "analyze" || c == "compare") {
         AnalysisOptions checked;
         if (std::string e = makeAnalysisOptions(out.settings, checked); !e.empty()) {
             error = e;
@@ -236,8 +252,10 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             return false;
         }
     }
+    std::vector<std::string> inputs = out.files;
+    inputs.insert(inputs.end(), out.filesB.begin(), out.filesB.end());
     if (out.output != "-")
-        for (const auto& f : out.files)
+        for (const auto& f : inputs)
             if (sameFile(out.output, f)) {
                 error = "--output " + out.output + " is the input file " + f + "; refusing to overwrite an export";
                 return false;
@@ -281,8 +299,42 @@ static int runCache(const CommandLine& cl) {
     return 0;
 }
 
+static int runCompare(const CommandLine& cl) {
+    auto cache = commandLineCache(cl);
+    LoadOptions lo;
+    lo.cache = cache.get();
+    const AnalysisOptions o = analysisOptions(cl);
+    Profile pa = loadProfile(cl.files, lo);
+    Profile pb = loadProfile(cl.filesB, lo);
+    for (const auto* p : {&pa, &pb})
+        for (const auto& w : p->warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+    Analysis aa = analyze(pa, o);
+    Analysis ab = analyze(pb, o);
+    for (const auto* a : {&aa, &ab})
+        for (const auto& w : a->warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+    Side A{&pa, &aa}, B{&pb, &ab};
+    Comparison c = compareCaptures(A, B);
+    std::string out = cl.format == "json" ? compareJson(A, B, c) : cl.format == "md" ? compareMarkdown(A, B, c) : compareText(A, B, c);
+    writeOutput(cl.output, out);
+    std::fflush(stdout);
+    storeSnapshots(cache.get(), pa);
+    storeSnapshots(cache.get(), pb);
+    return 0;
+}
+
 int runHeadless(const CommandLine& cl) {
     if (cl.command == "cache") return runCache(cl);
+    if (cl.command == "compare") {
+        try {
+            return runCompare(cl);
+        } catch (const InputError& e) {
+            std::fprintf(stderr, "skewscope: %s\n", e.what());
+            return 3;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "skewscope: %s\n", e.what());
+            return 1;
+        }
+    }
     try {
         auto cache = commandLineCache(cl);
         LoadOptions lo;

@@ -13,6 +13,7 @@ namespace skew {
 struct CommandLine {
     std::string command;  // info, analyze, render, help, version
     std::vector<std::string> files;
+    std::vector<std::string> filesB;  // compare: the files after --vs
     std::string format = "text";
     std::string output = "-";
     AnalysisSettings settings;          // --trim, --big-skew-ms, --step-regex, --anomaly-threshold, --limit

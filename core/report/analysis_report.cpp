@@ -158,6 +158,7 @@ void groupJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group& 
     w.endArray();
     w.key("steps").beginObject().field("source", g.stepsSource).field("count", g.stepCount);
     if (g.inferredPeriod) w.field("period", g.inferredPeriod);
+    if (g.stepMedianNs) w.field("median_ns", g.stepMedianNs);
     w.endObject();
     answersJson(w, p, a, g);
     w.endObject();
@@ -369,7 +370,7 @@ private:
         }
         line(strprintf("Start skew: p50 %s, p90 %s, max %s", D(g.startSkew.p50).c_str(), D(g.startSkew.p90).c_str(), D(g.startSkew.max).c_str()));
         line(strprintf("End skew:   p50 %s, p90 %s, max %s", D(g.endSkew.p50).c_str(), D(g.endSkew.p90).c_str(), D(g.endSkew.max).c_str()));
-        if (g.stepsSource == "nvtx") line(strprintf("Steps: %u, from NVTX ranges", g.stepCount));
+        if (g.stepsSource == "nvtx") line(strprintf("Steps: %u, from NVTX ranges (median %s)", g.stepCount, D(g.stepMedianNs).c_str()));
         else if (g.stepsSource == "inferred") line(strprintf("Steps: %u, inferred from the op sequence (period %u collectives)", g.stepCount, g.inferredPeriod));
         else line("Steps: none found (no NVTX step ranges, no repeating sequence of two ops or more)");
         const Cost& c = g.cost;

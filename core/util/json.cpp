@@ -109,6 +109,13 @@ JsonWriter& JsonWriter::value(double v) {
     return *this;
 }
 
+JsonWriter& JsonWriter::raw(std::string_view json) {
+    beforeValue();
+    while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.remove_suffix(1);
+    out_ += json;
+    return *this;
+}
+
 JsonWriter& JsonWriter::value(bool v) {
     beforeValue();
     out_ += v ? "true" : "false";

@@ -30,6 +30,7 @@ public:
     JsonWriter& value(double v);
     JsonWriter& value(bool v);
     JsonWriter& null();
+    JsonWriter& raw(std::string_view json);  // a value already written as JSON (a whole document)
 
     template <typename T>
     JsonWriter& field(std::string_view k, const T& v) { key(k); return value(v); }

@@ -1,0 +1,70 @@
+#pragma once
+// Comparing two captures (analysis-spec.md, `compare`): the same analysis of A (before a change) and
+// B (after), groups paired across them, and per pair the differences B minus A of the numbers a
+// performance engineer compares: skews, cost, big events, per-rank last counts and lateness, causes,
+// step time; and, when both sides run the same op sequence per step, the positions of the step
+// where big events were, followed from A to B.
+
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.h"
+#include "model/profile.h"
+
+namespace skew {
+
+struct Side {
+    const Profile* profile = nullptr;
+    const Analysis* analysis = nullptr;
+};
+
+// One position of the step that held a big event on either side.
+struct PositionChange {
+    uint32_t position = 0;
+    CollOp op = CollOp::Unknown;
+    uint32_t bigStepsA = 0, stepsA = 0;  // steps where this position was big, of the steps seen
+    uint32_t bigStepsB = 0, stepsB = 0;
+    std::vector<uint32_t> collectivesA, collectivesB;  // the big ones: indices into each side's collectives
+};
+
+struct RankDelta {
+    int rankA = -1, rankB = -1;  // rank ids on each side (paired by their place in the group)
+    int64_t lastCount = 0, meanLatenessExclBigNs = 0;  // B - A
+};
+
+struct GroupDelta {
+    int64_t collectives = 0, complete = 0;
+    Percentiles startSkew, endSkew;  // B - A of each
+    double costShare = 0;
+    int64_t excessNs = 0;
+    int64_t bigCount = 0, bigExcessNs = 0;
+    std::vector<RankDelta> perRank;
+    std::array<int64_t, kCauses> causes{};     // over complete collectives
+    std::array<int64_t, kCauses> bigCauses{};  // over the big ones
+    bool hasStepTime = false;                  // both sides have NVTX steps
+    int64_t stepMedianNs = 0;
+};
+
+struct GroupPair {
+    int a = -1, b = -1;  // group ids
+    GroupDelta delta;
+    bool sameStepSequence = false;  // positions are comparable
+    std::vector<PositionChange> positions;
+    std::vector<std::string> notes;  // e.g. ranks paired by place although their labels differ
+};
+
+struct Comparison {
+    std::vector<GroupPair> pairs;
+    std::vector<int> unpairedA, unpairedB;
+    std::vector<std::string> messages;  // why groups did not pair (ranks differ, other ops)
+};
+
+// Pairs groups by rank count and op mix (the share of each op; at least 80% alike, as lane
+// grouping asks of op histograms) and computes the differences.
+Comparison compareCaptures(const Side& a, const Side& b);
+
+// The op sequence of one step of group `g` (positions 1..P), from its first complete step; empty
+// without steps.
+std::vector<CollOp> stepSequence(const Analysis& a, const Group& g);
+
+}  // namespace skew

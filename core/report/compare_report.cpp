@@ -1,0 +1,163 @@
+#include "report/compare_report.h"
+
+#include <cinttypes>
+
+#include "model/loader.h"
+#include "report/analysis_report.h"
+#include "report/format.h"
+#include "util/json.h"
+
+namespace skew {
+namespace {
+
+std::string D(int64_t ns) { return formatDuration(ns); }
+std::string signedD(int64_t ns) { return (ns > 0 ? "+" : ns < 0 ? "-" : "") + formatDuration(ns < 0 ? -ns : ns); }
+std::string signedN(int64_t n) { return (n > 0 ? "+" : "") + std::to_string(n); }
+
+const Group& groupA(const Side& a, const GroupPair& p) { return a.analysis->groups[size_t(p.a)]; }
+const Group& groupB(const Side& b, const GroupPair& p) { return b.analysis->groups[size_t(p.b)]; }
+
+std::string files(const Profile& p) {
+    std::string s;
+    for (const auto& in : p.inputs) s += (s.empty() ? "" : ", ") + fileStem(in.path);
+    return s;
+}
+
+std::string positionText(const PositionChange& pc) {
+    return strprintf("position %u of the step (%s): big in %u of %u steps before, %u of %u after", pc.position, opName(pc.op), pc.bigStepsA,
+                     pc.stepsA, pc.bigStepsB, pc.stepsB);
+}
+
+void deltaJson(JsonWriter& w, const GroupDelta& d) {
+    auto pct = [&](const char* k, const Percentiles& q) {
+        w.key(k).beginObject().field("p50", q.p50).field("p90", q.p90).field("max", q.max).endObject();
+    };
+    w.key("delta").beginObject().field("collectives", d.collectives).field("complete", d.complete);
+    pct("start_skew_ns", d.startSkew);
+    pct("end_skew_ns", d.endSkew);
+    w.field("cost_share", d.costShare).field("excess_ns", d.excessNs);
+    w.key("big").beginObject().field("count", d.bigCount).field("excess_ns", d.bigExcessNs).endObject();
+    w.key("per_rank").beginArray();
+    for (const auto& r : d.perRank)
+        w.beginObject().field("rank_a", r.rankA).field("rank_b", r.rankB).field("last_count", r.lastCount)
+            .field("mean_lateness_excl_big_ns", r.meanLatenessExclBigNs).endObject();
+    w.endArray();
+    w.key("causes").beginObject();
+    for (Cause c : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown}) w.field(causeName(c), d.causes[size_t(c)]);
+    w.endObject();
+    w.key("big_causes").beginObject();
+    for (Cause c : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown}) w.field(causeName(c), d.bigCauses[size_t(c)]);
+    w.endObject();
+    w.key("step_median_ns");
+    d.hasStepTime ? w.value(d.stepMedianNs) : w.null();
+    w.endObject();
+}
+
+}  // namespace
+
+std::string verdictLine(const Side& a, const Side& b, const GroupPair& p) {
+    const Group& ga = groupA(a, p);
+    const Group& gb = groupB(b, p);
+    std::string s = strprintf("start-skew cost %s -> %s of NCCL kernel time; big events %u -> %u; p90 start skew %s -> %s",
+                              formatShare(ga.cost.share).c_str(), formatShare(gb.cost.share).c_str(), ga.cost.bigCount, gb.cost.bigCount,
+                              D(ga.startSkew.p90).c_str(), D(gb.startSkew.p90).c_str());
+    if (ga.stepMedianNs && gb.stepMedianNs) s += "; median step " + D(ga.stepMedianNs) + " -> " + D(gb.stepMedianNs);
+    else s += "; median step: " + std::string(ga.stepMedianNs || gb.stepMedianNs ? "NVTX steps on one side only" : "no NVTX steps");
+    return s;
+}
+
+std::string compareJson(const Side& a, const Side& b, const Comparison& c) {
+    JsonWriter w;
+    w.beginObject();
+    w.key("a").raw(analysisJson(*a.profile, *a.analysis));
+    w.key("b").raw(analysisJson(*b.profile, *b.analysis));
+    w.key("groups").beginArray();
+    for (const auto& p : c.pairs) {
+        w.beginObject().field("a", p.a).field("b", p.b).field("verdict", verdictLine(a, b, p));
+        deltaJson(w, p.delta);
+        w.field("same_step_sequence", p.sameStepSequence);
+        w.key("positions").beginArray();
+        for (const auto& pc : p.positions) {
+            w.beginObject().field("position", pc.position).field("op", opName(pc.op)).field("big_steps_a", pc.bigStepsA)
+                .field("steps_a", pc.stepsA).field("big_steps_b", pc.bigStepsB).field("steps_b", pc.stepsB);
+            w.key("indices_a").beginArray();
+            for (uint32_t ci : pc.collectivesA) w.value(a.analysis->collectives[ci].index);
+            w.endArray().key("indices_b").beginArray();
+            for (uint32_t ci : pc.collectivesB) w.value(b.analysis->collectives[ci].index);
+            w.endArray().endObject();
+        }
+        w.endArray();
+        w.key("notes").beginArray();
+        for (const auto& n : p.notes) w.value(n);
+        w.endArray().endObject();
+    }
+    w.endArray();
+    w.key("unpaired").beginObject().key("a").beginArray();
+    for (int id : c.unpairedA) w.value(id);
+    w.endArray().key("b").beginArray();
+    for (int id : c.unpairedB) w.value(id);
+    w.endArray().endObject();
+    w.key("messages").beginArray();
+    for (const auto& m : c.messages) w.value(m);
+    w.endArray();
+    w.endObject();
+    std::string out = w.take();
+    out.push_back('\n');
+    return out;
+}
+
+namespace {
+
+std::string page(const Side& a, const Side& b, const Comparison& c, bool md) {
+    std::string o;
+    auto h1 = [&](const std::string& s) { o += md ? "# " + s + "\n\n" : s + "\n" + std::string(s.size(), '=') + "\n\n"; };
+    auto h2 = [&](const std::string& s) { o += md ? "\n## " + s + "\n\n" : "\n" + s + "\n" + std::string(s.size(), '-') + "\n"; };
+    auto line = [&](const std::string& s) { o += (md ? "" : "  ") + s + (md ? "  \n" : "\n"); };
+    auto bullet = [&](const std::string& s) { o += (md ? "- " : "  - ") + s + "\n"; };
+    h1("Skewscope comparison: " + files(*a.profile) + " -> " + files(*b.profile));
+    line("A (before): " + files(*a.profile) + "; B (after): " + files(*b.profile) + ". Differences are B minus A.");
+    for (const auto& p : c.pairs) {
+        const Group& ga = groupA(a, p);
+        const Group& gb = groupB(b, p);
+        std::string ops;
+        for (const auto& [op, n] : ga.ops) ops += (ops.empty() ? "" : ", ") + op;
+        h2(strprintf("A group %d -> B group %d (%s, %zu ranks)", p.a, p.b, ops.c_str(), ga.width()));
+        line("Verdict: " + verdictLine(a, b, p) + ".");
+        const GroupDelta& d = p.delta;
+        bullet(strprintf("collectives %u -> %u (%s), complete %u -> %u", ga.count, gb.count, signedN(d.collectives).c_str(), ga.complete,
+                         gb.complete));
+        bullet("start skew p50 " + D(ga.startSkew.p50) + " -> " + D(gb.startSkew.p50) + ", p90 " + D(ga.startSkew.p90) + " -> " +
+               D(gb.startSkew.p90) + ", max " + D(ga.startSkew.max) + " -> " + D(gb.startSkew.max));
+        bullet("end skew p50 " + D(ga.endSkew.p50) + " -> " + D(gb.endSkew.p50) + ", p90 " + D(ga.endSkew.p90) + " -> " + D(gb.endSkew.p90));
+        bullet("start-skew excess " + D(ga.cost.excessNs) + " -> " + D(gb.cost.excessNs) + " (" + signedD(d.excessNs) + "); big events' excess " +
+               D(ga.cost.bigExcessNs) + " -> " + D(gb.cost.bigExcessNs));
+        std::string causes;
+        for (Cause k : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown})
+            causes += (causes.empty() ? "" : ", ") + std::string(causeName(k)) + " " + signedN(d.causes[size_t(k)]);
+        bullet("causes of the late arrivals (all complete collectives): " + causes);
+        std::string ranks;
+        for (const auto& r : d.perRank) {
+            const std::string& la = a.profile->ranks[size_t(r.rankA)].label;
+            const std::string& lb = b.profile->ranks[size_t(r.rankB)].label;
+            ranks += (ranks.empty() ? "" : "; ") + (la == lb ? la : la + "/" + lb) + " last " + signedN(r.lastCount) + ", lateness without big " +
+                     signedD(r.meanLatenessExclBigNs);
+        }
+        bullet("per rank: " + ranks);
+        for (const auto& pc : p.positions) bullet(positionText(pc));
+        if (p.sameStepSequence && p.positions.empty()) bullet("no big events in either capture's steps");
+        for (const auto& n : p.notes) bullet(n);
+    }
+    if (!c.unpairedA.empty() || !c.unpairedB.empty() || !c.messages.empty()) {
+        h2("Groups not compared");
+        for (const auto& m : c.messages) bullet(m);
+    }
+    if (c.pairs.empty() && c.messages.empty()) line("Neither capture has matched collectives to compare.");
+    return o;
+}
+
+}  // namespace
+
+std::string compareText(const Side& a, const Side& b, const Comparison& c) { return page(a, b, c, false); }
+std::string compareMarkdown(const Side& a, const Side& b, const Comparison& c) { return page(a, b, c, true); }
+
+}  // namespace skew

@@ -1,0 +1,19 @@
+#pragma once
+// `skewscope compare` outputs: JSON ({"a": <analyze JSON>, "b": <analyze JSON>, "groups": [{"a", "b",
+// "delta"}], ...}) and a text or Markdown page that opens with the verdict in numbers per pair of
+// groups ("start-skew cost 54.4% -> 12.0% of NCCL kernel time; big events 5 -> 0; ...").
+
+#include <string>
+
+#include "compare/compare.h"
+
+namespace skew {
+
+std::string compareJson(const Side& a, const Side& b, const Comparison& c);
+std::string compareText(const Side& a, const Side& b, const Comparison& c);
+std::string compareMarkdown(const Side& a, const Side& b, const Comparison& c);
+
+// The verdict of one pair in numbers, for the reports and the viewer.
+std::string verdictLine(const Side& a, const Side& b, const GroupPair& pair);
+
+}  // namespace skew
