@@ -60,7 +60,6 @@ public:
         n.end.push_back(end);
         n.tid.push_back(tid);
         n.text.push_back(intern(text));
-        n.domain.push_back(0);
         return *this;
     }
 
@@ -99,7 +98,7 @@ public:
         }
         for (auto& pr : p.processes) {
             sortLaunches(pr.launches);
-            sortByStart(pr.nvtx.start, pr.nvtx.end, pr.nvtx.tid, pr.nvtx.text, pr.nvtx.domain);
+            sortByStart(pr.nvtx.start, pr.nvtx.end, pr.nvtx.tid, pr.nvtx.text);
             sortByStart(pr.waits.start, pr.waits.end, pr.waits.device, pr.waits.stream);
         }
         skew::assignRankLabels(p);

@@ -13,6 +13,7 @@
 #include "analysis/steps.h"
 #include "analysis/why.h"
 #include "model/lane_index.h"
+#include "model/nvtx_index.h"
 #include "nsys/export_reader.h"
 #include "profile_builder.h"
 #include "report/analysis_report.h"
@@ -499,6 +500,52 @@ TEST(Answers, ThinEvidenceIsSaid) {
     EXPECT_THAT(a.groups[0].answers.caveats, ::testing::Contains(HasSubstr("only 2 steps")));
     EXPECT_THAT(a.groups[0].answers.caveats, ::testing::Contains(HasSubstr("only 4 collectives that are not big")));
     EXPECT_THAT(skew::answerSentences(p, a, a.groups[0]).caveats, HasSubstr("Thin evidence: "));
+}
+
+}  // namespace
+
+namespace {
+
+// The NVTX ranges around a moment, by the index, against a scan of every range: nested push/pop
+// ranges on several threads, and start/end ranges that overlap without nesting.
+TEST(NvtxIndex, EnclosingMatchesAScan) {
+    std::mt19937_64 rng(7);
+    skew::NvtxRanges r;
+    struct R {
+        int64_t s, e;
+        uint32_t tid;
+    };
+    std::vector<R> all;
+    for (uint32_t tid : {1u, 2u}) {
+        // nested: a stack of open ranges
+        int64_t t = 0;
+        std::vector<int64_t> open;
+        for (int i = 0; i < 400; ++i) {
+            t += int64_t(rng() % 50) + 1;
+            if (!open.empty() && rng() % 2) {
+                all.push_back({open.back(), t, tid});
+                open.pop_back();
+            } else {
+                open.push_back(t);
+            }
+        }
+        while (!open.empty()) all.push_back({open.back(), t + 10, tid}), open.pop_back();
+    }
+    for (int i = 0; i < 100; ++i) {  // thread 3: overlapping, not nested
+        int64_t s = int64_t(rng() % 10000);
+        all.push_back({s, s + int64_t(rng() % 800), 3});
+    }
+    std::stable_sort(all.begin(), all.end(), [](const R& a, const R& b) { return a.s < b.s; });
+    for (const R& x : all) r.start.push_back(x.s), r.end.push_back(x.e), r.tid.push_back(x.tid), r.text.push_back(0);
+    skew::NvtxIndex index(r);
+    for (int q = 0; q < 2000; ++q) {
+        uint32_t tid = 1 + uint32_t(rng() % 3);
+        int64_t t0 = int64_t(rng() % 11000), t1 = t0 + int64_t(rng() % 30);
+        std::vector<uint32_t> want;
+        for (uint32_t i = 0; i < r.size(); ++i)
+            if (r.tid[i] == tid && r.start[i] <= t0 && r.end[i] >= t1) want.push_back(i);
+        ASSERT_EQ(index.enclosing(tid, t0, t1), want) << "tid " << tid << " [" << t0 << ", " << t1 << "]";
+    }
 }
 
 }  // namespace

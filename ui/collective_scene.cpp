@@ -1,10 +1,12 @@
 #include "collective_scene.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <cinttypes>
 #include <cstdio>
 
+#include "analysis/why.h"
 #include "report/analysis_report.h"
 #include "report/info_report.h"
 
@@ -112,13 +114,14 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     return sc;
 }
 
-static std::string ns(int64_t v) {
+static std::string nsAndDuration(int64_t v) {
     char b[64];
     std::snprintf(b, sizeof b, "%" PRId64 " ns (%s)", v, formatDuration(v).c_str());
     return b;
 }
 
-std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank, int lane, uint32_t kernel) {
+std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank, int lane, uint32_t kernel,
+                          const std::vector<NvtxIndex>* nvtxIndexes) {
     const Rank& r = p.ranks[size_t(rank)];
     const KernelLane& kl = r.lanes[size_t(lane)];
     const Process& pr = p.processes[size_t(r.process)];
@@ -127,8 +130,8 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
     line("Kernel", p.strings.str(kl.name[kernel]));
     line("Rank", r.label + " (pid " + std::to_string(r.pid) + ", device " + std::to_string(r.device) + ")");
     line("Stream", std::to_string(kl.stream));
-    line("Start", ns(kl.start[kernel]));
-    line("End", ns(kl.end[kernel]));
+    line("Start", nsAndDuration(kl.start[kernel]));
+    line("End", nsAndDuration(kl.end[kernel]));
     line("Duration", formatDuration(kl.end[kernel] - kl.start[kernel]));
     line("Correlation id", std::to_string(kl.correlationId[kernel]));
     int64_t li = pr.launches.find(kl.correlationId[kernel]);
@@ -138,15 +141,14 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
         line("Launch API", p.strings.str(pr.launches.name[i]));
         line("Launch thread", std::to_string(pr.launches.tid[i]) +
                                   (tn != pr.threadNames.end() ? " (" + p.strings.str(tn->second) + ")" : std::string()));
-        line("Launch time", ns(pr.launches.start[i]) + " to " + formatDuration(pr.launches.end[i] - pr.launches.start[i]) + " later");
+        line("Launch time", nsAndDuration(pr.launches.start[i]) + " to " + formatDuration(pr.launches.end[i] - pr.launches.start[i]) + " later");
         line("Launch to start", formatDuration(kl.start[kernel] - pr.launches.end[i]));
         // NVTX ranges enclosing the launch on the launching thread, outermost first
         std::string nvtx;
-        const NvtxRanges& nv = pr.nvtx;
-        auto end = std::upper_bound(nv.start.begin(), nv.start.end(), pr.launches.start[i]);
-        for (size_t j = 0; j < size_t(end - nv.start.begin()); ++j)
-            if (nv.tid[j] == pr.launches.tid[i] && nv.end[j] >= pr.launches.end[i])
-                nvtx += (nvtx.empty() ? "" : " > ") + p.strings.str(nv.text[j]);
+        std::optional<NvtxIndex> own;
+        const NvtxIndex& index = nvtxIndexes ? (*nvtxIndexes)[size_t(r.process)] : own.emplace(pr.nvtx);
+        for (uint32_t j : index.enclosing(pr.launches.tid[i], pr.launches.start[i], pr.launches.end[i]))
+            nvtx += (nvtx.empty() ? "" : " > ") + p.strings.str(pr.nvtx.text[j]);
         line("NVTX at launch", nvtx.empty() ? "none" : nvtx);
     } else {
         line("Launch", "no CUDA runtime/driver row with this process and correlation id");
@@ -170,7 +172,7 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
                                                    ", gap " + formatDuration(c.predGapNs) + (c.predIsGemm ? ", GEMM" : ""));
                     line("Why", predecessorText(p, c, pl));
                 } else {
-                    line("Predecessor", "no kernel of this rank ended within 100 us before the start");
+                    line("Predecessor", "no kernel of this rank ended within " + formatDuration(kPredBeforeNs) + " before the start");
                 }
                 if (c.waitCount) line("Stream waits", std::to_string(c.waitCount) + " on this stream just before the start");
             } else if (int(s) == c.earlySlot) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "model/nvtx_index.h"
 #include "model/profile.h"
 
 namespace skewui {
@@ -59,7 +60,9 @@ CollectiveScene buildScene(const skew::Profile& p, const skew::Analysis& a, int 
 std::string barSummary(const skew::Profile& p, const CollectiveScene& sc, const Bar& b);
 
 // The details shown when a bar is clicked (plain text, one field per line).
+// `nvtx` (one index per process, built once per session) finds the NVTX ranges around the launch
+// without a scan; without it an index of the launching process is built for the call.
 std::string kernelDetails(const skew::Profile& p, const skew::Analysis& a, int collectiveIndex, int rank, int lane,
-                          uint32_t kernel);
+                          uint32_t kernel, const std::vector<skew::NvtxIndex>* nvtx = nullptr);
 
 }  // namespace skewui

@@ -929,7 +929,7 @@ void MainWindow::selectCollective(int c) {
     if (col.lateSlot >= 0) {
         const GroupLane& gl = session_->analysis.groups[size_t(col.group)].lanes[size_t(col.lateSlot)];
         uint32_t k = session_->analysis.slotKernel(col, size_t(col.lateSlot));
-        details_->setPlainText(QString::fromStdString(kernelDetails(session_->profile, session_->analysis, c, gl.rank, gl.lane, k)));
+        details_->setPlainText(QString::fromStdString(kernelDetails(session_->profile, session_->analysis, c, gl.rank, gl.lane, k, &session_->nvtx)));
         view_->setHighlight(gl.rank, gl.lane, k);
     }
     updateRanksChart();
@@ -987,7 +987,7 @@ void MainWindow::stepBigCollective(int delta) {
 
 void MainWindow::onBarClicked(int rank, int lane, quint32 kernel) {
     if (!session_) return;
-    details_->setPlainText(QString::fromStdString(kernelDetails(session_->profile, session_->analysis, current_, rank, lane, kernel)));
+    details_->setPlainText(QString::fromStdString(kernelDetails(session_->profile, session_->analysis, current_, rank, lane, kernel, &session_->nvtx)));
     view_->setHighlight(rank, lane, kernel);
     tabs_->setCurrentWidget(details_);
 }

@@ -19,6 +19,8 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
     skew::AnalysisOptions ao = options;
     ao.progress = [&](double f) { return !progress || progress(0.8 + 0.2 * f); };
     s->analysis = skew::analyze(s->profile, ao);
+    s->nvtx.reserve(s->profile.processes.size());
+    for (const auto& pr : s->profile.processes) s->nvtx.emplace_back(pr.nvtx);
     auto t2 = std::chrono::steady_clock::now();
     s->loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     s->analyzeSeconds = std::chrono::duration<double>(t2 - t1).count();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "model/nvtx_index.h"
 #include "model/profile.h"
 
 namespace skew {
@@ -20,6 +21,7 @@ struct Session {
     std::vector<std::string> files;
     skew::Profile profile;
     skew::Analysis analysis;
+    std::vector<skew::NvtxIndex> nvtx;  // per process: the NVTX ranges around a moment (details)
     double loadSeconds = 0, analyzeSeconds = 0;
 };
 

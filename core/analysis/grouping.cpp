@@ -15,12 +15,13 @@ namespace skew {
 class KernelOps::NvtxOps {
 public:
     explicit NvtxOps(const Profile& p) : perProcess_(p.processes.size()) {
-        std::vector<CollOp> textOp(p.strings.size(), CollOp::Count);  // Count: not looked at yet
+        std::vector<CollOp> textOp(p.strings.size(), CollOp::NotNccl);
+        std::vector<bool> looked(p.strings.size(), false);  // per text id: its op known
         for (size_t pi = 0; pi < p.processes.size(); ++pi) {
             const NvtxRanges& r = p.processes[pi].nvtx;
             for (size_t i = 0; i < r.size(); ++i) {
                 CollOp& op = textOp[r.text[i]];
-                if (op == CollOp::Count) op = opFromNvtxName(p.strings.str(r.text[i]));
+                if (!looked[r.text[i]]) op = opFromNvtxName(p.strings.str(r.text[i])), looked[r.text[i]] = true;
                 if (op == CollOp::NotNccl) continue;
                 perProcess_[pi][r.tid[i]].push_back({r.start[i], r.end[i], op});
             }

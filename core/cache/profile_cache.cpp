@@ -339,13 +339,13 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
         r.vec(L.correlationId), r.vec(L.start), r.vec(L.end), r.vec(L.name), r.vec(L.tid);
         checkIds(L.name);
         NvtxRanges& nv = pr.nvtx;
-        r.vec(nv.start), r.vec(nv.end), r.vec(nv.tid), r.vec(nv.text), r.vec(nv.domain);
+        r.vec(nv.start), r.vec(nv.end), r.vec(nv.tid), r.vec(nv.text);
         checkIds(nv.text);
         StreamWaits& w = pr.waits;
         r.vec(w.start), r.vec(w.end), r.vec(w.device), r.vec(w.stream);
         const size_t nl = L.correlationId.size(), nn = nv.start.size(), nw = w.start.size();
         if (L.start.size() != nl || L.end.size() != nl || L.name.size() != nl || L.tid.size() != nl || nv.end.size() != nn ||
-            nv.tid.size() != nn || nv.text.size() != nn || nv.domain.size() != nn || w.end.size() != nw || w.device.size() != nw ||
+            nv.tid.size() != nn || nv.text.size() != nn || w.end.size() != nw || w.device.size() != nw ||
             w.stream.size() != nw)
             r.ok = false;
         part.processes.push_back(std::move(pr));
@@ -468,7 +468,7 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
         const Launches& L = pr.launches;
         w.vec(L.correlationId), w.times(L.start, off), w.times(L.end, off), w.vec(launchNames[i]), w.vec(L.tid);
         const NvtxRanges& nv = pr.nvtx;
-        w.times(nv.start, off), w.times(nv.end, off), w.vec(nv.tid), w.vec(nvtxTexts[i]), w.vec(nv.domain);
+        w.times(nv.start, off), w.times(nv.end, off), w.vec(nv.tid), w.vec(nvtxTexts[i]);
         const StreamWaits& sw = pr.waits;
         w.times(sw.start, off), w.times(sw.end, off), w.vec(sw.device), w.vec(sw.stream);
     }

@@ -21,7 +21,7 @@
 
 namespace skew {
 
-constexpr uint32_t kSnapshotFormat = 1;
+constexpr uint32_t kSnapshotFormat = 2;  // 2: NVTX ranges without their domain
 
 class ProfileCache {
 public:

@@ -278,8 +278,8 @@ struct FileReader::State {
         }
         nvtxTable = file.hasTable(nv) && readable(nv, {"start", "end", "eventType", "globalTid", "text"}, false);
         if (nvtxTable) {
-            nvtxSql = "SELECT start, end, eventType, globalTid, text, " + file.colOrNull(nv, "textId") + ", " + file.colOrNull(nv, "domainId") +
-                      " FROM " + nv + " WHERE rowid >= ?1 AND rowid < ?2";
+            nvtxSql = "SELECT start, end, eventType, globalTid, text, " + file.colOrNull(nv, "textId") + " FROM " + nv +
+                      " WHERE rowid >= ?1 AND rowid < ?2";
             nvtxRanges = split(nv);
         }
         syncTable = file.hasTable(sy) && readable(sy, {"start", "end", "deviceId", "streamId", "globalPid"}, false);
@@ -408,7 +408,6 @@ struct FileReader::State {
             r.end.push_back(q->i64(1));
             r.tid.push_back(uint32_t(gtid & kTidMask));
             r.text.push_back(text);
-            r.domain.push_back(uint32_t(q->i64(6)));
             ++piece.ranges_;
         }
         prog.add(n % kProgressEvery);
@@ -599,12 +598,11 @@ struct FileReader::State {
                 moveAppend(to.end, from.end);
                 moveAppend(to.tid, from.tid);
                 moveAppend(to.text, from.text);
-                moveAppend(to.domain, from.domain);
             }
         }
         std::vector<NvtxPiece>().swap(nvtx);
         part.input.nvtxRanges = ranges;
-        for (auto& [gpid, r] : nvtxMerged) sortByStart(r.start, r.end, r.tid, r.text, r.domain);
+        for (auto& [gpid, r] : nvtxMerged) sortByStart(r.start, r.end, r.tid, r.text);
         warnSkipped(nvtxWarnings, skipped, "NVTX range", "NVTX_EVENTS", "start or end");
     }
 

@@ -69,7 +69,6 @@ struct NvtxRanges {
     std::vector<int64_t> start, end;
     std::vector<uint32_t> tid;
     std::vector<StrId> text;
-    std::vector<uint32_t> domain;
 
     size_t size() const { return start.size(); }
 };

@@ -12,7 +12,7 @@
 namespace skew {
 namespace {
 
-std::string D(int64_t ns) { return formatDuration(ns); }
+std::string dur(int64_t ns) { return formatDuration(ns); }  // short, for dense formats
 const std::string& labelOf(const Profile& p, int rank) { return p.ranks[size_t(rank)].label; }
 
 }  // namespace
@@ -21,15 +21,15 @@ std::string collectiveLink(const Collective& c) { return strprintf("skewscope://
 
 std::string predecessorText(const Profile& p, const Collective& c, const KernelLane& pl) {
     const std::string name = (c.predIsGemm ? "GEMM " : "") + shortKernelName(p.strings.str(pl.name[c.predKernel]));
-    const std::string when = c.predGapNs >= 0 ? D(c.predGapNs) + " after" : D(-c.predGapNs) + " before the end of";
+    const std::string when = c.predGapNs >= 0 ? dur(c.predGapNs) + " after" : dur(-c.predGapNs) + " before the end of";
     if (c.predSameStream) return "queued behind " + name + " on its own stream " + std::to_string(pl.stream) + " (started " + when + " it)";
     return "started " + when + " " + name + " on stream " + std::to_string(pl.stream);
 }
 
 std::string collectiveTitle(const Profile& p, const Analysis& a, const Collective& c) {
     std::string s = strprintf("G%d #%u %s", c.group, c.index, opName(c.op));
-    if (c.step) s += strprintf(", step %u +%s", c.step, D(c.offsetInStepNs).c_str());
-    if (c.lateSlot >= 0) s += strprintf(", %s late by %s", labelOf(p, a.lateRank(c)).c_str(), D(c.latenessNs).c_str());
+    if (c.step) s += strprintf(", step %u +%s", c.step, dur(c.offsetInStepNs).c_str());
+    if (c.lateSlot >= 0) s += strprintf(", %s late by %s", labelOf(p, a.lateRank(c)).c_str(), dur(c.latenessNs).c_str());
     return s;
 }
 
@@ -42,8 +42,8 @@ std::string whyText(const Profile& p, const Analysis& a, const Collective& c) {
         const size_t li = size_t(c.launchIndex);
         int64_t rel = pr.launches.end[li] - c.minStart;
         s += strprintf(": %s ended %s %s the first arrival, launch-to-start %s; lateness %s CPU + %s GPU",
-                       p.strings.str(pr.launches.name[li]).c_str(), D(rel < 0 ? -rel : rel).c_str(), rel < 0 ? "before" : "after",
-                       D(c.launchToStartNs).c_str(), D(c.cpuNs).c_str(), D(c.gpuNs).c_str());
+                       p.strings.str(pr.launches.name[li]).c_str(), dur(rel < 0 ? -rel : rel).c_str(), rel < 0 ? "before" : "after",
+                       dur(c.launchToStartNs).c_str(), dur(c.cpuNs).c_str(), dur(c.gpuNs).c_str());
     } else {
         s += ": no launch row for this kernel (process + correlation id)";
     }
@@ -326,12 +326,12 @@ private:
         h1("Skewscope findings: " + files);
         for (const auto& in : p_.inputs)
             line(strprintf("%s: Nsight Systems %s (schema %s)", in.path.c_str(), in.nsysVersion.c_str(), in.schemaVersion.c_str()));
-        line(strprintf("%zu ranks; window %s to %s (%s)", p_.ranks.size(), D(a_.windowStart).c_str(), D(a_.windowEnd).c_str(),
-                       D(a_.windowEnd - a_.windowStart).c_str()));
+        line(strprintf("%zu ranks; window %s to %s (%s)", p_.ranks.size(), dur(a_.windowStart).c_str(), dur(a_.windowEnd).c_str(),
+                       dur(a_.windowEnd - a_.windowStart).c_str()));
         for (const auto& r : p_.ranks)
             if (r.clockOffsetNs != 0)
-                line(strprintf("clock of %s corrected by %s (residual p90 %s)", r.label.c_str(), D(r.clockOffsetNs).c_str(),
-                               D(a_.clocks[size_t(r.id)].residualP90Ns).c_str()));
+                line(strprintf("clock of %s corrected by %s (residual p90 %s)", r.label.c_str(), dur(r.clockOffsetNs).c_str(),
+                               dur(a_.clocks[size_t(r.id)].residualP90Ns).c_str()));
     }
 
     void answers(const Group& g) {
@@ -356,7 +356,7 @@ private:
         line("Streams: " + streams);
         const Validation& v = g.validation;
         line(strprintf("Matching: %s. %u of %u complete; end skew p50 %s vs start skew p50 %s%s", v.status.c_str(), g.complete, g.count,
-                       D(g.endSkew.p50).c_str(), D(g.startSkew.p50).c_str(), endsCluster(g) ? " (ends cluster: matching trusted)" : ""));
+                       dur(g.endSkew.p50).c_str(), dur(g.startSkew.p50).c_str(), endsCluster(g) ? " (ends cluster: matching trusted)" : ""));
         for (const auto& m : v.messages) bullet(m);
         if (!v.partial.empty()) {
             std::string list;
@@ -368,16 +368,16 @@ private:
             if (v.partial.size() > 8) list += strprintf("; %zu more", v.partial.size() - 8);
             bullet("Partial collectives (left out of the statistics): " + list);
         }
-        line(strprintf("Start skew: p50 %s, p90 %s, max %s", D(g.startSkew.p50).c_str(), D(g.startSkew.p90).c_str(), D(g.startSkew.max).c_str()));
-        line(strprintf("End skew:   p50 %s, p90 %s, max %s", D(g.endSkew.p50).c_str(), D(g.endSkew.p90).c_str(), D(g.endSkew.max).c_str()));
-        if (g.stepsSource == "nvtx") line(strprintf("Steps: %u, from NVTX ranges (median %s)", g.stepCount, D(g.stepMedianNs).c_str()));
+        line(strprintf("Start skew: p50 %s, p90 %s, max %s", dur(g.startSkew.p50).c_str(), dur(g.startSkew.p90).c_str(), dur(g.startSkew.max).c_str()));
+        line(strprintf("End skew:   p50 %s, p90 %s, max %s", dur(g.endSkew.p50).c_str(), dur(g.endSkew.p90).c_str(), dur(g.endSkew.max).c_str()));
+        if (g.stepsSource == "nvtx") line(strprintf("Steps: %u, from NVTX ranges (median %s)", g.stepCount, dur(g.stepMedianNs).c_str()));
         else if (g.stepsSource == "inferred") line(strprintf("Steps: %u, inferred from the op sequence (period %u collectives)", g.stepCount, g.inferredPeriod));
         else line("Steps: none found (no NVTX step ranges, no repeating sequence of two ops or more)");
         const Cost& c = g.cost;
-        line(strprintf("Start-skew cost: %s excess of %s NCCL kernel time (%s); lateness sum %s", D(c.excessNs).c_str(), D(c.totalNs).c_str(),
-                       formatShare(c.share).c_str(), D(c.latenessSumNs).c_str()));
-        line(strprintf("  big (start skew > %s): %u collectives, %s excess; the rest: %u, %s", D(a_.options.bigSkewNs).c_str(), c.bigCount,
-                       D(c.bigExcessNs).c_str(), c.restCount, D(c.restExcessNs).c_str()));
+        line(strprintf("Start-skew cost: %s excess of %s NCCL kernel time (%s); lateness sum %s", dur(c.excessNs).c_str(), dur(c.totalNs).c_str(),
+                       formatShare(c.share).c_str(), dur(c.latenessSumNs).c_str()));
+        line(strprintf("  big (start skew > %s): %u collectives, %s excess; the rest: %u, %s", dur(a_.options.bigSkewNs).c_str(), c.bigCount,
+                       dur(c.bigExcessNs).c_str(), c.restCount, dur(c.restExcessNs).c_str()));
         line("  An estimate of waiting inside NCCL kernels, summed over ranks: those kernels overlap other GPU work, so this is "
              "not a step-time saving.");
         rankTable(g);
@@ -389,25 +389,25 @@ private:
             o_ += "\n| rank | last | first | mean lateness | excl. big | NCCL time | NCCL-only |\n|---|---:|---:|---:|---:|---:|---:|\n";
             for (const auto& rs : g.perRank)
                 o_ += strprintf("| %s | %u | %u | %s | %s | %s | %s |\n", labelOf(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount,
-                                D(rs.meanLatenessNs).c_str(), D(rs.meanLatenessExclBigNs).c_str(), D(rs.ncclKernelNs).c_str(),
-                                D(rs.ncclOnlyNs).c_str());
+                                dur(rs.meanLatenessNs).c_str(), dur(rs.meanLatenessExclBigNs).c_str(), dur(rs.ncclKernelNs).c_str(),
+                                dur(rs.ncclOnlyNs).c_str());
             return;
         }
         o_ += strprintf("\n  %-24s %6s %6s %14s %14s %14s %14s\n", "rank", "last", "first", "mean lateness", "excl. big", "NCCL time", "NCCL-only");
         for (const auto& rs : g.perRank)
             o_ += strprintf("  %-24s %6u %6u %14s %14s %14s %14s\n", labelOf(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount,
-                            D(rs.meanLatenessNs).c_str(), D(rs.meanLatenessExclBigNs).c_str(), D(rs.ncclKernelNs).c_str(),
-                            D(rs.ncclOnlyNs).c_str());
+                            dur(rs.meanLatenessNs).c_str(), dur(rs.meanLatenessExclBigNs).c_str(), dur(rs.ncclKernelNs).c_str(),
+                            dur(rs.ncclOnlyNs).c_str());
     }
 
     void bigEvents(const Group& g) {
         o_ += "\n";
         const auto& big = g.answers.big;
         if (big.empty()) {
-            line(strprintf("No big events (start skew > %s).", D(a_.options.bigSkewNs).c_str()));
+            line(strprintf("No big events (start skew > %s).", dur(a_.options.bigSkewNs).c_str()));
             return;
         }
-        line(strprintf("Big events (start skew > %s): %zu", D(a_.options.bigSkewNs).c_str(), big.size()));
+        line(strprintf("Big events (start skew > %s): %zu", dur(a_.options.bigSkewNs).c_str(), big.size()));
         for (uint32_t ci : big) {
             const Collective& col = a_.collectives[ci];
             bullet(link(collectiveTitle(p_, a_, col), col) + ". " + whyText(p_, a_, col));
@@ -430,7 +430,7 @@ private:
             const auto& it = an.items[i];
             const Collective& c = a_.collectives[it.collective];
             std::string rows;
-            for (auto [r, d] : it.rows) rows += (rows.empty() ? "" : ", ") + labelOf(p_, r) + " " + D(d);
+            for (auto [r, d] : it.rows) rows += (rows.empty() ? "" : ", ") + labelOf(p_, r) + " " + dur(d);
             std::string what = strprintf("G%d #%u %s%s", it.group, c.index, opName(c.op), c.step ? strprintf(" step %u", c.step).c_str() : "");
             bullet(strprintf("%s: %zu rows (%s)", link(what, c).c_str(), it.rows.size(), rows.c_str()));
         }

@@ -10,7 +10,7 @@
 namespace skew {
 namespace {
 
-std::string D(int64_t ns) { return formatDuration(ns); }
+std::string dur(int64_t ns) { return formatDuration(ns); }
 std::string signedD(int64_t ns) { return (ns > 0 ? "+" : ns < 0 ? "-" : "") + formatDuration(ns < 0 ? -ns : ns); }
 std::string signedN(int64_t n) { return (n > 0 ? "+" : "") + std::to_string(n); }
 
@@ -60,8 +60,8 @@ std::string verdictLine(const Side& a, const Side& b, const GroupPair& p) {
     const Group& gb = groupB(b, p);
     std::string s = strprintf("start-skew cost %s -> %s of NCCL kernel time; big events %u -> %u; p90 start skew %s -> %s",
                               formatShare(ga.cost.share).c_str(), formatShare(gb.cost.share).c_str(), ga.cost.bigCount, gb.cost.bigCount,
-                              D(ga.startSkew.p90).c_str(), D(gb.startSkew.p90).c_str());
-    if (ga.stepMedianNs && gb.stepMedianNs) s += "; median step " + D(ga.stepMedianNs) + " -> " + D(gb.stepMedianNs);
+                              dur(ga.startSkew.p90).c_str(), dur(gb.startSkew.p90).c_str());
+    if (ga.stepMedianNs && gb.stepMedianNs) s += "; median step " + dur(ga.stepMedianNs) + " -> " + dur(gb.stepMedianNs);
     else s += "; median step: " + std::string(ga.stepMedianNs || gb.stepMedianNs ? "NVTX steps on one side only" : "no NVTX steps");
     return s;
 }
@@ -126,11 +126,11 @@ std::string page(const Side& a, const Side& b, const Comparison& c, bool md) {
         const GroupDelta& d = p.delta;
         bullet(strprintf("collectives %u -> %u (%s), complete %u -> %u", ga.count, gb.count, signedN(d.collectives).c_str(), ga.complete,
                          gb.complete));
-        bullet("start skew p50 " + D(ga.startSkew.p50) + " -> " + D(gb.startSkew.p50) + ", p90 " + D(ga.startSkew.p90) + " -> " +
-               D(gb.startSkew.p90) + ", max " + D(ga.startSkew.max) + " -> " + D(gb.startSkew.max));
-        bullet("end skew p50 " + D(ga.endSkew.p50) + " -> " + D(gb.endSkew.p50) + ", p90 " + D(ga.endSkew.p90) + " -> " + D(gb.endSkew.p90));
-        bullet("start-skew excess " + D(ga.cost.excessNs) + " -> " + D(gb.cost.excessNs) + " (" + signedD(d.excessNs) + "); big events' excess " +
-               D(ga.cost.bigExcessNs) + " -> " + D(gb.cost.bigExcessNs));
+        bullet("start skew p50 " + dur(ga.startSkew.p50) + " -> " + dur(gb.startSkew.p50) + ", p90 " + dur(ga.startSkew.p90) + " -> " +
+               dur(gb.startSkew.p90) + ", max " + dur(ga.startSkew.max) + " -> " + dur(gb.startSkew.max));
+        bullet("end skew p50 " + dur(ga.endSkew.p50) + " -> " + dur(gb.endSkew.p50) + ", p90 " + dur(ga.endSkew.p90) + " -> " + dur(gb.endSkew.p90));
+        bullet("start-skew excess " + dur(ga.cost.excessNs) + " -> " + dur(gb.cost.excessNs) + " (" + signedD(d.excessNs) + "); big events' excess " +
+               dur(ga.cost.bigExcessNs) + " -> " + dur(gb.cost.bigExcessNs));
         std::string causes;
         for (Cause k : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown})
             causes += (causes.empty() ? "" : ", ") + std::string(causeName(k)) + " " + signedN(d.causes[size_t(k)]);
