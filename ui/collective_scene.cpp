@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "analysis/why.h"
+#include "model/lane_index.h"
 #include "report/analysis_report.h"
 #include "report/info_report.h"
 
@@ -60,10 +61,10 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
             sc.rows.push_back(row);
             continue;
         }
-        const KernelLane& kl = r.lanes[size_t(gl.lane)];
-        row.latenessNs = kl.start[k] - c.minStart;
+        const Member m = *member(p, a, c, s);
+        row.latenessNs = m.latenessNs;
         sc.rows.push_back(row);
-        double xs = double(kl.start[k]) - t0, xe = double(kl.end[k]) - t0, xm = double(c.maxStart) - t0;
+        double xs = double(m.startNs) - t0, xe = double(m.endNs) - t0, xm = double(c.maxStart) - t0;
         bool late = int(s) == c.lateSlot;
         if (xm > xs) sc.bars.push_back({xs, std::min(xm, xe), rowIdx, false, BarKind::NcclWait, late, false, gl.rank, gl.lane, k});
         sc.bars.push_back({std::min(std::max(xs, xm), xe), xe, rowIdx, false, BarKind::NcclTransfer, late, false, gl.rank, gl.lane, k});
@@ -86,24 +87,22 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     sc.fitX1 = hi + span * 0.22;  // room for the lateness labels right of the aligned ends
     sc.endX = hi;
     // Context: the other streams' kernels around the collective (3 spans each side).
+    GemmNames gemm(p.strings);
     const double ctx0 = lo - 3 * span, ctx1 = hi + 3 * span;
     for (size_t s = 0; s < g.width(); ++s) {
         const GroupLane& gl = g.lanes[s];
         const Rank& r = p.ranks[size_t(gl.rank)];
         for (size_t li = 0; li < r.lanes.size(); ++li) {
             const KernelLane& kl = r.lanes[li];
-            auto first = std::lower_bound(kl.end.begin(), kl.end.end(), int64_t(t0 + ctx0));  // ends sorted per stream
-            for (size_t i = size_t(first - kl.end.begin()); i < kl.size(); ++i) {
-                double xs = double(kl.start[i]) - t0;
-                if (xs > ctx1) break;
-                if (int(li) == gl.lane && p.kernelOp(kl.name[i]) != CollOp::NotNccl) {
-                    if (a.slotKernel(c, s) == i) continue;  // the member itself is on the main row
-                }
+            // the kernels overlapping the context (kernels of one stream can overlap: the lane index)
+            forEachOverlapping(kl, c.minStart + int64_t(ctx0), c.minStart + int64_t(ctx1) + 1, [&](size_t i) {
+                if (int(li) == gl.lane && a.slotKernel(c, s) == i) return;  // the member itself is on the main row
                 bool nccl = p.kernelOp(kl.name[i]) != CollOp::NotNccl;
                 bool pred = int(s) == c.lateSlot && c.predLane == int(li) && c.predKernel == i;
-                BarKind kind = nccl ? BarKind::OtherNccl : isGemmName(p.strings.str(kl.name[i])) ? BarKind::Gemm : BarKind::Other;
-                sc.bars.push_back({xs, double(kl.end[i]) - t0, int(s), true, kind, false, pred, gl.rank, int(li), uint32_t(i)});
-            }
+                BarKind kind = nccl ? BarKind::OtherNccl : gemm(kl.name[i]) ? BarKind::Gemm : BarKind::Other;
+                sc.bars.push_back({double(kl.start[i]) - t0, double(kl.end[i]) - t0, int(s), true, kind, false, pred, gl.rank, int(li),
+                                   uint32_t(i)});
+            });
         }
     }
     std::stable_sort(sc.bars.begin(), sc.bars.end(), [](const Bar& x, const Bar& y) {
@@ -160,7 +159,7 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
             if (g.lanes[s].rank != rank || g.lanes[s].lane != lane || a.slotKernel(c, s) != kernel) continue;
             line("Collective", "group " + std::to_string(c.group) + " #" + std::to_string(c.index) + " " + opName(c.op) +
                                    (c.complete ? "" : " (partial)"));
-            line("Lateness", formatDuration(kl.start[kernel] - c.minStart));
+            line("Lateness", formatDuration(member(p, a, c, s)->latenessNs));
             if (c.step) line("Step", std::to_string(c.step) + ", offset " + formatDuration(c.offsetInStepNs));
             if (int(s) == c.lateSlot) {
                 line("Late arriver", std::string("yes, cause ") + causeName(c.cause));

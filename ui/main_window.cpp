@@ -790,13 +790,8 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
         int c = int(kept - a.collectives.data());
         if (filter_->accepts(c)) pick = c;
     }
-    if (pick < 0) {
-        // open on the biggest late arriver the filters show: the collective a user came for
-        for (size_t i = 0; i < a.collectives.size(); ++i)
-            if (a.collectives[i].complete && filter_->accepts(int(i)) &&
-                (pick < 0 || a.collectives[i].startSkew() > a.collectives[size_t(pick)].startSkew()))
-                pick = int(i);
-    }
+    // else open on the biggest late arriver the filters show: the collective a user came for
+    if (pick < 0) pick = worstCollective(a, [&](int c) { return filter_->accepts(c); });
     if (pick >= 0) selectCollective(pick);
     else followFilter();
     ranksTable_->resizeColumnsToContents();

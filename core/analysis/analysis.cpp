@@ -76,23 +76,26 @@ const Collective* Analysis::find(int group, uint32_t index) const {
     return &collectives[g.firstCollective + index - 1];
 }
 
+std::optional<Member> member(const Profile& p, const Analysis& a, const Collective& c, size_t s) {
+    const uint32_t k = a.slotKernel(c, s);
+    if (k == kMissing) return std::nullopt;
+    const GroupLane& gl = a.groups[size_t(c.group)].lanes[s];
+    const KernelLane& kl = p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
+    return Member{s, gl.rank, gl.lane, k, kl.start[k], kl.end[k], kl.start[k] - c.minStart};
+}
+
 std::vector<Member> members(const Profile& p, const Analysis& a, const Collective& c) {
     std::vector<Member> out;
-    const Group& g = a.groups[size_t(c.group)];
-    for (size_t s = 0; s < g.width(); ++s) {
-        uint32_t k = a.slotKernel(c, s);
-        if (k == kMissing) continue;
-        const GroupLane& gl = g.lanes[s];
-        const KernelLane& kl = p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
-        out.push_back({s, gl.rank, gl.lane, k, kl.start[k], kl.end[k], kl.start[k] - c.minStart});
-    }
+    for (size_t s = 0; s < a.groups[size_t(c.group)].width(); ++s)
+        if (auto m = member(p, a, c, s)) out.push_back(*m);
     return out;
 }
 
-int worstCollective(const Analysis& a) {
+int worstCollective(const Analysis& a, const std::function<bool(int)>& accept) {
     int worst = -1;
     for (size_t i = 0; i < a.collectives.size(); ++i)
-        if (a.collectives[i].complete && (worst < 0 || a.collectives[i].startSkew() > a.collectives[size_t(worst)].startSkew()))
+        if (a.collectives[i].complete && (!accept || accept(int(i))) &&
+            (worst < 0 || a.collectives[i].startSkew() > a.collectives[size_t(worst)].startSkew()))
             worst = int(i);
     return worst;
 }

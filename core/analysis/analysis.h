@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -265,8 +266,11 @@ struct Member {
 };
 // The members present, in group slot (rank) order.
 std::vector<Member> members(const Profile& p, const Analysis& a, const Collective& c);
-// Index of the complete collective with the largest start skew (ties: the first), -1 when none.
-int worstCollective(const Analysis& a);
+// The member of group slot `slot`, or nothing when that rank lacks the collective.
+std::optional<Member> member(const Profile& p, const Analysis& a, const Collective& c, size_t slot);
+// Index of the complete collective with the largest start skew (ties: the first) among those
+// `accept` takes (all by default), -1 when none.
+int worstCollective(const Analysis& a, const std::function<bool(int)>& accept = {});
 // True when end times cluster (matching trusted): end skew p50 at most 100 us or at most half the
 // start skew p50. Groups where they do not are named in their validation messages.
 bool endsCluster(const Group& g);
