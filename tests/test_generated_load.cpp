@@ -2,8 +2,12 @@
 // land on one clock.
 
 #include <gtest/gtest.h>
+#include <gmock/gmock.h>
+
+#include <sqlite3.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "gen_fixture.h"
@@ -233,6 +237,83 @@ TEST(GeneratedLoad, ParallelReadGivesByteIdenticalReports) {
             EXPECT_EQ(other.err, one.err) << env;
         }
     }
+}
+
+}  // namespace
+
+namespace {
+
+std::string copyInto(const std::string& from, const std::string& dir, const std::string& name) {
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file(from, dir + "/" + name, std::filesystem::copy_options::overwrite_existing);
+    return dir + "/" + name;
+}
+
+void exec(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* err = nullptr;
+    int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    std::string msg = err ? err : "";
+    sqlite3_free(err);
+    sqlite3_close(db);
+    ASSERT_EQ(rc, SQLITE_OK) << msg;
+}
+
+// Files of one rank each with the same name in two folders: each rank is named by its path.
+TEST(GeneratedLoad, SameStemInTwoFoldersLabelsByPath) {
+    auto cfg = small(skewgen::Layout::V2026_2);
+    cfg.perRankFiles = true;
+    cfg.ranks = 2;
+    const auto& g = generated("stems", cfg);
+    std::string dir = tempDir("stems");
+    std::string a = copyInto(g.result.files[0], dir + "/a", "rank.sqlite");
+    std::string b = copyInto(g.result.files[1], dir + "/b", "rank.sqlite");
+    skew::Profile p = skew::loadProfile({a, b});
+    ASSERT_EQ(p.ranks.size(), 2u);
+    EXPECT_EQ(p.ranks[0].label, a);
+    EXPECT_EQ(p.ranks[1].label, b);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(GeneratedLoad, FileWithoutSessionStartIsSaidNotAligned) {
+    auto cfg = small(skewgen::Layout::V2026_2);
+    cfg.perRankFiles = true;
+    cfg.ranks = 2;
+    const auto& g = generated("nostart", cfg);
+    std::string dir = tempDir("nostart");
+    std::string a = copyInto(g.result.files[0], dir, "r0.sqlite");
+    std::string b = copyInto(g.result.files[1], dir, "r1.sqlite");
+    exec(b, "DROP TABLE TARGET_INFO_SESSION_START_TIME");
+    skew::Profile p = skew::loadProfile({a, b});
+    EXPECT_THAT(p.warnings, ::testing::Contains(b + ": no session start time (TARGET_INFO_SESSION_START_TIME); its clock is not "
+                                                    "aligned with the other files"));
+    EXPECT_FALSE(p.inputs[1].hasSessionStart);
+    EXPECT_EQ(p.inputs[1].alignNs, 0);
+    std::filesystem::remove_all(dir);
+}
+
+// Stream waits are the synchronization rows of type 2 (stream wait event), per process, as SQL
+// counts them; exports that only have deprecatedSyncType are read through it.
+TEST(GeneratedLoad, StreamWaitsAsSqlCountsThemAlsoWithDeprecatedSyncType) {
+    const auto& g = generated("layout2024", small(skewgen::Layout::V2024_5));
+    std::string dir = tempDir("synctype");
+    std::string old = copyInto(g.path, dir, "old.sqlite");
+    exec(old, "ALTER TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION RENAME COLUMN syncType TO deprecatedSyncType");
+    for (const std::string& path : {g.path, old}) {
+        SCOPED_TRACE(path);
+        skew::Profile p = skew::loadProfile({path});
+        const std::string col = path == old ? "deprecatedSyncType" : "syncType";
+        uint64_t total = 0;
+        for (const auto& pr : p.processes) {
+            EXPECT_EQ(int64_t(pr.waits.size()),
+                      sqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE " + col +
+                                         "=2 AND ((globalPid>>24)&16777215)=" + std::to_string(pr.pid)));
+            total += pr.waits.size();
+        }
+        EXPECT_GT(total, 0u);
+    }
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

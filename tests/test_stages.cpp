@@ -549,3 +549,97 @@ TEST(NvtxIndex, EnclosingMatchesAScan) {
 }
 
 }  // namespace
+
+namespace {
+
+// Alignment and validation: a rank that lacks one collective in the middle gets a partial
+// collective there, named as a sequence mismatch; a rank whose lane starts later is aligned by time.
+TEST(Alignment, MissingKernelMakesAPartialCollectiveNamedAsMismatch) {
+    ProfileBuilder b;
+    for (int r = 0; r < 3; ++r) b.rank(r);
+    for (int c = 0; c < 8; ++c) {
+        const int64_t t0 = T + c * 10 * kMs;
+        const std::string& op = c % 2 ? RS : AG;
+        for (int r = 0; r < 3; ++r) {
+            if (r == 1 && c == 4) continue;  // dev 1 lacks collective 5
+            if (r == 2 && c < 2) continue;   // dev 2's capture starts two collectives later
+            b.kernel(r, 56, t0 + r * 20 * kUs, t0 + 2 * kMs + r * 3 * kUs, op);
+        }
+    }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    const auto& g = a.groups[0];
+    EXPECT_EQ(g.count, 8u);
+    EXPECT_EQ(g.complete, 5u);
+    EXPECT_EQ(g.validation.status, "warn");
+    EXPECT_EQ(g.validation.sequenceMismatches, 1u);
+    ASSERT_EQ(g.validation.partial.size(), 3u);
+    EXPECT_EQ(g.validation.partial[2].index, 5u);
+    EXPECT_THAT(g.validation.partial[2].missingRanks, ElementsAre(1));
+    EXPECT_EQ(g.lanes[0].droppedLeading, 2u);  // dev 0's first two have no partner on dev 2
+    EXPECT_THAT(g.validation.messages, ::testing::Contains("collective 5 (AllGather): missing on dev 1"));
+    // the collectives line up by position: the 6th has every rank, starting 20 us apart
+    const Collective& sixth = a.collectives[5];
+    EXPECT_TRUE(sixth.complete);
+    EXPECT_EQ(sixth.startSkew(), 40 * kUs);
+    EXPECT_EQ(a.lateRank(sixth), 2);
+}
+
+// Per-collective numbers on exact inputs: skews, excess, big, late and early arriver.
+TEST(Collectives, SkewsExcessAndBigFromTheMembers) {
+    ProfileBuilder b;
+    for (int r = 0; r < 3; ++r) b.rank(r);
+    // starts 0, 30 ms, 10 us; ends 40 ms, 40.01 ms, 40.02 ms
+    b.kernel(0, 56, T, T + 40 * kMs, AG).kernel(1, 56, T + 30 * kMs, T + 40 * kMs + 10 * kUs, AG).kernel(2, 56, T + 10 * kUs, T + 40 * kMs + 20 * kUs, AG);
+    b.kernel(0, 56, T + 100 * kMs, T + 102 * kMs, AG).kernel(1, 56, T + 100 * kMs, T + 102 * kMs, AG).kernel(2, 56, T + 100 * kMs, T + 102 * kMs, AG);
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.collectives.size(), 2u);
+    const Collective& c = a.collectives[0];
+    EXPECT_EQ(c.startSkew(), 30 * kMs);
+    EXPECT_EQ(c.endSkew(), 20 * kUs);
+    // durations 40 ms, 10.01 ms, 40.01 ms: excess = sum - 3 x min
+    EXPECT_EQ(c.excessNs, (40 * kMs + 10 * kMs + 10 * kUs + 40 * kMs + 10 * kUs) - 3 * (10 * kMs + 10 * kUs));
+    EXPECT_TRUE(c.big);
+    EXPECT_EQ(a.lateRank(c), 1);
+    EXPECT_EQ(a.earlyRank(c), 0);
+    // a tie: every rank starts together; late and early are the first in rank order
+    const Collective& tie = a.collectives[1];
+    EXPECT_EQ(tie.startSkew(), 0);
+    EXPECT_EQ(a.lateRank(tie), 0);
+    EXPECT_EQ(a.earlyRank(tie), 0);
+    EXPECT_FALSE(tie.big);
+    const auto& g = a.groups[0];
+    EXPECT_EQ(g.cost.bigCount, 1u);
+    EXPECT_EQ(g.cost.excessNs, c.excessNs);
+    EXPECT_EQ(g.perRank[1].lastCount, 1u);
+    EXPECT_EQ(g.perRank[0].lastCount, 1u);
+}
+
+// Anomalies: rows over 3x their op's mean duration, grouped into events; the limit keeps whole events.
+TEST(Anomalies, RowsAndEventsOverTheOpMean) {
+    ProfileBuilder b;
+    for (int r = 0; r < 2; ++r) b.rank(r);
+    for (int c = 0; c < 10; ++c) {
+        const int64_t t0 = T + c * 100 * kMs;
+        const int64_t d0 = c == 3 ? 60 * kMs : 1 * kMs, d1 = c == 3 || c == 7 ? 60 * kMs : 1 * kMs;
+        b.kernel(0, 56, t0, t0 + d0, AG).kernel(1, 56, t0 + d0 - d1 + kUs, t0 + d0 + kUs, AG);
+    }
+    skew::Profile p = b.build();
+    // mean = (3 x 60 ms + 17 x 1 ms) / 20 = 9.85 ms; 3x = 29.55 ms: the three 60 ms rows
+    skew::AnalysisOptions o;
+    Analysis a = skew::analyze(p, o);
+    EXPECT_EQ(a.anomalies.rows, 3u);
+    EXPECT_EQ(a.anomalies.events, 2u);
+    ASSERT_EQ(a.anomalies.items.size(), 2u);
+    EXPECT_EQ(a.anomalies.items[0].rows.size(), 2u);
+    EXPECT_EQ(a.collectives[a.anomalies.items[1].collective].index, 8u);
+    skew::Profile q = p;
+    o.anomalyLimit = 1;  // the first event has two rows: it does not fit, nothing is listed
+    Analysis limited = skew::analyze(q, o);
+    EXPECT_EQ(limited.anomalies.rows, 3u);
+    EXPECT_TRUE(limited.anomalies.items.empty());
+}
+
+}  // namespace

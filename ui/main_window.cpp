@@ -577,7 +577,6 @@ QString MainWindow::statusText() const {
         .arg(session_->loadSeconds + session_->analyzeSeconds, 0, 'f', 2);
 }
 
-QString MainWindow::statusBarText() const { return statusLabel_->text(); }
 
 void MainWindow::setAnalysisOptions(const AnalysisOptions& o) {
     options_ = o;

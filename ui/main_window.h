@@ -72,7 +72,6 @@ public:
     QWidget* warningBar() const { return warningBar_; }
     QMenu* recentMenu() const { return recentMenu_; }
     QString statusText() const;
-    QString statusBarText() const;
     QString filterStatusText() const;  // "N of M collectives shown"
     bool showsEmptyState() const;
     QString emptyStateText() const;

@@ -121,10 +121,6 @@ void CollectiveFilter::setCause(const QString& c) {
     cause_ = c;
     invalidateFilter();
 }
-void CollectiveFilter::setCompleteOnly(bool on) {
-    completeOnly_ = on;
-    invalidateFilter();
-}
 
 bool CollectiveFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
     auto* m = qobject_cast<CollectiveModel*>(sourceModel());
@@ -134,7 +130,6 @@ bool CollectiveFilter::filterAcceptsRow(int row, const QModelIndex& parent) cons
     if (group_ >= 0 && c.group != group_) return false;
     if (double(c.startSkew()) < minSkewMs_ * 1e6) return false;
     if (bigOnly_ && !c.big) return false;
-    if (completeOnly_ && !c.complete) return false;
     if (!cause_.isEmpty() && (c.lateSlot < 0 || cause_ != causeName(c.cause))) return false;
     return true;
 }

@@ -38,7 +38,6 @@ public:
     void setMinSkewMs(double ms);
     void setBigOnly(bool on);
     void setCause(const QString& cause);  // identifier (causeName), empty: all
-    void setCompleteOnly(bool on);
     bool accepts(int collective) const { return filterAcceptsRow(collective, {}); }
 
 protected:
@@ -48,7 +47,7 @@ private:
     QString op_, cause_;
     int group_ = -1;
     double minSkewMs_ = 0;
-    bool bigOnly_ = false, completeOnly_ = false;
+    bool bigOnly_ = false;
 };
 
 class RanksModel : public QAbstractTableModel {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -173,13 +174,13 @@ void assignRankLabels(Profile& p) {
         else if (oneRankPerFile) r.label = stem;
         else r.label = stem + "/pid " + std::to_string(r.pid) + "/dev " + std::to_string(r.device);
     }
-    // Distinct files with the same stem (a/rank0.sqlite, b/rank0.sqlite): keep labels unique.
-    std::set<std::string> seen;
-    for (auto& r : p.ranks) {
-        if (seen.insert(r.label).second) continue;
-        r.label = p.inputs[size_t(r.file)].path + (oneRankPerFile ? "" : "/pid " + std::to_string(r.pid) + "/dev " + std::to_string(r.device));
-        seen.insert(r.label);
-    }
+    // Distinct files with the same stem (a/rank0.sqlite, b/rank0.sqlite): every rank whose label
+    // would be shared is named by its file's path instead.
+    std::map<std::string, int> uses;
+    for (const auto& r : p.ranks) ++uses[r.label];
+    for (auto& r : p.ranks)
+        if (uses[r.label] > 1)
+            r.label = p.inputs[size_t(r.file)].path + (oneRankPerFile ? "" : "/pid " + std::to_string(r.pid) + "/dev " + std::to_string(r.device));
 }
 
 std::string describeMissingDevices(const std::vector<int>& present) {

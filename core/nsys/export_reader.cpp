@@ -39,12 +39,6 @@ std::string findOnPath(const std::string& exe) {
     return {};
 }
 
-std::string stemOf(const std::string& path) {
-    std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
-    if (auto dot = base.rfind('.'); dot != std::string::npos && dot > 0) base.resize(dot);
-    return base;
-}
-
 std::string convertReport(const std::string& path) {
     std::string nsys = findOnPath("nsys");
     std::string suggested = path.substr(0, path.rfind('.')) + ".sqlite";
@@ -55,7 +49,7 @@ std::string convertReport(const std::string& path) {
     const char* tmp = std::getenv("TMPDIR");
     std::string dirTmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/skewscope-XXXXXX";
     if (!::mkdtemp(dirTmpl.data())) throw InputError("cannot create a temporary folder to convert " + path);
-    std::string out = dirTmpl + "/" + stemOf(path) + ".sqlite";
+    std::string out = dirTmpl + "/" + std::filesystem::path(path).stem().string() + ".sqlite";
     pid_t pid = ::fork();
     if (pid == 0) {
         int devnull = ::open("/dev/null", O_WRONLY);
