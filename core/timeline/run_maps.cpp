@@ -130,7 +130,7 @@ void heatmapCells(const Profile& p, const Analysis& a, int group, double p0, dou
     const Group& g = a.groups[size_t(group)];
     const size_t w = g.width();
     out.width = std::max(0, width);
-    out.slots = int(w);
+    out.lanes = int(w);
     const size_t cells = size_t(out.width) * w;
     out.lateness.assign(cells, -2);
     out.collective.assign(cells, kMissing);

@@ -60,8 +60,8 @@ int64_t memberLateness(const Profile& p, const Analysis& a, uint32_t collective,
 // [k, k + 1)) over `width` pixel columns, one row per slot. Each cell holds the largest lateness of
 // the collectives overlapping the column.
 struct HeatmapCells {
-    int width = 0, slots = 0;
-    std::vector<int64_t> lateness;     // width x slots (column-major: x * slots + s); -1 missing, -2 no collective
+    int width = 0, lanes = 0;  // columns, group slots (one row per rank)
+    std::vector<int64_t> lateness;     // width x lanes (column-major: x * lanes + s); -1 missing, -2 no collective
     std::vector<uint32_t> collective;  // the collective holding that maximum (or the column's first)
     std::vector<uint8_t> bigLate;      // 1: a big collective's late arriver is in this cell
     std::vector<uint8_t> big;          // per column: a big collective overlaps it
