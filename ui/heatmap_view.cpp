@@ -54,14 +54,25 @@ protected:
         }
         QImage img(W, H, QImage::Format_ARGB32_Premultiplied);
         img.fill(Qt::transparent);
+        uint32_t* bits = reinterpret_cast<uint32_t*>(img.bits());
+        const size_t bpl = size_t(img.bytesPerLine() / 4);
         const uint32_t white = qRgb(255, 255, 255), missing = qRgb(0xd0, 0xd0, 0xd0);
-        for (int xx = 0; xx < W; ++xx) {
-            for (size_t s = 0; s < n; ++s) {
+        uint32_t lut[256];
+        for (int i = 0; i < 256; ++i) lut[i] = lateScale(0.08 + 0.92 * i / 255.0).rgb();
+        const double logLo = std::log(kLo), logSpan = std::log(hi / kLo);
+        // one scanline per rank, copied down its band (row-major: the image is written in order)
+        std::vector<uint32_t> line(static_cast<size_t>(W));
+        for (size_t s = 0; s < n; ++s) {
+            if (bottom[s] <= top[s]) continue;
+            for (int xx = 0; xx < W; ++xx) {
                 const int64_t l = hc.lateness[size_t(xx) * n + s];
-                if (l == -2) continue;
-                uint32_t c = l < 0 ? missing : l == 0 ? white : lateScale(0.08 + 0.92 * logPos(double(l), kLo, hi)).rgb();
-                for (int yy = top[s]; yy < bottom[s]; ++yy) reinterpret_cast<uint32_t*>(img.scanLine(yy))[xx] = c;
+                uint32_t c = white;
+                if (l == -2) c = 0;
+                else if (l < 0) c = missing;
+                else if (l > 0) c = lut[std::clamp(int((std::log(double(l)) - logLo) / logSpan * 255.0), 0, 255)];
+                line[size_t(xx)] = c;
             }
+            for (int yy = top[s]; yy < bottom[s]; ++yy) std::copy(line.begin(), line.end(), bits + size_t(yy) * bpl);
         }
         p->save();
         p->setClipRect(area);
@@ -70,14 +81,17 @@ protected:
         const auto& cs = a.collectives;
         const double p0 = std::max(1.0, std::floor(x->range().lower)), p1 = std::min(double(g.count), std::ceil(x->range().upper));
         const double pxPerColl = W / std::max(1e-9, x->range().size());
+        // step boundaries, while steps are a few pixels wide (thousands of lines would cover the cells)
         p->setPen(QPen(QColor(40, 40, 40, 160), 1));
-        if (g.stepCount > 0) {
-            for (uint32_t i = uint32_t(std::max(2.0, p0)); i <= uint32_t(p1); ++i) {
-                if (cs[g.firstCollective + i - 1].step == cs[g.firstCollective + i - 2].step) continue;
-                double xx = x->coordToPixel(i - 0.5);
+        const auto& spans = v_->stepSpans_;
+        auto s0 = std::lower_bound(spans.begin(), spans.end(), p0, [](const HeatmapView::StepSpan& sp, double v) { return sp.last < v; });
+        auto s1 = std::upper_bound(s0, spans.end(), p1, [](double v, const HeatmapView::StepSpan& sp) { return v < sp.first; });
+        if (s1 - s0 <= W / 4)
+            for (auto it = s0; it < s1; ++it) {
+                if (it->first <= 1) continue;
+                double xx = x->coordToPixel(it->first - 0.5);
                 p->drawLine(QPointF(xx, area.top()), QPointF(xx, area.bottom()));
             }
-        }
         // big events: their late arriver's cell outlined, runs of columns merged, at least 3 px wide
         p->setPen(QPen(QColor(0, 0, 0), 1.5));
         p->setBrush(Qt::NoBrush);
@@ -212,6 +226,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent) {
     layer_ = new HeatmapLayer(this);
     connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
         xAxis2->setRange(r);
+        updateStepTicks();
         if (group_ < 0) return;
         const double n = s_->analysis.groups[size_t(group_)].count;
         QCPRange c = r;
@@ -266,13 +281,14 @@ void HeatmapView::updateAxes() {
     const Analysis& a = s_->analysis;
     const Group& g = a.groups[size_t(group_)];
     for (size_t s = 0; s < g.width(); ++s) rankTicker_->addTick(double(s), QString::fromStdString(s_->profile.ranks[size_t(g.lanes[s].rank)].label));
-    // step labels at the middle of each step's collectives
+    // where each step's collectives begin and end (labels are placed per zoom, see updateStepTicks)
+    stepSpans_.clear();
     uint32_t first = 1;
     for (uint32_t i = 1; i <= g.count; ++i) {
         uint32_t st = a.collectives[g.firstCollective + i - 1].step;
         bool last = i == g.count || a.collectives[g.firstCollective + i].step != st;
         if (!last) continue;
-        if (st) stepTicker_->addTick((first + i) / 2.0, tr("step %1").arg(st));
+        if (st) stepSpans_.push_back({first, i, st});
         first = i + 1;
     }
     for (uint32_t i = 0; i < g.count; ++i) {
@@ -288,6 +304,20 @@ void HeatmapView::updateAxes() {
                         .arg(g.count)
                         .arg(g.width())
                         .arg(dur(double(a.options.bigSkewNs))));
+}
+
+void HeatmapView::updateStepTicks() {
+    stepTicker_->clear();
+    // a label per step when there is room, else every k-th step (a few thousand labels would be unreadable and slow)
+    const QCPRange r = xAxis->range();
+    auto lo = std::lower_bound(stepSpans_.begin(), stepSpans_.end(), r.lower, [](const StepSpan& s, double v) { return s.last + 0.5 < v; });
+    auto hi = std::upper_bound(lo, stepSpans_.end(), r.upper, [](double v, const StepSpan& s) { return v < s.first - 0.5; });
+    // thinned by count, not by pixels, so that an export at another size labels the same steps
+    const size_t visible = size_t(hi - lo);
+    const size_t every = visible <= 12 ? 1 : size_t(std::ceil(double(visible) / 30.0));
+    for (auto it = lo; it < hi; ++it)
+        if (every == 1 || it->step % every == 0)
+            stepTicker_->addTick((it->first + it->last) / 2.0, every == 1 ? tr("step %1").arg(it->step) : QString::number(it->step));
 }
 
 void HeatmapView::resetZoom() {

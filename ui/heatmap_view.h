@@ -44,6 +44,15 @@ protected:
 private:
     friend class HeatmapLayer;
     void updateAxes();
+    void updateStepTicks();
+
+public:
+    struct StepSpan {
+        uint32_t first, last, step;  // a step's collectives: 1-based indices [first, last]
+    };
+
+private:
+    std::vector<StepSpan> stepSpans_;
 
     SessionPtr s_;
     int group_ = -1;

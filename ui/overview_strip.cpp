@@ -15,6 +15,7 @@ using namespace palette;
 void OverviewStrip::setSession(SessionPtr s) {
     s_ = std::move(s);
     cachedWidth_ = -1;
+    base_ = QImage();
     steps_.clear();
     maxSkew_ = 1;
     if (!s_ || !s_->timeline.valid()) {
@@ -48,14 +49,8 @@ void OverviewStrip::ensureColumns(const QRect& r) const {
     cachedWidth_ = r.width();
 }
 
-void OverviewStrip::paint(QPainter& p, const QRect& r, double v0, double v1, int selected) const {
-    p.save();
-    p.setClipRect(r);
+void OverviewStrip::paintBase(QPainter& p, const QRect& r, const QFont& font) const {
     p.fillRect(r, QColor(0xf6, 0xf7, 0xf9));
-    if (!s_) {
-        p.restore();
-        return;
-    }
     ensureColumns(r);
     const double lo = 1000;  // 1 us
     const double hi = std::max(double(maxSkew_), lo * 10);
@@ -68,20 +63,40 @@ void OverviewStrip::paint(QPainter& p, const QRect& r, double v0, double v1, int
         QColor c = cols_.big[size_t(x)] ? kLate : lateScale(0.15 + 0.85 * t);
         p.fillRect(QRect(r.left() + x, r.bottom() - 1 - th, 1, th), c);
     }
-    // step boundaries
-    p.setPen(QPen(QColor(90, 90, 90, 150), 1));
-    QFont f = p.font();
+    // step boundaries, while steps are a few pixels apart
+    QFont f = font;
     f.setPointSizeF(7);
     p.setFont(f);
-    double lastLabel = -1e9;
-    for (size_t i = 0; i < steps_.size(); ++i) {
-        double x = xOf(r, double(steps_[i]));
-        p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
-        if (x - lastLabel > 40 && x + 20 < r.right()) {
-            p.drawText(QPointF(x + 2, r.top() + 9), QString::number(i + 1));
-            lastLabel = x;
+    const double perStep = steps_.empty() ? 0 : r.width() / double(steps_.size());
+    if (perStep >= 3) {
+        double lastLabel = -1e9;
+        for (size_t i = 0; i < steps_.size(); ++i) {
+            double x = xOf(r, double(steps_[i]));
+            p.fillRect(QRectF(std::floor(x), r.top(), 1, r.height()), QColor(90, 90, 90, 150));
+            if (x - lastLabel > 40 && x + 20 < r.right()) {
+                p.setPen(QColor(90, 90, 90));
+                p.drawText(QPointF(x + 2, r.top() + 9), QString::number(i + 1));
+                lastLabel = x;
+            }
         }
     }
+}
+
+void OverviewStrip::paint(QPainter& p, const QRect& r, double v0, double v1, int selected) const {
+    p.save();
+    p.setClipRect(r);
+    if (!s_) {
+        p.fillRect(r, QColor(0xf6, 0xf7, 0xf9));
+        p.restore();
+        return;
+    }
+    // the run never changes: its picture is drawn once per size, the handle on top each frame
+    if (base_.size() != r.size()) {
+        base_ = QImage(r.size(), QImage::Format_ARGB32_Premultiplied);
+        QPainter bp(&base_);
+        paintBase(bp, QRect(QPoint(0, 0), r.size()), p.font());
+    }
+    p.drawImage(r.topLeft(), base_);
     // the selected collective
     if (selected >= 0 && size_t(selected) < s_->analysis.collectives.size()) {
         double x = xOf(r, double(s_->analysis.collectives[size_t(selected)].minStart));

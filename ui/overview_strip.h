@@ -4,6 +4,7 @@
 // never disappears, step boundaries, and the timeline's visible range as a handle. Painted by the
 // timeline view into a band of its own frame (so exports carry it); the view routes the mouse here.
 
+#include <QImage>
 #include <QRect>
 #include <QString>
 
@@ -33,6 +34,7 @@ public:
 private:
     skew::PixelMap map(const QRect& r) const;
     void ensureColumns(const QRect& r) const;
+    void paintBase(QPainter& p, const QRect& r, const QFont& font) const;
 
     SessionPtr s_;
     double t0_ = 0, t1_ = 1;
@@ -40,6 +42,7 @@ private:
     std::vector<int64_t> steps_;
     mutable int cachedWidth_ = -1;
     mutable skew::OverviewColumns cols_;
+    mutable QImage base_;  // the run's ticks and steps at the last size
 };
 
 }  // namespace skewui

@@ -42,33 +42,41 @@ protected:
         QCPAxis* y = v_->yAxis;
         const int W = area.width(), H = area.height();
         if (W <= 0 || H <= 0) return;
-        // ticks: every collective, merged per pixel by its largest start skew
-        std::vector<float> best(size_t(W) * size_t(H), -1.f);
+        // ticks: every collective, merged per pixel by its largest start skew (level 1..255, 0 empty)
+        std::vector<uint8_t> best(size_t(W) * size_t(H), 0);
         const double band = std::fabs(y->coordToPixel(1) - y->coordToPixel(0));
         const int tickH = std::max(1, int(std::min(band * 0.55, 14.0)));
         const double lo = 1000, hi = std::max(lo * 10, double(maxSkew_));
-        const double stepLo = y->range().lower - 0.5, stepHi = y->range().upper + 0.5;
+        const double logLo = std::log(lo), logSpan = std::log(hi / lo);
+        const double stepLo = std::min(y->range().lower, y->range().upper) - 0.5, stepHi = std::max(y->range().lower, y->range().upper) + 0.5;
+        const double x0 = x->coordToPixel(0), xPerNs = (x->coordToPixel(1) - x0) / 1e6;
         for (uint32_t s = uint32_t(std::max(1.0, std::floor(stepLo))); s <= m.steps && s <= stepHi; ++s) {
             const int yc = int(std::lround(y->coordToPixel(double(s)))) - area.top();
             const int y0 = std::max(0, yc - tickH / 2), y1 = std::min(H, yc - tickH / 2 + tickH);
             if (y1 <= 0 || y0 >= H) continue;
             for (uint32_t i = m.stepBegin[s - 1]; i < m.stepBegin[s]; ++i) {
-                const int px = int(std::floor(x->coordToPixel(double(m.items[i].offsetNs) / 1e6))) - area.left();
+                const int px = int(std::floor(x0 + xPerNs * double(m.items[i].offsetNs))) - area.left();
                 if (px < 0 || px >= W) continue;
-                const float v = float(logPos(double(a.collectives[m.items[i].collective].startSkew()), lo, hi));
+                const int64_t sk = a.collectives[m.items[i].collective].startSkew();
+                const uint8_t v = uint8_t(std::clamp(sk <= 0 ? 1 : int(1 + (std::log(double(sk)) - logLo) / logSpan * 254.0), 1, 255));
                 for (int yy = y0; yy < y1; ++yy) {
-                    float& b = best[size_t(yy) * size_t(W) + size_t(px)];
+                    uint8_t& b = best[size_t(yy) * size_t(W) + size_t(px)];
                     b = std::max(b, v);
                 }
             }
         }
+        uint32_t lut[256];
+        lut[0] = 0;
+        for (int i = 1; i < 256; ++i) lut[i] = (i < 6 ? QColor(0xa9, 0xb4, 0xc2) : lateScale(0.2 + 0.8 * (i - 1) / 254.0)).rgb();
         QImage img(W, H, QImage::Format_ARGB32_Premultiplied);
         img.fill(Qt::transparent);
+        uint32_t* bits = reinterpret_cast<uint32_t*>(img.bits());
+        const size_t bpl = size_t(img.bytesPerLine() / 4);
         for (int yy = 0; yy < H; ++yy) {
-            uint32_t* line = reinterpret_cast<uint32_t*>(img.scanLine(yy));
-            const float* b = &best[size_t(yy) * size_t(W)];
+            const uint8_t* b = &best[size_t(yy) * size_t(W)];
+            uint32_t* line = bits + size_t(yy) * bpl;
             for (int xx = 0; xx < W; ++xx)
-                if (b[xx] >= 0) line[xx] = (b[xx] < 0.02f ? QColor(0xa9, 0xb4, 0xc2) : lateScale(0.2 + 0.8 * b[xx])).rgb();
+                if (b[xx]) line[xx] = lut[b[xx]];
         }
         // step rows: a faint line between them when they are tall enough
         if (band >= 6) {

@@ -9,6 +9,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cmath>
 
@@ -76,6 +77,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 
 void TimelineView::setSession(SessionPtr s) {
     s_ = std::move(s);
+    nameCache_.clear();  // keyed by string ids of the previous profile
     strip_.setSession(s_);
     selected_ = -1;
     measureA_ = measureB_ = NAN;
@@ -110,6 +112,12 @@ void TimelineView::layoutRows() {
     }
     contentH_ = y;
     ++layoutVersion_;
+    // the label gutter fits the longest rank label and a stream label
+    QFontMetrics fm(font());
+    int labels = fm.horizontalAdvance("stream 0000 \u00B7 NCCL \u00B7 000000") + 16;
+    if (s_)
+        for (const auto& r : s_->profile.ranks) labels = std::max(labels, QFontMetrics(font()).horizontalAdvance(QString::fromStdString(r.label)) + 90);
+    gutter_ = std::clamp(labels, 150, 300);
     updateScrollBar();
     update();
 }
@@ -133,12 +141,7 @@ int TimelineView::cpuRowOf(int rank) const {
 TimelineView::Frame TimelineView::frame(const QSize& size) const {
     Frame f;
     f.size = size;
-    QFontMetrics fm(font());
-    int labels = fm.horizontalAdvance("\u25BE  dev 00  ") + 40;
-    if (s_)
-        for (const auto& r : s_->profile.ranks) labels = std::max(labels, fm.horizontalAdvance(QString::fromStdString(r.label)) + 40);
-    labels = std::max(labels, fm.horizontalAdvance("stream 0000 \u00B7 NCCL \u00B7 000000") + 16);
-    f.gutter = std::clamp(labels, 150, 280);
+    f.gutter = gutter_;
     const int top = kGap + kOverviewH + kGap;
     const int rowsTop = top + kRulerH;
     const int rowsBottom = size.height() - kLegendH;
@@ -295,6 +298,46 @@ int TimelineView::laneOfSlot(int collective, int slot, int& rank) const {
 
 // ---- painting --------------------------------------------------------------------------------
 
+QFont TimelineView::fontOf(FontKind k) const {
+    QFont f = font();
+    if (k == Small || k == SmallBold) f.setPointSizeF(std::max(6.5, f.pointSizeF() - 1.5));
+    if (k == Bold || k == SmallBold) f.setBold(true);
+    return f;
+}
+
+void TimelineView::drawText(QPainter& p, const QRectF& r, const QString& s, FontKind k, Qt::Alignment a) const {
+    auto& cache = textCache_[k];
+    if (cache.size() > 4000) cache.clear();
+    auto it = cache.find(s);
+    if (it == cache.end()) {
+        QStaticText st(s);
+        st.setTextFormat(Qt::PlainText);
+        st.setPerformanceHint(QStaticText::AggressiveCaching);
+        st.prepare(QTransform(), fontOf(k));
+        it = cache.insert(s, st);
+    }
+    const QSizeF sz = it->size();
+    double x = r.left();
+    if (a & Qt::AlignRight) x = r.right() - sz.width();
+    else if (a & Qt::AlignHCenter) x = r.center().x() - sz.width() / 2;
+    double y = r.top();
+    if (a & Qt::AlignVCenter) y = r.center().y() - sz.height() / 2;
+    else if (a & Qt::AlignBottom) y = r.bottom() - sz.height();
+    p.setFont(fontOf(k));
+    p.drawStaticText(QPointF(x, y), *it);
+}
+
+QString TimelineView::elidedName(StrId name, int width) const {
+    const int bucket = std::clamp(width / 8, 0, 255);  // widths in steps of 8 px
+    const quint64 key = (quint64(name) << 8) | quint64(bucket);
+    auto it = nameCache_.find(key);
+    if (it != nameCache_.end()) return *it;
+    if (nameCache_.size() > 20000) nameCache_.clear();
+    QString full = shortKernelName(s_->profile.strings.str(name));
+    return *nameCache_.insert(key, QFontMetrics(fontOf(Small)).elidedText(full, Qt::ElideRight, bucket * 8));
+}
+
+
 QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
     const int W = std::max(1, int(std::lround(f.rows.width() * dpr))), H = std::max(1, int(std::lround(f.rows.height() * dpr)));
     QImage img(W, H, QImage::Format_ARGB32_Premultiplied);
@@ -310,31 +353,56 @@ QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
     const int bpl = int(img.bytesPerLine() / 4);
     uint32_t* bits = reinterpret_cast<uint32_t*>(img.bits());
 
-    // stacked shares of one row's columns, between device rows [top, bottom)
+    // stacked shares of one row's columns, between device rows [top, bottom): per column the pixel
+    // height where each class ends (from the bottom), then the rows written in order
+    std::vector<std::array<uint8_t, kWorkKinds>> ends(static_cast<size_t>(W));
+    std::vector<std::pair<int, int>> runs;
     auto stack = [&](int top, int bottom) {
-        const int h = bottom - top;
+        const int h = std::min(bottom - top, 255);
         if (h <= 0) return;
-        const int y0 = std::max(0, top), y1 = std::min(H, bottom);
+        bottom = top + h;
         for (int x = 0; x < W; ++x) {
             const ColumnSum& c = cols[size_t(x)];
+            auto& e = ends[size_t(x)];
             const double busy = c.busy();
-            if (busy <= 0) continue;
+            if (busy <= 0) {
+                e.fill(0);
+                continue;
+            }
             const double denom = std::max(m.nsPerPx, busy);  // overlapping kernels: shares of the busy time
             int used = 0;
             double cum = 0;
-            for (Work w : kStack) {
-                const double v = c.ns[int(w)];
-                if (v <= 0) continue;
-                cum += v / denom;
-                int upto = std::min(h, std::max(used + 1, int(std::lround(cum * h))));  // a class that ran takes >= 1 px
-                for (int y = bottom - upto; y < bottom - used; ++y) {
-                    if (y < y0 || y >= y1) continue;
-                    uint32_t col = colors[int(w)];
-                    if (w == Work::NcclWait && (x + y) % 5 == 0) col = hatch;
-                    bits[size_t(y) * size_t(bpl) + size_t(x)] = col;
+            for (int j = 0; j < kWorkKinds; ++j) {
+                const double v = c.ns[int(kStack[j])];
+                if (v > 0 && used < h) {
+                    cum += v / denom;
+                    used = std::min(h, std::max(used + 1, int(std::lround(cum * h))));  // a class that ran takes >= 1 px
                 }
-                used = upto;
-                if (used >= h) break;
+                e[size_t(j)] = uint8_t(used);
+            }
+        }
+        // runs of columns that look alike (zoomed in: whole kernels), then the rows in order
+        runs.clear();
+        for (int x = 0; x < W;) {
+            int x1 = x + 1;
+            while (x1 < W && ends[size_t(x1)] == ends[size_t(x)]) ++x1;
+            if (ends[size_t(x)][kWorkKinds - 1] > 0) runs.push_back({x, x1});
+            x = x1;
+        }
+        for (int y = std::max(0, top); y < std::min(H, bottom); ++y) {
+            const int fromBottom = bottom - y;  // 1 .. h
+            uint32_t* line = bits + size_t(y) * size_t(bpl);
+            for (const auto& [x0, x1] : runs) {
+                const auto& e = ends[size_t(x0)];
+                if (e[kWorkKinds - 1] < fromBottom) continue;  // idle at this height
+                int j = 0;
+                while (e[size_t(j)] < fromBottom) ++j;
+                const Work w = kStack[j];
+                if (w == Work::NcclWait) {
+                    for (int x = x0; x < x1; ++x) line[x] = (x + y) % 5 == 0 ? hatch : colors[int(w)];
+                } else {
+                    std::fill(line + x0, line + x1, colors[int(w)]);
+                }
             }
         }
     };
@@ -346,6 +414,25 @@ QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
         if (r.kind == Row::Lane) {
             ix.columns(r.rank, r.lane, m, cols.data());
             stack(top, bottom);
+            // each kernel outlined once kernels are a few pixels wide, so neighbours of one class stay apart
+            auto [first, last] = ix.kernelsIn(r.rank, r.lane, t0_, t1_);
+            if (last - first <= uint32_t(W / 4)) {
+                const KernelLane& kl = s_->profile.ranks[size_t(r.rank)].lanes[size_t(r.lane)];
+                const int y0 = std::max(0, top), y1 = std::min(H, bottom);
+                for (uint32_t k = first; k < last; ++k) {
+                    const double xa = m.x(double(kl.start[k])), xb = m.x(double(kl.end[k]));
+                    if (xb - xa < 4 * dpr || y1 <= y0) continue;
+                    const uint32_t edge = workColor(ix.kernelWork(r.rank, r.lane, k)).darker(150).rgb();
+                    const int a = std::max(0, int(std::floor(xa))), b = std::min(W - 1, int(std::ceil(xb)) - 1);
+                    if (b < a) continue;
+                    std::fill(bits + size_t(y0) * size_t(bpl) + size_t(a), bits + size_t(y0) * size_t(bpl) + size_t(b) + 1, edge);
+                    std::fill(bits + size_t(y1 - 1) * size_t(bpl) + size_t(a), bits + size_t(y1 - 1) * size_t(bpl) + size_t(b) + 1, edge);
+                    for (int y = y0; y < y1; ++y) {
+                        if (xa >= 0) bits[size_t(y) * size_t(bpl) + size_t(a)] = edge;
+                        if (xb <= W) bits[size_t(y) * size_t(bpl) + size_t(b)] = edge;
+                    }
+                }
+            }
         } else if (r.kind == Row::Header && rankCollapsed(r.rank)) {
             std::fill(cols.begin(), cols.end(), ColumnSum{});
             for (int l : ix.laneOrder(r.rank)) ix.columns(r.rank, l, m, cols.data(), true);
@@ -365,6 +452,13 @@ QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
                 for (int y = y0; y < y1; ++y)
                     for (int x = std::max(0, xa); x < std::min(W, xb); ++x) bits[size_t(y) * size_t(bpl) + size_t(x)] = col;
             };
+            auto fillColumns = [&](const uint32_t* colour) {  // one colour (or 0) per column, rows written in order
+                for (int y = y0; y < y1; ++y) {
+                    uint32_t* line = bits + size_t(y) * size_t(bpl);
+                    for (int x = 0; x < W; ++x)
+                        if (colour[x]) line[x] = colour[x];
+                }
+            };
             if (hi - lo <= uint32_t(W / 3)) {
                 // zoomed in: every launch call as a bar over its duration, NCCL launches on top
                 for (int pass = 0; pass < 2; ++pass)
@@ -377,10 +471,8 @@ QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
                     }
             } else {
                 ix.launchColumns(r.rank, m, all.data(), nccl.data());
-                for (int x = 0; x < W; ++x) {
-                    if (nccl[size_t(x)]) fill(x, x + 1, kLaunchNccl.rgb());
-                    else if (all[size_t(x)]) fill(x, x + 1, kLaunch.rgb());
-                }
+                for (int x = 0; x < W; ++x) all[size_t(x)] = nccl[size_t(x)] ? kLaunchNccl.rgb() : all[size_t(x)] ? kLaunch.rgb() : 0;
+                fillColumns(all.data());
             }
         }
     }
@@ -418,31 +510,26 @@ void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
         const Rank& rank = prof.ranks[size_t(r.rank)];
         QRect lr(8, y, f.gutter - 12, r.h);
         if (r.kind == Row::Header) {
-            p.setFont(bold);
             p.setPen(QColor(30, 30, 30));
             QString arrow = rankCollapsed(r.rank) ? QString::fromUtf8("\u25B8 ") : QString::fromUtf8("\u25BE ");
-            QFontMetrics bm(bold);
             QString label = arrow + QString::fromStdString(rank.label);
-            p.drawText(lr, Qt::AlignLeft | Qt::AlignVCenter, label);
-            p.setFont(small);
+            drawText(p, lr, label, Bold, Qt::AlignLeft | Qt::AlignVCenter);
             p.setPen(QColor(100, 100, 100));
             QString stats = QObject::tr("%1 str \u00B7 %2").arg(rank.lanes.size()).arg(QLocale().toString(qulonglong(rank.kernelCount())));
-            QRect sr = lr.adjusted(bm.horizontalAdvance(label) + 8, 0, 0, 0);
-            p.drawText(sr, Qt::AlignRight | Qt::AlignVCenter, QFontMetrics(small).elidedText(stats, Qt::ElideRight, sr.width()));
+            if (QFontMetrics(bold).horizontalAdvance(label) + QFontMetrics(small).horizontalAdvance(stats) + 12 < lr.width())
+                drawText(p, lr, stats, Small, Qt::AlignRight | Qt::AlignVCenter);
             p.setPen(QColor(200, 204, 210));
             p.drawLine(QPoint(0, y), QPoint(f.rows.right(), y));
         } else if (r.kind == Row::Lane) {
             const KernelLane& kl = rank.lanes[size_t(r.lane)];
-            p.setFont(small);
             p.setPen(QColor(50, 50, 50));
             QString text = kl.ncclKernels ? QObject::tr("stream %1 \u00B7 NCCL \u00B7 %2").arg(kl.stream).arg(QLocale().toString(qulonglong(kl.size())))
                                           : QObject::tr("stream %1 \u00B7 %2").arg(kl.stream).arg(QLocale().toString(qulonglong(kl.size())));
-            p.drawText(lr.adjusted(12, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+            drawText(p, lr.adjusted(12, 0, 0, 0), text, Small, Qt::AlignLeft | Qt::AlignVCenter);
         } else {
-            p.setFont(small);
             p.setPen(kLaunchNccl.darker(110));
-            p.drawText(lr.adjusted(12, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                       QObject::tr("CPU launches (pid %1)").arg(prof.processes[size_t(rank.process)].pid));
+            drawText(p, lr.adjusted(12, 0, 0, 0), QObject::tr("CPU launches (pid %1)").arg(prof.processes[size_t(rank.process)].pid), Small,
+                     Qt::AlignLeft | Qt::AlignVCenter);
         }
     }
     p.restore();
@@ -468,16 +555,16 @@ void TimelineView::paintRuler(QPainter& p, const Frame& f, bool screen) const {
         if (major) {
             QString s = tickLabel(t, step);
             double w = fm.horizontalAdvance(s);
-            if (x + 3 + w < r.right()) p.drawText(QPointF(x + 3, r.top() + fm.ascent() + 3), s);
+            if (x + 3 + w < r.right()) drawText(p, QRectF(x + 3, r.top() + 3, w + 2, fm.height()), s, Small, Qt::AlignLeft | Qt::AlignTop);
         }
     }
     p.setPen(QColor(180, 184, 190));
     p.drawLine(QPoint(r.left(), r.bottom()), QPoint(r.right(), r.bottom()));
     // the visible span, left of the ruler
     p.setPen(QColor(60, 60, 60));
-    p.drawText(QRect(8, r.top(), f.gutter - 14, r.height()), Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("%1 visible").arg(dur(span)));
-    p.drawText(QRect(8, f.overview.top(), f.gutter - 14, f.overview.height()), Qt::AlignLeft | Qt::AlignVCenter,
-               QObject::tr("run: %1").arg(dur(strip_.end() - strip_.start())));
+    drawText(p, QRect(8, r.top(), f.gutter - 14, r.height()), QObject::tr("%1 visible").arg(dur(span)), Small, Qt::AlignLeft | Qt::AlignVCenter);
+    drawText(p, QRect(8, f.overview.top(), f.gutter - 14, f.overview.height()), QObject::tr("run: %1").arg(dur(strip_.end() - strip_.start())),
+             Small, Qt::AlignLeft | Qt::AlignVCenter);
     // the measured range and its length
     if (!std::isnan(measureA_)) {
         double a = std::max(double(r.left()), xOf(measureA_)), b = std::min(double(r.right()), xOf(measureB_));
@@ -558,7 +645,7 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
     p.setFont(small);
     QFontMetrics fm(small);
 
-    // kernel outlines and names once kernels are a few pixels wide
+    // kernel names once kernels are wide enough (their outlines are in the body)
     for (size_t i = 0; i < rows_.size(); ++i) {
         const Row& r = rows_[i];
         if (r.kind != Row::Lane) continue;
@@ -570,16 +657,13 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
         for (uint32_t k = first; k < last; ++k) {
             double xa = X(double(kl.start[k])), xb = X(double(kl.end[k]));
             if (xb - xa < 4) continue;
-            QRectF box(xa, top + 2, xb - xa, r.h - 3);
-            Work w = ix.kernelWork(r.rank, r.lane, k);
-            p.setPen(QPen(workColor(w).darker(150), 1));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
             if (xb - xa >= 44) {
+                QRectF box(xa, top + 2, xb - xa, r.h - 3);
+                Work w = ix.kernelWork(r.rank, r.lane, k);
                 QRectF tr = box.intersected(QRectF(ra)).adjusted(3, 0, -2, 0);
                 p.setPen(w == Work::Other || w == Work::NcclWait ? QColor(30, 30, 30) : QColor(255, 255, 255));
-                p.drawText(tr, Qt::AlignLeft | Qt::AlignVCenter,
-                           fm.elidedText(shortKernelName(prof.strings.str(kl.name[k])), Qt::ElideRight, int(tr.width())));
+                QString name = elidedName(kl.name[k], int(tr.width()));
+                if (!name.isEmpty()) drawText(p, tr, name, Small, Qt::AlignLeft | Qt::AlignVCenter);
             }
         }
     }
@@ -714,13 +798,13 @@ void TimelineView::paintLegend(QPainter& p, const Frame& f) const {
             if (it.kind == 1) p.fillRect(QRectF(x, y, 10, 10), QBrush(kWaitHatch, Qt::BDiagPattern));
         }
         p.setPen(QColor(50, 50, 50));
-        p.drawText(QPointF(x + 14, y + 9), it.t);
+        drawText(p, QRectF(x + 14, r.top(), fm.horizontalAdvance(it.t) + 4, r.height()), it.t, Small, Qt::AlignLeft | Qt::AlignVCenter);
         x += 14 + fm.horizontalAdvance(it.t) + 12;
     }
     QString keys = QObject::tr("wheel, W/S zoom \u00B7 drag, A/D pan \u00B7 drag ruler: zoom to range \u00B7 Shift+drag: measure \u00B7 Home: fit \u00B7 F: fit selection");
     if (x + fm.horizontalAdvance(keys) + 16 < r.right()) {
         p.setPen(QColor(110, 110, 110));
-        p.drawText(QRectF(x, r.top(), r.right() - x - 8, r.height()), Qt::AlignRight | Qt::AlignVCenter, keys);
+        drawText(p, QRectF(x, r.top(), r.right() - x - 8, r.height()), keys, Small, Qt::AlignRight | Qt::AlignVCenter);
     }
 }
 
@@ -741,10 +825,9 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
     {
         const double nsPerPx = (t1_ - t0_) / std::max(1, f.rows.width());
         const double step = niceStep(nsPerPx * 110);
-        p.setPen(QColor(0, 0, 0, 18));
         for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step) {
-            double x = f.rows.left() + (t - t0_) / nsPerPx;
-            p.drawLine(QPointF(x, f.rows.top()), QPointF(x, f.rows.bottom()));
+            int x = int(std::floor(f.rows.left() + (t - t0_) / nsPerPx));
+            p.fillRect(QRect(x, f.rows.top(), 1, f.rows.height()), QColor(0, 0, 0, 18));  // a rect: far cheaper than a translucent line
         }
     }
     const qreal dpr = screen ? devicePixelRatioF() : 1.0;
@@ -1080,6 +1163,15 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Escape: setMeasure(NAN, NAN); return;
     default: QWidget::keyPressEvent(e);
     }
+}
+
+void TimelineView::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::FontChange) {
+        for (auto& c : textCache_) c.clear();
+        nameCache_.clear();
+        layoutRows();
+    }
+    QWidget::changeEvent(e);
 }
 
 void TimelineView::leaveEvent(QEvent*) {

@@ -14,7 +14,9 @@
 // W/S zoom and A/D pan, drag on the ruler zooms to that range, Shift+drag measures a range,
 // Home/0 fits the run, F fits the selected collective, Z zooms to the measured range, Esc clears it.
 
+#include <QHash>
 #include <QImage>
+#include <QStaticText>
 #include <QWidget>
 
 #include <cmath>
@@ -97,6 +99,7 @@ protected:
     void wheelEvent(QWheelEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
     void leaveEvent(QEvent* e) override;
+    void changeEvent(QEvent* e) override;
     void enterEvent(QEnterEvent* e) override;
 
 private:
@@ -135,6 +138,12 @@ private:
     double spanLimit() const;
     int laneOfSlot(int collective, int slot, int& rank) const;
     QString kernelTip(int rank, int lane, int64_t k) const;
+    // text from a cache of laid-out strings: frames repeat the same labels and kernel names, and
+    // shaping them anew every frame would cost more than the level of detail itself
+    enum FontKind { Base, Small, Bold, SmallBold, FontKinds };
+    QFont fontOf(FontKind k) const;
+    void drawText(QPainter& p, const QRectF& r, const QString& s, FontKind k, Qt::Alignment a) const;
+    QString elidedName(skew::StrId name, int width) const;
 
     SessionPtr s_;
     OverviewStrip strip_;
@@ -145,8 +154,12 @@ private:
     std::vector<bool> collapsed_;
     std::vector<Row> rows_;
     int contentH_ = 0;
+    int gutter_ = 150;  // label column width, set by layoutRows
     int layoutVersion_ = 0;
     QScrollBar* vbar_ = nullptr;
+
+    mutable QHash<QString, QStaticText> textCache_[FontKinds];
+    mutable QHash<quint64, QString> nameCache_;
 
     // the cached body of the screen frame
     BodyKey bodyKey_;

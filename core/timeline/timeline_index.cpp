@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <numeric>
 
 namespace skew {
@@ -31,6 +32,30 @@ size_t gallop(size_t n, size_t from, Pred before) {
         if (hi > n) hi = n;
     }
     while (lo < hi) {  // binary search in [lo, hi)
+        size_t mid = lo + (hi - lo) / 2;
+        if (before(mid)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// The same from a guess `g` (a sweep's predicted answer), galloping forward or backward from it.
+template <typename Pred>
+size_t gallopFrom(size_t n, size_t g, Pred before) {
+    if (g > n) g = n;
+    if (g == 0 || before(g - 1)) return gallop(n, g, before);
+    size_t hi = g - 1, lo = 0, step = 1;  // !before(hi): the answer is <= hi
+    for (;;) {
+        size_t probe = hi >= step ? hi - step : 0;
+        if (probe == 0 && !before(0)) return 0;
+        if (before(probe)) {
+            lo = probe + 1;
+            break;
+        }
+        hi = probe;
+        step *= 2;
+    }
+    while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (before(mid)) lo = mid + 1;
         else hi = mid;
@@ -75,10 +100,13 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
             const GroupLane& gl = grp.lanes[s];
             RankInfo& ri = ranks_[size_t(gl.rank)];
             ri.lanes.resize(p.ranks[size_t(gl.rank)].lanes.size());
-            ri.lanes[size_t(gl.lane)].group = int(g);
-            ri.lanes[size_t(gl.lane)].slot = int(s);
+            Lane& L = ri.lanes[size_t(gl.lane)];
+            L.group = int(g);
+            L.slot = int(s);
             for (uint32_t c = 0; c < grp.count; ++c)
                 if (grp.cells[size_t(c) * grp.width() + s] == kMissing) groups_[g].missing[s].push_back(c);
+            // the usual NCCL stream: its kernels are the group's collectives one for one
+            L.identity = groups_[g].missing[s].empty() && gl.kernels.size() == p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].size();
         }
     }
 
@@ -138,10 +166,7 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
                 std::copy(acc, acc + K, L.sums.begin() + std::ptrdiff_t(n / kBlock * K));
                 if (!L.endsSorted) L.maxEndBefore[n / kBlock] = maxEnd;
             }
-            if (!L.endsSorted) {
-                L.sortedEnds = lane.end;
-                std::sort(L.sortedEnds.begin(), L.sortedEnds.end());
-            }
+            L.maxEnd = n ? maxEnd : 0;
         }
     }
 
@@ -200,6 +225,7 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
 int64_t TimelineIndex::memberPos(const Lane& L, int, int, uint32_t k, uint32_t& hint) const {
     if (L.group < 0) return -1;
     const Group& g = a_->groups[size_t(L.group)];
+    if (L.identity) return int64_t(g.firstCollective) + int64_t(k);
     const std::vector<uint32_t>& ks = g.lanes[size_t(L.slot)].kernels;
     size_t p = gallop(ks.size(), hint, [&](size_t i) { return ks[i] < k; });
     if (p >= ks.size() || ks[p] != k) return -1;
@@ -250,24 +276,37 @@ struct TimelineIndex::Eval {
     int rank, lane;
     const KernelLane& kl;
     const Lane& L;
+    const int64_t* st;
+    const int64_t* en;
+    const StrId* nm;
+    const uint8_t* work;
+    const Collective* members = nullptr;  // identity lanes: the k-th kernel's collective is members[k]
     size_t i = 0;          // kernels with start < t
     int64_t base[K] = {};  // full class time of kernels [0, i)
     uint32_t hint = 0;     // member position hint
-    size_t endsBefore = 0; // kernels with end <= a (count sweep)
 
-    Eval(const TimelineIndex& x, int r, int l) : ix(x), rank(r), lane(l), kl(x.kl(r, l)), L(x.ranks_[size_t(r)].lanes[size_t(l)]) {}
+    Eval(const TimelineIndex& x, int r, int l)
+        : ix(x), rank(r), lane(l), kl(x.kl(r, l)), L(x.ranks_[size_t(r)].lanes[size_t(l)]), st(kl.start.data()), en(kl.end.data()),
+          nm(kl.name.data()), work(x.nameWork_.data()) {
+        if (L.identity) members = &x.a_->collectives[x.a_->groups[size_t(L.group)].firstCollective];
+    }
 
     // class split of kernel k: wait part length (or -1 for a non-member) and its class
     void split(size_t k, int64_t& wait, int& cls) {
-        const StrId name = kl.name[k];
-        cls = ix.nameWork_[name];
-        wait = (cls == int(Work::OtherNccl) && L.group >= 0) ? ix.memberWait(L, rank, lane, uint32_t(k), hint) : -1;
+        cls = work[nm[k]];
+        if (cls != int(Work::OtherNccl) || L.group < 0) {
+            wait = -1;
+        } else if (members) {
+            wait = std::clamp<int64_t>(members[k].maxStart - st[k], 0, std::max<int64_t>(0, en[k] - st[k]));
+        } else {
+            wait = ix.memberWait(L, rank, lane, uint32_t(k), hint);
+        }
     }
     void addFull(size_t k, int64_t* acc) {
         int64_t wait;
         int cls;
         split(k, wait, cls);
-        const int64_t dur = std::max<int64_t>(0, kl.end[k] - kl.start[k]);
+        const int64_t dur = std::max<int64_t>(0, en[k] - st[k]);
         if (wait >= 0) {
             acc[int(Work::NcclWait)] += wait;
             acc[int(Work::NcclTransfer)] += dur - wait;
@@ -280,7 +319,7 @@ struct TimelineIndex::Eval {
         int64_t wait;
         int cls;
         split(k, wait, cls);
-        const double s = double(kl.start[k]), e = double(kl.end[k]);
+        const double s = double(st[k]), e = double(en[k]);
         const double tail = e - std::max(t, s);
         if (tail <= 0) return;
         if (wait >= 0) {
@@ -292,10 +331,23 @@ struct TimelineIndex::Eval {
         }
     }
 
-    void at(double t, double* F) {
+    // start loading the block that holds kernel g (and its summary) before it is needed
+    void prefetch(size_t g) {
+        if (g >= kl.size()) return;
+        const size_t b = g / kBlock * kBlock;
+        __builtin_prefetch(st + b);
+        __builtin_prefetch(st + b + 8);
+        __builtin_prefetch(en + b);
+        __builtin_prefetch(en + b + 8);
+        __builtin_prefetch(nm + b);
+        __builtin_prefetch(L.sums.data() + g / kBlock * K);
+        if (members) __builtin_prefetch(&members[g].maxStart);
+    }
+
+    // F(t) into F; returns how many kernels lie wholly before t. `guess` predicts the new i.
+    size_t at(double t, double* F, size_t guess) {
         const size_t n = kl.size();
-        const auto& st = kl.start;
-        size_t i2 = gallop(n, i, [&](size_t x) { return double(st[x]) < t; });
+        size_t i2 = gallopFrom(n, guess, [&](size_t x) { return double(st[x]) < t; });
         if (i2 >= i && i2 - i <= kBlock) {
             for (size_t k = i; k < i2; ++k) addFull(k, base);
         } else {
@@ -307,24 +359,20 @@ struct TimelineIndex::Eval {
         i = i2;
         for (int w = 0; w < K; ++w) F[w] = double(base[w]);
         // kernels started before t and still running at t
+        size_t running = 0;
         if (L.endsSorted) {
             for (size_t k = i; k-- > 0;) {
-                if (double(kl.end[k]) <= t) break;
+                if (double(en[k]) <= t) break;
                 subTail(k, t, F);
+                ++running;
             }
         } else {
             for (size_t k = i; k-- > 0;) {
                 if ((k + 1) % kBlock == 0 && double(L.maxEndBefore[(k + 1) / kBlock]) <= t) break;
-                if (double(kl.end[k]) > t) subTail(k, t, F);
+                if (double(en[k]) > t) subTail(k, t, F), ++running;
             }
         }
-    }
-
-    // kernels whose end <= a
-    size_t endsAtOrBefore(double a) {
-        const std::vector<int64_t>& e = L.endsSorted ? kl.end : L.sortedEnds;
-        endsBefore = gallop(e.size(), endsBefore, [&](size_t x) { return double(e[x]) <= a; });
-        return endsBefore;
+        return i - running;  // kernels wholly before t (started before it, not running at it)
     }
 };
 
@@ -334,20 +382,58 @@ void TimelineIndex::columns(int rank, int lane, const PixelMap& m, ColumnSum* ou
     const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
     const size_t n = l.size();
     if (!n || m.width <= 0) return;
-    const int64_t maxEnd = L.endsSorted ? l.end[n - 1] : L.sortedEnds.back();
+    const int64_t maxEnd = L.maxEnd;
     const int cFirst = m.column(double(l.start[0])), cLast = m.column(double(maxEnd));
     if (cFirst >= m.width || cLast < 0) return;
     const int c0 = std::max(0, cFirst), c1 = std::min(m.width - 1, cLast);
     Eval ev(*this, rank, lane);
     double Fa[K], Fb[K];
-    ev.at(m.boundary(c0), Fa);
-    for (int c = c0; c <= c1; ++c) {
-        const double a = m.boundary(c), b = m.boundary(c + 1);
-        ev.at(b, Fb);
+    size_t endsA = ev.at(m.boundary(c0), Fa, 0);
+    size_t step = 0;
+    const double inf = std::numeric_limits<double>::infinity();
+    for (int c = c0; c <= c1;) {
+        // Zoomed in, most columns hold no kernel edge: idle, or inside one kernel (one class). Those
+        // columns are filled in one go up to the next start, end or wait/transfer edge.
+        const size_t running = ev.i - endsA;
+        if (L.endsSorted && running <= 1) {
+            const double a = m.boundary(c);
+            double until = ev.i < n ? double(ev.st[ev.i]) : inf;
+            int cls = -1;
+            if (running == 1) {
+                const size_t k = ev.i - 1;  // ends sorted: the one running kernel is the last started
+                int64_t wait;
+                ev.split(k, wait, cls);
+                until = std::min(until, double(ev.en[k]));
+                if (wait >= 0) {
+                    const double w = double(ev.st[k] + wait);
+                    if (a < w) cls = int(Work::NcclWait), until = std::min(until, w);
+                    else cls = int(Work::NcclTransfer);
+                }
+            }
+            const int cUntil = std::min(c1 + 1, until == inf ? c1 + 1 : m.column(until));
+            if (cUntil > c + 1) {
+                for (int cc = c; cc < cUntil; ++cc)
+                    if (cls >= 0) {
+                        out[cc].ns[cls] += m.boundary(cc + 1) - m.boundary(cc);
+                        out[cc].kernels += 1;
+                    }
+                c = cUntil;
+                if (c > c1) break;
+                endsA = ev.at(m.boundary(c), Fa, ev.i);
+                step = 0;
+                continue;
+            }
+        }
+        const size_t before = ev.i;
+        const size_t endsB = ev.at(m.boundary(c + 1), Fb, ev.i + step);  // columns are even: guess the same advance
+        step = ev.i - before;
+        ev.prefetch(ev.i + step);  // the next column's block: memory latency, not arithmetic, bounds this loop
         ColumnSum& o = out[c];
         for (int w = 0; w < K; ++w) o.ns[w] += Fb[w] - Fa[w];
-        o.kernels += uint32_t(ev.i - ev.endsAtOrBefore(a));
+        o.kernels += uint32_t(ev.i - endsA);  // started before the right edge, minus those wholly before the left edge
         std::copy(Fb, Fb + K, Fa);
+        endsA = endsB;
+        ++c;
     }
 }
 
@@ -356,10 +442,10 @@ ColumnSum TimelineIndex::range(int rank, int lane, double a, double b) const {
     if (!(b > a)) return o;
     Eval ev(*this, rank, lane);
     double Fa[K], Fb[K];
-    ev.at(a, Fa);
-    ev.at(b, Fb);
+    const size_t endsA = ev.at(a, Fa, 0);
+    ev.at(b, Fb, ev.i);
     for (int w = 0; w < K; ++w) o.ns[w] = Fb[w] - Fa[w];
-    o.kernels = uint32_t(ev.i - ev.endsAtOrBefore(a));
+    o.kernels = uint32_t(ev.i - endsA);
     return o;
 }
 
@@ -425,15 +511,25 @@ std::pair<uint32_t, uint32_t> TimelineIndex::launchesIn(int rank, double a, doub
 void TimelineIndex::launchColumns(int rank, const PixelMap& m, uint32_t* all, uint32_t* nccl) const {
     std::fill(all, all + m.width, 0u);
     std::fill(nccl, nccl + m.width, 0u);
-    const size_t n = launchCount(rank);
-    const Launches& L = p_->processes[size_t(ranks_[size_t(rank)].process)].launches;
+    const int proc = ranks_[size_t(rank)].process;
+    const Launches& L = p_->processes[size_t(proc)].launches;
+    const size_t n = L.size();
+    const int64_t* ls = L.start.data();
+    const uint32_t* perm = processes_[size_t(proc)].byStart.empty() ? nullptr : processes_[size_t(proc)].byStart.data();
+    auto startAt = [&](size_t o) { return double(ls[perm ? perm[o] : o]); };
     const auto& nl = ranks_[size_t(rank)].ncclLaunches;
-    size_t i = gallop(n, 0, [&](size_t x) { return double(launchStart(rank, uint32_t(x))) < m.t0; });
-    size_t j = gallop(nl.size(), 0, [&](size_t x) { return double(L.start[nl[x]]) < m.t0; });
+    const uint32_t* np = nl.data();
+    size_t i = gallop(n, 0, [&](size_t x) { return startAt(x) < m.t0; });
+    size_t j = gallop(nl.size(), 0, [&](size_t x) { return double(ls[np[x]]) < m.t0; });
+    size_t di = 0, dj = 0;  // the last column's counts predict the next ones
     for (int c = 0; c < m.width && (i < n || j < nl.size()); ++c) {
         const double b = m.boundary(c + 1);
-        size_t i2 = gallop(n, i, [&](size_t x) { return double(launchStart(rank, uint32_t(x))) < b; });
-        size_t j2 = gallop(nl.size(), j, [&](size_t x) { return double(L.start[nl[x]]) < b; });
+        size_t i2 = gallopFrom(n, i + di, [&](size_t x) { return startAt(x) < b; });
+        size_t j2 = gallopFrom(nl.size(), j + dj, [&](size_t x) { return double(ls[np[x]]) < b; });
+        if (i2 < i) i2 = i;
+        if (j2 < j) j2 = j;
+        di = i2 - i;
+        dj = j2 - j;
         all[c] = uint32_t(i2 - i);
         nccl[c] = uint32_t(j2 - j);
         i = i2;
@@ -461,7 +557,7 @@ TimelineIndex::Bytes TimelineIndex::bytes() const {
     for (const RankInfo& r : ranks_) {
         for (const Lane& L : r.lanes) {
             b.blocks += L.sums.capacity() * sizeof(int64_t);
-            b.unsortedEnds += (L.sortedEnds.capacity() + L.maxEndBefore.capacity()) * sizeof(int64_t);
+            b.unsortedEnds += L.maxEndBefore.capacity() * sizeof(int64_t);
         }
         b.blocks += r.lanes.capacity() * sizeof(Lane) + r.laneOrder.capacity() * sizeof(int);
         b.launches += r.ncclLaunches.capacity() * sizeof(uint32_t);

@@ -12,7 +12,7 @@
 // galloping search over the lane's (sorted) starts, one block summary and at most kBlock - 1 kernels.
 // A frame at full zoom-out over millions of kernels therefore visits per pixel column one summary
 // and a handful of kernels, and is exact at every zoom (unlike fixed 2^k levels, nothing is
-// quantised). Extra memory: 5 int64 per kBlock kernels, plus small per-rank and per-group indexes
+// quantised). Extra memory: 5 int64 per kBlock (16) kernels, plus small per-rank and per-group indexes
 // (bytes() says how much).
 //
 // The NCCL waiting part of a collective member is [its start, the collective's latest start]; the
@@ -47,7 +47,7 @@ struct PixelMap {
 // What one pixel column of a row holds.
 struct ColumnSum {
     double ns[kWorkKinds] = {};  // time of each class inside the column
-    uint32_t kernels = 0;        // kernels overlapping the column (start < right edge, end > left edge)
+    uint32_t kernels = 0;        // kernels in the column: start < right edge and (end > left edge or start >= left edge)
 
     double busy() const {
         double s = 0;
@@ -58,7 +58,7 @@ struct ColumnSum {
 
 class TimelineIndex {
 public:
-    static constexpr uint32_t kBlock = 32;
+    static constexpr uint32_t kBlock = 16;
 
     TimelineIndex() = default;
     TimelineIndex(const Profile& p, const Analysis& a);
@@ -117,9 +117,10 @@ private:
         int group = -1, slot = -1;          // the group lane this stream is, if any
         bool endsSorted = true;
         bool hasNccl = false;
+        bool identity = false;              // every kernel is a member, k-th kernel in the k-th collective
         std::vector<int64_t> sums;          // (blocks + 1) x kWorkKinds: class time of kernels [0, b * kBlock)
-        std::vector<int64_t> sortedEnds;    // only when the ends are not in start order
-        std::vector<int64_t> maxEndBefore;  // only then too: max end of kernels [0, b * kBlock)
+        std::vector<int64_t> maxEndBefore;  // only when the ends are not in start order: max end of kernels [0, b * kBlock)
+        int64_t maxEnd = 0;
     };
     struct RankInfo {
         int process = 0;
