@@ -42,7 +42,7 @@ struct Brute {
         const KernelLane& kl = p.ranks[size_t(rank)].lanes[size_t(lane)];
         for (size_t k = 0; k < kl.size(); ++k) {
             double s = double(kl.start[k]), e = double(kl.end[k]);
-            if (s < b0 && e > a0) ++o.kernels;
+            if (s < b0 && (e > a0 || s >= a0)) ++o.kernels;  // a zero-length kernel counts where it starts
             auto ov = [&](double x0, double x1) { return std::max(0.0, std::min(x1, b0) - std::max(x0, a0)); };
             auto it = member.find({rank, lane, uint32_t(k)});
             if (it != member.end()) {
@@ -133,6 +133,30 @@ TEST(TimelineLod, MergedColumnsEqualBruteForceOnHandLanes) {
             EXPECT_TRUE(unsorted) << "the test must cover ends out of start order";
         }
     }
+}
+
+TEST(TimelineLod, ZeroLengthKernelsOnColumnEdgesCountAsBruteForceDoes) {
+    Profile p = handProfile({}, false, 1);
+    KernelLane kl;
+    kl.stream = 9;
+    // kernels of zero length exactly on column edges, one inside, and long ones across edges
+    const int64_t ks[][2] = {{100, 100}, {100, 250}, {250, 250}, {300, 300}, {300, 300}, {310, 700}, {700, 700}, {950, 1000}, {1000, 1000}};
+    for (const auto& k : ks) {
+        kl.start.push_back(k[0]);
+        kl.end.push_back(k[1]);
+        kl.name.push_back(p.strings.intern("at::native::elementwise_kernel"));
+        kl.correlationId.push_back(uint32_t(kl.start.size()));
+    }
+    p.ranks[0].lanes.push_back(std::move(kl));
+    Analysis a;
+    TimelineIndex ix(p, a);
+    checkAgainstBrute(p, a, ix, PixelMap::fit(0, 1000, 10));  // edges at 0, 100, ..., 1000
+    checkAgainstBrute(p, a, ix, PixelMap::fit(100, 300, 4));
+    std::vector<ColumnSum> cols(10);
+    ix.columns(0, 0, PixelMap::fit(0, 1000, 10), cols.data());
+    EXPECT_EQ(cols[1].kernels, 2u);  // [100, 200): the 100-250 kernel and the zero-length one at 100
+    EXPECT_EQ(cols[0].kernels, 0u);  // [0, 100): nothing
+    EXPECT_EQ(cols[3].kernels, 3u);  // [300, 400): two zero-length at 300 and the one from 310
 }
 
 TEST(TimelineLod, MergedColumnsEqualBruteForceOnTheDemo) {
