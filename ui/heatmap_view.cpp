@@ -1,5 +1,7 @@
 #include "heatmap_view.h"
 
+#include <QToolTip>
+
 #include <algorithm>
 #include <cmath>
 
@@ -237,6 +239,12 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent) {
         if (c != r) xAxis->setRange(c);
     });
     connect(this, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { pressPos_ = e->position(); });
+    connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        if (e->buttons()) return;
+        QString t = tooltipAt(e->position());
+        if (t.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(e->globalPosition().toPoint(), t, this);
+    });
     connect(this, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
         if ((e->position() - pressPos_).manhattanLength() > 3 || e->button() != Qt::LeftButton) return;
         auto [c, s] = cellAt(e->position());
@@ -368,6 +376,26 @@ std::pair<int, int> HeatmapView::cellAt(const QPointF& pos) const {
     uint32_t c = one.collective[size_t(s)];
     if (c == skew::kMissing) return {-1, -1};
     return {int(c), s};
+}
+
+QString HeatmapView::tooltipAt(const QPointF& pos) const {
+    auto [ci, slot] = cellAt(pos);
+    if (ci < 0) return {};
+    const Analysis& a = s_->analysis;
+    const Collective& c = a.collectives[size_t(ci)];
+    const int rank = a.groups[size_t(c.group)].lanes[size_t(slot)].rank;
+    const int64_t l = memberLateness(s_->profile, a, uint32_t(ci), size_t(slot));
+    const double per = xAxis->range().size() / std::max(1, axisRect()->width());
+    QString t = tr("<b>%1</b> in group %2 #%3 %4%5<br>lateness %6%7")
+                    .arg(QString::fromStdString(s_->profile.ranks[size_t(rank)].label))
+                    .arg(c.group)
+                    .arg(c.index)
+                    .arg(opName(c.op), c.step ? tr(" (step %1)").arg(c.step) : QString())
+                    .arg(l < 0 ? tr("- (no kernel: partial collective)") : dur(double(l)),
+                         slot == c.lateSlot ? tr(" \u00B7 <b>late arriver</b>") : slot == c.earlySlot ? tr(" \u00B7 first") : QString());
+    if (c.big) t += tr("<br><b>big event</b>: start skew %1").arg(dur(double(c.startSkew())));
+    if (per > 1) t += tr("<br><i>this pixel merges %1 collectives; shown: the largest lateness</i>").arg(int(std::ceil(per)));
+    return t;
 }
 
 void HeatmapView::keyPressEvent(QKeyEvent* e) {

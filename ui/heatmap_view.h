@@ -31,6 +31,7 @@ public:
     QPointF cellCenter(int collective, int slot) const;
     std::pair<int, int> cellAt(const QPointF& pos) const;
     const skew::HeatmapCells& cells() const { return cells_; }  // of the last frame
+    QString tooltipAt(const QPointF& pos) const;
 
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
 

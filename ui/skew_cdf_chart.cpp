@@ -10,11 +10,14 @@ namespace skewui {
 
 namespace {
 
-// log ticks labelled as durations ("10 us", "1.00 ms")
+// log ticks labelled as short durations ("10 us", "1 ms")
 class DurationLogTicker : public QCPAxisTickerLog {
 protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        return QString::fromStdString(skew::formatDuration(int64_t(std::llround(tick))));
+        if (tick < 1e3) return QString("%1 ns").arg(tick, 0, 'g', 3);
+        if (tick < 1e6) return QString("%1 us").arg(tick / 1e3, 0, 'g', 3);
+        if (tick < 1e9) return QString("%1 ms").arg(tick / 1e6, 0, 'g', 3);
+        return QString("%1 s").arg(tick / 1e9, 0, 'g', 3);
     }
 };
 
@@ -25,9 +28,10 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     auto ticker = QSharedPointer<DurationLogTicker>::create();
     ticker->setLogBase(10);
+    ticker->setTickCount(4);
     xAxis->setTicker(ticker);
-    xAxis->setLabel(tr("skew (log)"));
-    yAxis->setLabel(tr("fraction of collectives"));
+    xAxis->setLabel(tr("skew per collective (log scale)"));
+    yAxis->setLabel(tr("fraction \u2264 x"));
     yAxis->setRange(0, 1.02);
     start_ = addGraph();
     start_->setName(tr("start skew"));
@@ -38,7 +42,8 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
     end_->setPen(QPen(QColor(0x2f, 0x6f, 0xb5), 2));
     end_->setLineStyle(QCPGraph::lsStepLeft);
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    legend->setFont(QFont(font().family(), 8));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);  // CDFs leave the top left empty
 }
 
 void SkewCdfChart::setGroup(SessionPtr s, int group) {
@@ -69,10 +74,10 @@ void SkewCdfChart::setGroup(SessionPtr s, int group) {
         ys << 1;
         gr->setData(xs, ys, true);
         double p50 = v.empty() ? 0 : skew::percentileSorted(v, 50);
-        gr->setName(tr("%1 (median %2)").arg(name, QString::fromStdString(skew::formatDuration(int64_t(std::llround(p50))))));
+        gr->setName(tr("%1, p50 %2").arg(name, QString::fromStdString(skew::formatDuration(int64_t(std::llround(p50))))));
     };
-    fill(start_, starts, tr("start skew"));
-    fill(end_, ends, tr("end skew"));
+    fill(start_, starts, tr("starts"));
+    fill(end_, ends, tr("ends"));
     xAxis->setRange(lo, hi);
     replot();
 }

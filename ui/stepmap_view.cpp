@@ -1,6 +1,7 @@
 #include "stepmap_view.h"
 
 #include <QPushButton>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -202,6 +203,12 @@ StepMapView::StepMapView(QWidget* parent) : QCustomPlot(parent) {
     settings_->hide();
     connect(settings_, &QPushButton::clicked, this, &StepMapView::settingsRequested);
     connect(this, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { pressPos_ = e->position(); });
+    connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        if (e->buttons()) return;
+        QString t = tooltipAt(e->position());
+        if (t.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(e->globalPosition().toPoint(), t, this);
+    });
     connect(this, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
         if ((e->position() - pressPos_).manhattanLength() > 3 || e->button() != Qt::LeftButton) return;
         int c = collectiveAt(e->position());
@@ -287,6 +294,21 @@ int StepMapView::collectiveAt(const QPointF& pos) const {
     double slack = 4 * xAxis->range().size() * 1e6 / std::max(1, axisRect()->width());
     int64_t i = nearestStepItem(map_, uint32_t(std::max(0.0, step)), off, slack);
     return i < 0 ? -1 : int(map_.items[size_t(i)].collective);
+}
+
+QString StepMapView::tooltipAt(const QPointF& pos) const {
+    int ci = collectiveAt(pos);
+    if (ci < 0) return {};
+    const Analysis& a = s_->analysis;
+    const Collective& c = a.collectives[size_t(ci)];
+    QString late = c.lateSlot >= 0 ? QString::fromStdString(s_->profile.ranks[size_t(a.groups[size_t(c.group)].lanes[size_t(c.lateSlot)].rank)].label)
+                                   : QString();
+    return tr("<b>group %1 #%2 %3</b>%4<br>step %5, offset %6<br>start skew %7 \u00B7 late arriver %8 \u00B7 cause %9")
+        .arg(c.group)
+        .arg(c.index)
+        .arg(opName(c.op), c.big ? tr(" \u00B7 <b>big event</b>") : QString())
+        .arg(c.step)
+        .arg(dur(double(c.offsetInStepNs)), dur(double(c.startSkew())), late, causeName(c.cause));
 }
 
 void StepMapView::keyPressEvent(QKeyEvent* e) {

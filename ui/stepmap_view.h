@@ -32,6 +32,7 @@ public:
     QPointF collectivePos(int collective) const;
     int collectiveAt(const QPointF& pos) const;
     QPushButton* settingsButton() const { return settings_; }
+    QString tooltipAt(const QPointF& pos) const;
 
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
 

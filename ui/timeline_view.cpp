@@ -26,7 +26,7 @@ using namespace palette;
 namespace {
 
 constexpr int kOverviewH = 38, kRulerH = 26, kLegendH = 20, kGap = 4;
-constexpr int kHeaderH = 20, kLaneH = 18, kCpuH = 12, kRankGap = 4;
+constexpr int kHeaderH = 20, kLaneH = 18, kMaxLaneH = 30, kCpuH = 12, kRankGap = 4;
 constexpr int kScrollW = 12;
 constexpr double kMinSpanNs = 50;
 
@@ -91,26 +91,42 @@ void TimelineView::setSession(SessionPtr s) {
     fit();
 }
 
-void TimelineView::layoutRows() {
-    rows_.clear();
+int TimelineView::areaHeight(const QSize& size) { return size.height() - kLegendH - (kGap + kOverviewH + kGap + kRulerH); }
+
+// Rows for a rows area `areaH` pixels tall: the lanes share what the headers and CPU rows leave,
+// 18 to 30 px each, so a few ranks fill the view and many scroll.
+std::vector<TimelineView::Row> TimelineView::layoutFor(int areaH, int& contentH) const {
+    std::vector<Row> rows;
     int y = 0;
     if (s_ && s_->timeline.valid()) {
         const Profile& p = s_->profile;
+        int lanes = 0, fixed = 0;
         for (size_t r = 0; r < p.ranks.size(); ++r) {
-            rows_.push_back({Row::Header, int(r), -1, y, kHeaderH});
+            fixed += kHeaderH + kRankGap + (collapsed_[r] ? 0 : kCpuH);
+            if (!collapsed_[r]) lanes += int(p.ranks[r].lanes.size());
+        }
+        const int laneH = lanes ? std::clamp((areaH - fixed) / lanes, kLaneH, kMaxLaneH) : kLaneH;
+        for (size_t r = 0; r < p.ranks.size(); ++r) {
+            rows.push_back({Row::Header, int(r), -1, y, kHeaderH});
             y += kHeaderH;
             if (!collapsed_[r]) {
                 for (int l : s_->timeline.laneOrder(int(r))) {
-                    rows_.push_back({Row::Lane, int(r), l, y, kLaneH});
-                    y += kLaneH;
+                    rows.push_back({Row::Lane, int(r), l, y, laneH});
+                    y += laneH;
                 }
-                rows_.push_back({Row::Cpu, int(r), -1, y, kCpuH});
+                rows.push_back({Row::Cpu, int(r), -1, y, kCpuH});
                 y += kCpuH;
             }
             y += kRankGap;
         }
     }
-    contentH_ = y;
+    contentH = y;
+    return rows;
+}
+
+void TimelineView::layoutRows() {
+    layoutH_ = areaHeight(size());
+    rows_ = layoutFor(layoutH_, contentH_);
     ++layoutVersion_;
     // the label gutter fits the longest rank label and a stream label
     QFontMetrics fm(font());
@@ -637,6 +653,7 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
     const QRect& ra = f.rows;
     const double nsPerPx = (t1_ - t0_) / std::max(1, ra.width());
     auto X = [&](double t) { return ra.left() + (t - t0_) / nsPerPx; };
+    auto timeAt = [&](double x) { return t0_ + (x - ra.left()) * nsPerPx; };
     auto rowTop = [&](int i) { return double(ra.top() + rows_[size_t(i)].y - scrollY_); };
     p.save();
     p.setClipRect(ra);
@@ -659,8 +676,10 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
             if (xb - xa < 4) continue;
             if (xb - xa >= 44) {
                 QRectF box(xa, top + 2, xb - xa, r.h - 3);
-                Work w = ix.kernelWork(r.rank, r.lane, k);
                 QRectF tr = box.intersected(QRectF(ra)).adjusted(3, 0, -2, 0);
+                // dark text on the light classes; a member's name starts on its waiting part if it waited
+                Work w = ix.kernelWork(r.rank, r.lane, k);
+                if (w == Work::NcclTransfer && timeAt(tr.left()) < double(kl.start[k] + ix.waitNs(r.rank, r.lane, k))) w = Work::NcclWait;
                 p.setPen(w == Work::Other || w == Work::NcclWait ? QColor(30, 30, 30) : QColor(255, 255, 255));
                 QString name = elidedName(kl.name[k], int(tr.width()));
                 if (!name.isEmpty()) drawText(p, tr, name, Small, Qt::AlignLeft | Qt::AlignVCenter);
@@ -683,7 +702,8 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
             double top = 1e9, bottom = -1e9;
             for (size_t i = 0; i < rows_.size(); ++i)
                 if (rows_[i].rank == rank) top = std::min(top, rowTop(int(i))), bottom = std::max(bottom, rowTop(int(i)) + rows_[i].h);
-            p.fillRect(QRectF(xa, top, xb - xa, bottom - top), QColor(kSelect.red(), kSelect.green(), kSelect.blue(), 50));
+            // filled while it is a band in the view; zoomed into it, its edges say enough
+            if (xb - xa < 0.8 * ra.width()) p.fillRect(QRectF(xa, top, xb - xa, bottom - top), QColor(kSelect.red(), kSelect.green(), kSelect.blue(), 50));
             p.setPen(QPen(kSelect.darker(120), 1));
             p.drawLine(QPointF(xa, top), QPointF(xa, bottom));
             p.drawLine(QPointF(xb, top), QPointF(xb, bottom));
@@ -699,12 +719,17 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
         }
     }
 
-    // lines from NCCL kernels to their CPU launches, when few enough are in view (and for the selection)
+    // lines from NCCL kernels to their CPU launches, when few collectives are in view (and for the selection)
     p.setRenderHint(QPainter::Antialiasing, true);
+    uint32_t inView = 0;
+    for (size_t gi = 0; gi < a.groups.size(); ++gi) {
+        auto [lo, hi] = ix.collectivesIn(int(gi), t0_, t1_);
+        inView += hi - lo;
+    }
     for (size_t gi = 0; gi < a.groups.size(); ++gi) {
         const Group& g = a.groups[gi];
         auto [lo, hi] = ix.collectivesIn(int(gi), t0_, t1_);
-        const bool zoomed = hi - lo <= 40;
+        const bool zoomed = inView <= 40;
         for (size_t s = 0; s < g.width(); ++s) {
             const int rank = g.lanes[s].rank, lane = g.lanes[s].lane;
             const int row = rowOf(rank, lane), cpu = cpuRowOf(rank);
@@ -742,19 +767,21 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
         p.setBrush(mk.big ? kLate : QColor(0xe0, 0x7b, 0x39));
         p.drawPolygon(tri);
         if (!mk.big || (mk.row == lastLabelRow && mk.x - lastLabel < 60)) continue;
-        QFont bf = small;
-        bf.setBold(true);
-        p.setFont(bf);
+        const QString label = "+" + dur(double(a.collectives[size_t(mk.collective)].startSkew()));
+        QRectF box(mk.x + 7, top - 1, QFontMetrics(fontOf(SmallBold)).horizontalAdvance(label) + 6, 13);
+        if (box.right() > ra.right()) box.moveRight(mk.x - 7);  // no room on the right: on the left
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(255, 255, 255, 225));
+        p.drawRoundedRect(box, 2, 2);
         p.setPen(kLate.darker(130));
-        p.drawText(QPointF(mk.x + 8, top + 8), "+" + dur(double(a.collectives[size_t(mk.collective)].startSkew())));
-        p.setFont(small);
+        drawText(p, box, label, SmallBold, Qt::AlignHCenter | Qt::AlignVCenter);
         lastLabel = mk.x;
         lastLabelRow = mk.row;
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 
-    // the measured range
-    if (!std::isnan(measureA_)) {
+    // the measured range (over the rows while it is narrower than the view; the ruler always shows it)
+    if (!std::isnan(measureA_) && X(measureB_) - X(measureA_) < 0.9 * ra.width()) {
         double xa = X(measureA_), xb = X(measureB_);
         p.fillRect(QRectF(xa, ra.top(), std::max(1.0, xb - xa), ra.height()), QColor(0x10, 0x60, 0xc0, 28));
         p.setPen(QPen(QColor(0x10, 0x60, 0xc0), 1, Qt::DashLine));
@@ -809,6 +836,25 @@ void TimelineView::paintLegend(QPainter& p, const Frame& f) const {
 }
 
 void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
+    // another size than the widget's (an export): lay the rows out for it while painting
+    struct Relayout {
+        TimelineView* v;
+        std::vector<Row> rows;
+        int contentH, version;
+        bool on;
+        Relayout(TimelineView* view, int areaH) : v(view), contentH(view->contentH_), version(view->layoutVersion_), on(areaH != view->layoutH_) {
+            if (!on) return;
+            rows.swap(v->rows_);
+            v->rows_ = v->layoutFor(areaH, v->contentH_);
+            v->layoutVersion_ = -1;
+        }
+        ~Relayout() {
+            if (!on) return;
+            v->rows_.swap(rows);
+            v->contentH_ = contentH;
+            v->layoutVersion_ = version;
+        }
+    } relayout(this, areaHeight(size));
     Frame f = frame(size);
     p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
     if (!s_ || !s_->timeline.valid() || rows_.empty()) {
@@ -863,7 +909,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintTo(p, size(), true);
 }
 
-void TimelineView::resizeEvent(QResizeEvent*) { updateScrollBar(); }
+void TimelineView::resizeEvent(QResizeEvent*) {
+    if (areaHeight(size()) != layoutH_) layoutRows();
+    else updateScrollBar();
+}
 
 // ---- hit testing and tooltips ----------------------------------------------------------------
 
@@ -935,8 +984,9 @@ QString TimelineView::kernelTip(int rank, int lane, int64_t k) const {
     const KernelLane& kl = prof.ranks[size_t(rank)].lanes[size_t(lane)];
     QString name = QString::fromStdString(prof.strings.str(kl.name[size_t(k)]));
     if (name.size() > 160) name = name.left(157) + "...";
-    QString t = QString("<b>%1</b><br>%2<br>%3 \u00B7 stream %4<br>start %5 \u00B7 duration %6")
-                    .arg(shortKernelName(prof.strings.str(kl.name[size_t(k)])).toHtmlEscaped(), name.toHtmlEscaped(),
+    const QString shortName = shortKernelName(prof.strings.str(kl.name[size_t(k)]));
+    QString t = QString("<b>%1</b>%2<br>%3 \u00B7 stream %4<br>start %5 \u00B7 duration %6")
+                    .arg(shortName.toHtmlEscaped(), name == shortName ? QString() : "<br>" + name.toHtmlEscaped(),
                          QString::fromStdString(prof.ranks[size_t(rank)].label))
                     .arg(kl.stream)
                     .arg(tickLabel(double(kl.start[size_t(k)]), 1))

@@ -127,6 +127,8 @@ private:
 
     Frame frame(const QSize& size) const;
     void layoutRows();
+    std::vector<Row> layoutFor(int areaH, int& contentH) const;
+    static int areaHeight(const QSize& size);
     void updateScrollBar();
     int clampScroll(int y, const Frame& f) const;
     QImage buildBody(const Frame& f, qreal dpr) const;
@@ -155,6 +157,7 @@ private:
     std::vector<Row> rows_;
     int contentH_ = 0;
     int gutter_ = 150;  // label column width, set by layoutRows
+    int layoutH_ = -1;  // the rows area height rows_ was laid out for
     int layoutVersion_ = 0;
     QScrollBar* vbar_ = nullptr;
 

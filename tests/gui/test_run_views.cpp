@@ -309,6 +309,8 @@ TEST(RunViews, StepMapMarkersAtThePlantedStepsAndOffsets) {
         const int rank = s->analysis.groups[0].lanes[size_t(c.lateSlot)].rank;
         EXPECT_TRUE(near(img.pixel(at.toPoint()), palette::rankColor(rank), 8)) << QColor(img.pixel(at.toPoint())).name().toStdString();
         EXPECT_EQ(v.collectiveAt(at), ci);
+        EXPECT_NE(v.tooltipAt(at).indexOf(QString("#%1 ").arg(tl.index)), -1) << v.tooltipAt(at).toStdString();
+        EXPECT_NE(v.tooltipAt(at).indexOf("big event"), -1);
     }
 }
 
@@ -369,6 +371,7 @@ TEST(RunViews, HeatmapCellUnderAPlantedEventIsThatCollectiveAndRank) {
         auto [hc, hs] = v.cellAt(at);
         EXPECT_EQ(hc, ci);
         EXPECT_EQ(hs, c.lateSlot);
+        EXPECT_NE(v.tooltipAt(at).indexOf("late arriver"), -1) << v.tooltipAt(at).toStdString();
         // the darkest colours: the top of the log scale
         QColor px(img.pixel(at.toPoint()));
         EXPECT_GT(px.red(), 120);
