@@ -24,6 +24,8 @@ void OverviewStrip::setSession(SessionPtr s) {
     }
     t0_ = double(s_->timeline.start());
     t1_ = std::max(t0_ + 1, double(s_->timeline.end()));
+    // the top of the colour scale is at least the big threshold: only big events look red
+    maxSkew_ = std::max<int64_t>(1, s_->analysis.options.bigSkewNs);
     for (const auto& c : s_->analysis.collectives) maxSkew_ = std::max(maxSkew_, c.startSkew());
     steps_ = skew::stepStarts(s_->analysis, skew::stepGroup(s_->analysis));
 }
@@ -55,14 +57,18 @@ void OverviewStrip::paintBase(QPainter& p, const QRect& r, const QFont& font) co
     const double lo = 1000;  // 1 us
     const double hi = std::max(double(maxSkew_), lo * 10);
     const int h = r.height() - 4;
+    // below the big threshold: pale to light orange, by start skew; big events: full height, red
+    const double big = std::max(lo * 10, double(s_->analysis.options.bigSkewNs));
     for (int x = 0; x < r.width(); ++x) {
         int64_t sk = cols_.maxSkew[size_t(x)];
         if (sk < 0) continue;
-        double t = logPos(double(sk), lo, hi);
-        int th = std::max(3, int(h * (0.25 + 0.75 * t)));
-        QColor c = cols_.big[size_t(x)] ? kLate : lateScale(0.15 + 0.85 * t);
+        const bool isBig = cols_.big[size_t(x)];
+        double t = logPos(double(sk), lo, big);
+        int th = isBig ? h : std::max(3, int(h * (0.2 + 0.55 * t)));
+        QColor c = isBig ? kLate : lateScale(0.02 + 0.5 * t);
         p.fillRect(QRect(r.left() + x, r.bottom() - 1 - th, 1, th), c);
     }
+    (void)hi;
     // step boundaries, while steps are a few pixels apart
     QFont f = font;
     f.setPointSizeF(7);

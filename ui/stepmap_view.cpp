@@ -145,7 +145,8 @@ private:
         f.setBold(false);
         p->setFont(f);
         QFontMetrics fm(f);
-        QString head = QObject::tr("big events, by late rank:");
+        QString head = ranks.empty() ? QObject::tr("no big events (start skew > %1)").arg(dur(double(a.options.bigSkewNs)))
+                                     : QObject::tr("big events, by late rank:");
         double w = fm.horizontalAdvance(head) + 10;
         for (int r : ranks) w += 16 + fm.horizontalAdvance(QString::fromStdString(v_->s_->profile.ranks[size_t(r)].label)) + 8;
         QString tick = QObject::tr("ticks: every collective, colour = start skew");
@@ -225,7 +226,7 @@ void StepMapView::setSession(SessionPtr s) {
     s_ = std::move(s);
     selected_ = -1;
     map_ = s_ ? buildStepMap(s_->profile, s_->analysis, 0) : StepMap{};
-    layer_->maxSkew_ = 1;
+    layer_->maxSkew_ = s_ ? std::max<int64_t>(1, s_->analysis.options.bigSkewNs) : 1;  // only big events reach the top of the scale
     if (s_)
         for (const auto& it : map_.items) layer_->maxSkew_ = std::max(layer_->maxSkew_, s_->analysis.collectives[it.collective].startSkew());
     QString title;

@@ -26,7 +26,7 @@ using namespace palette;
 namespace {
 
 constexpr int kOverviewH = 38, kRulerH = 26, kLegendH = 20, kGap = 4;
-constexpr int kHeaderH = 20, kLaneH = 18, kMaxLaneH = 30, kCpuH = 12, kRankGap = 4;
+constexpr int kHeaderH = 20, kLaneH = 18, kMaxLaneH = 36, kCpuH = 12, kRankGap = 4;
 constexpr int kScrollW = 12;
 constexpr double kMinSpanNs = 50;
 
@@ -94,7 +94,7 @@ void TimelineView::setSession(SessionPtr s) {
 int TimelineView::areaHeight(const QSize& size) { return size.height() - kLegendH - (kGap + kOverviewH + kGap + kRulerH); }
 
 // Rows for a rows area `areaH` pixels tall: the lanes share what the headers and CPU rows leave,
-// 18 to 30 px each, so a few ranks fill the view and many scroll.
+// 18 to 36 px each, so a few ranks fill the view and many scroll.
 std::vector<TimelineView::Row> TimelineView::layoutFor(int areaH, int& contentH) const {
     std::vector<Row> rows;
     int y = 0;
@@ -486,8 +486,10 @@ QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
                         fill(xa, std::max(xa + 1, xb), (n ? kLaunchNccl : kLaunch).rgb());
                     }
             } else {
+                // zoomed out: where the rank's NCCL kernels were launched (every launch would be a solid bar)
                 ix.launchColumns(r.rank, m, all.data(), nccl.data());
-                for (int x = 0; x < W; ++x) all[size_t(x)] = nccl[size_t(x)] ? kLaunchNccl.rgb() : all[size_t(x)] ? kLaunch.rgb() : 0;
+                const uint32_t tick = QColor(0x95, 0x75, 0xbd).rgb();
+                for (int x = 0; x < W; ++x) all[size_t(x)] = nccl[size_t(x)] ? tick : 0;
                 fillColumns(all.data());
             }
         }
