@@ -133,7 +133,7 @@ void TimelineView::layoutRows() {
     int labels = fm.horizontalAdvance("stream 0000 \u00B7 NCCL \u00B7 000000") + 16;
     if (s_)
         for (const auto& r : s_->profile.ranks) labels = std::max(labels, QFontMetrics(font()).horizontalAdvance(QString::fromStdString(r.label)) + 90);
-    gutter_ = std::clamp(labels, 150, 300);
+    gutter_ = std::clamp(labels, 150, 300);  // the width the labels want; frame() narrows it in small views
     updateScrollBar();
     update();
 }
@@ -157,7 +157,7 @@ int TimelineView::cpuRowOf(int rank) const {
 TimelineView::Frame TimelineView::frame(const QSize& size) const {
     Frame f;
     f.size = size;
-    f.gutter = gutter_;
+    f.gutter = std::clamp(size.width() / 4, 110, gutter_);  // a narrow view keeps most of its width for the rows
     const int top = kGap + kOverviewH + kGap;
     const int rowsTop = top + kRulerH;
     const int rowsBottom = size.height() - kLegendH;
@@ -341,6 +341,12 @@ void TimelineView::drawText(QPainter& p, const QRectF& r, const QString& s, Font
     else if (a & Qt::AlignBottom) y = r.bottom() - sz.height();
     p.setFont(fontOf(k));
     p.drawStaticText(QPointF(x, y), *it);
+}
+
+QString TimelineView::elided(const QString& s, FontKind k, int width) const {
+    const QFontMetrics fm(fontOf(k));
+    if (fm.horizontalAdvance(s) <= width) return s;
+    return fm.elidedText(s, Qt::ElideRight, width);
 }
 
 QString TimelineView::elidedName(StrId name, int width) const {
@@ -531,7 +537,7 @@ void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
             p.setPen(QColor(30, 30, 30));
             QString arrow = rankCollapsed(r.rank) ? QString::fromUtf8("\u25B8 ") : QString::fromUtf8("\u25BE ");
             QString label = arrow + QString::fromStdString(rank.label);
-            drawText(p, lr, label, Bold, Qt::AlignLeft | Qt::AlignVCenter);
+            drawText(p, lr, elided(label, Bold, lr.width()), Bold, Qt::AlignLeft | Qt::AlignVCenter);
             p.setPen(QColor(100, 100, 100));
             QString stats = QObject::tr("%1 str \u00B7 %2").arg(rank.lanes.size()).arg(QLocale().toString(qulonglong(rank.kernelCount())));
             if (QFontMetrics(bold).horizontalAdvance(label) + QFontMetrics(small).horizontalAdvance(stats) + 12 < lr.width())
@@ -543,11 +549,11 @@ void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
             p.setPen(QColor(50, 50, 50));
             QString text = kl.ncclKernels ? QObject::tr("stream %1 \u00B7 NCCL \u00B7 %2").arg(kl.stream).arg(QLocale().toString(qulonglong(kl.size())))
                                           : QObject::tr("stream %1 \u00B7 %2").arg(kl.stream).arg(QLocale().toString(qulonglong(kl.size())));
-            drawText(p, lr.adjusted(12, 0, 0, 0), text, Small, Qt::AlignLeft | Qt::AlignVCenter);
+            drawText(p, lr.adjusted(12, 0, 0, 0), elided(text, Small, lr.width() - 12), Small, Qt::AlignLeft | Qt::AlignVCenter);
         } else {
             p.setPen(kLaunchNccl.darker(110));
-            drawText(p, lr.adjusted(12, 0, 0, 0), QObject::tr("CPU launches (pid %1)").arg(prof.processes[size_t(rank.process)].pid), Small,
-                     Qt::AlignLeft | Qt::AlignVCenter);
+            drawText(p, lr.adjusted(12, 0, 0, 0), elided(QObject::tr("CPU launches (pid %1)").arg(prof.processes[size_t(rank.process)].pid), Small, lr.width() - 12),
+                     Small, Qt::AlignLeft | Qt::AlignVCenter);
         }
     }
     p.restore();
@@ -558,7 +564,7 @@ void TimelineView::paintRuler(QPainter& p, const Frame& f, bool screen) const {
     p.fillRect(QRect(QPoint(0, r.top()), QPoint(f.size.width() - 1, r.bottom())), QColor(0xee, 0xf1, 0xf5));
     const double span = t1_ - t0_;
     const double nsPerPx = span / std::max(1, r.width());
-    const double step = niceStep(nsPerPx * 110);
+    const double step = niceStep(nsPerPx * 75);
     QFont small = font();
     small.setPointSizeF(std::max(6.5, small.pointSizeF() - 1));
     p.setFont(small);
@@ -566,6 +572,7 @@ void TimelineView::paintRuler(QPainter& p, const Frame& f, bool screen) const {
     auto xOf = [&](double t) { return r.left() + (t - t0_) / nsPerPx; };
     // grid into the rows (light), ticks and labels on the ruler
     p.setPen(QColor(120, 120, 120));
+    double lastLabelEnd = -1e9;
     for (double t = std::ceil(t0_ / (step / 5)) * (step / 5); t <= t1_; t += step / 5) {
         double x = xOf(t);
         bool major = std::fabs(std::remainder(t, step)) < step * 1e-6;
@@ -573,7 +580,11 @@ void TimelineView::paintRuler(QPainter& p, const Frame& f, bool screen) const {
         if (major) {
             QString s = tickLabel(t, step);
             double w = fm.horizontalAdvance(s);
-            if (x + 3 + w < r.right()) drawText(p, QRectF(x + 3, r.top() + 3, w + 2, fm.height()), s, Small, Qt::AlignLeft | Qt::AlignTop);
+            const double lx = x + 3 + w < r.right() ? x + 3 : x - 3 - w;  // near the right edge: left of its tick
+            if (lx > r.left() && lx > lastLabelEnd + 6) {
+                drawText(p, QRectF(lx, r.top() + 3, w + 2, fm.height()), s, Small, Qt::AlignLeft | Qt::AlignTop);
+                lastLabelEnd = lx + w;
+            }
         }
     }
     p.setPen(QColor(180, 184, 190));
@@ -803,11 +814,12 @@ void TimelineView::paintLegend(QPainter& p, const Frame& f) const {
         QString t;
         int kind;  // 0 box, 1 hatched box, 2 triangle
     };
+    // the most needed first: a narrow view shows those that fit
     const Item items[] = {{kTransfer, QObject::tr("NCCL transfer"), 0},  {kWait, QObject::tr("NCCL waiting"), 1},
-                          {kGemm, QObject::tr("GEMM"), 0},                {kOtherNccl, QObject::tr("other NCCL"), 0},
-                          {kOther, QObject::tr("other kernel"), 0},       {kLaunchNccl, QObject::tr("NCCL launch"), 0},
-                          {kLaunch, QObject::tr("launch"), 0},            {QColor(0xe0, 0x7b, 0x39), QObject::tr("late arriver"), 2},
-                          {kLate, QObject::tr("big event"), 2},           {kSelect, QObject::tr("selected collective"), 0}};
+                          {kGemm, QObject::tr("GEMM"), 0},                {kOther, QObject::tr("other kernel"), 0},
+                          {kLate, QObject::tr("big event"), 2},           {QColor(0xe0, 0x7b, 0x39), QObject::tr("late arriver"), 2},
+                          {kLaunchNccl, QObject::tr("NCCL launch"), 0},   {kSelect, QObject::tr("selected collective"), 0},
+                          {kOtherNccl, QObject::tr("other NCCL"), 0},     {kLaunch, QObject::tr("launch"), 0}};
     QFont small = font();
     small.setPointSizeF(std::max(6.5, small.pointSizeF() - 1.5));
     p.setFont(small);
@@ -816,6 +828,7 @@ void TimelineView::paintLegend(QPainter& p, const Frame& f) const {
     p.fillRect(r, QColor(0xf6, 0xf7, 0xf9));
     double x = 8, y = r.top() + (r.height() - 10) / 2.0;
     for (const Item& it : items) {
+        if (x + 14 + fm.horizontalAdvance(it.t) > r.right() - 4) break;
         if (it.kind == 2) {
             QPolygonF tri;
             tri << QPointF(x, y) << QPointF(x + 10, y) << QPointF(x + 5, y + 8);
@@ -872,7 +885,7 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
     // grid lines under the body
     {
         const double nsPerPx = (t1_ - t0_) / std::max(1, f.rows.width());
-        const double step = niceStep(nsPerPx * 110);
+        const double step = niceStep(nsPerPx * 75);
         for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step) {
             int x = int(std::floor(f.rows.left() + (t - t0_) / nsPerPx));
             p.fillRect(QRect(x, f.rows.top(), 1, f.rows.height()), QColor(0, 0, 0, 18));  // a rect: far cheaper than a translucent line

@@ -146,6 +146,7 @@ private:
     QFont fontOf(FontKind k) const;
     void drawText(QPainter& p, const QRectF& r, const QString& s, FontKind k, Qt::Alignment a) const;
     QString elidedName(skew::StrId name, int width) const;
+    QString elided(const QString& s, FontKind k, int width) const;
 
     SessionPtr s_;
     OverviewStrip strip_;
