@@ -225,7 +225,11 @@ StepMapView::~StepMapView() = default;
 void StepMapView::setSession(SessionPtr s) {
     s_ = std::move(s);
     selected_ = -1;
-    map_ = s_ ? buildStepMap(s_->profile, s_->analysis, 0) : StepMap{};
+    rebuild(-1);
+}
+
+void StepMapView::rebuild(int preferredGroup) {
+    map_ = s_ ? buildStepMap(s_->profile, s_->analysis, preferredGroup) : StepMap{};
     layer_->maxSkew_ = s_ ? std::max<int64_t>(1, s_->analysis.options.bigSkewNs) : 1;  // only big events reach the top of the scale
     if (s_)
         for (const auto& it : map_.items) layer_->maxSkew_ = std::max(layer_->maxSkew_, s_->analysis.collectives[it.collective].startSkew());
@@ -261,6 +265,11 @@ void StepMapView::resetZoom() {
 
 void StepMapView::setSelectedCollective(int c) {
     selected_ = (s_ && c >= 0 && size_t(c) < s_->analysis.collectives.size()) ? c : -1;
+    // inferred steps number each group apart: show the selected collective's group when it has steps
+    if (selected_ >= 0 && map_.source == "inferred") {
+        const int g = s_->analysis.collectives[size_t(selected_)].group;
+        if (g != map_.groups[0] && s_->analysis.groups[size_t(g)].stepsSource == "inferred") rebuild(g);
+    }
     replot();
 }
 

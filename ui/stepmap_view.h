@@ -47,6 +47,7 @@ protected:
 private:
     friend class StepMapLayer;
     double markerRadius(uint32_t item) const;
+    void rebuild(int preferredGroup);  // the map of these groups, titles, zoom
     void placeButton();
 
     SessionPtr s_;
