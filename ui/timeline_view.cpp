@@ -7,6 +7,7 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
 #include <array>
@@ -360,26 +361,82 @@ QString TimelineView::elidedName(StrId name, int width) const {
 }
 
 
-QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
+void TimelineView::buildBody(const Frame& f, qreal dpr, QImage& img) const {
     const int W = std::max(1, int(std::lround(f.rows.width() * dpr))), H = std::max(1, int(std::lround(f.rows.height() * dpr)));
-    QImage img(W, H, QImage::Format_ARGB32_Premultiplied);
-    img.fill(Qt::transparent);
+    if (img.size() != QSize(W, H) || img.format() != QImage::Format_ARGB32_Premultiplied)
+        img = QImage(W, H, QImage::Format_ARGB32_Premultiplied);  // else the last frame's memory is reused
     img.setDevicePixelRatio(dpr);
-    if (!s_ || !s_->timeline.valid()) return img;
-    const TimelineIndex& ix = s_->timeline;
     const PixelMap m = PixelMap::fit(t0_, t1_, W);
-    std::vector<ColumnSum> cols(static_cast<size_t>(W));
-    std::vector<uint32_t> all(static_cast<size_t>(W)), nccl(static_cast<size_t>(W));
+    // opaque: rank blocks' backgrounds, a line above each rank and the time grid, painted by each
+    // row's task below (rows past the last rank here)
+    std::vector<uint32_t> bg(static_cast<size_t>(H), qRgb(255, 255, 255));
+    {
+        int rankIdx = -1;
+        for (const Row& r : rows_) {
+            if (r.kind == Row::Header) rankIdx = r.rank;
+            const uint32_t c = rankIdx % 2 ? qRgb(0xf4, 0xf6, 0xf9) : qRgb(0xfb, 0xfc, 0xfd);
+            const int y0 = int(std::lround((r.y - scrollY_) * dpr)), y1 = int(std::lround((r.y + r.h - scrollY_) * dpr));
+            for (int y = std::max(0, y0); y < std::min(H, y1); ++y) bg[size_t(y)] = c;
+            if (r.kind == Row::Header && y0 >= 0 && y0 < H) bg[size_t(y0)] = qRgb(200, 204, 210);
+        }
+    }
+    std::vector<int> gridX;
+    {
+        const double step = niceStep(m.nsPerPx / dpr * 75);
+        for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step) {
+            const int x = int(std::floor(m.x(t)));
+            if (x >= 0 && x < W) gridX.push_back(x);
+        }
+    }
+    // the selected collective's band: a tint behind its ranks' rows, from its first start to its last end
+    int bandX0 = 0, bandX1 = 0;
+    std::vector<uint8_t> inBand(s_ ? s_->profile.ranks.size() : 0, 0);
+    if (s_ && selected_ >= 0) {
+        const Collective& c = s_->analysis.collectives[size_t(selected_)];
+        double xa = m.x(double(c.minStart)), xb = m.x(double(c.maxEnd));
+        if (xb - xa < 3 * dpr) xa = (xa + xb) / 2 - 1.5 * dpr, xb = xa + 3 * dpr;
+        bandX0 = std::clamp(int(std::floor(xa)), 0, W);
+        bandX1 = std::clamp(int(std::ceil(xb)), 0, W);
+        for (const GroupLane& gl : s_->analysis.groups[size_t(c.group)].lanes) inBand[size_t(gl.rank)] = 1;
+    }
+    auto tint = [](uint32_t b) {  // 20% of the selection colour over the background
+        return qRgb((qRed(b) * 205 + kSelect.red() * 50) / 255, (qGreen(b) * 205 + kSelect.green() * 50) / 255, (qBlue(b) * 205 + kSelect.blue() * 50) / 255);
+    };
+    auto grid = [](uint32_t b) { return qRgb(qRed(b) * 237 / 255, qGreen(b) * 237 / 255, qBlue(b) * 237 / 255); };  // 7% black
+    uint32_t* const pixels = reinterpret_cast<uint32_t*>(img.bits());
+    const size_t stride = size_t(img.bytesPerLine() / 4);
+    auto background = [&](int y0, int y1, bool band) {  // device rows [y0, y1)
+        for (int y = std::max(0, y0); y < std::min(H, y1); ++y) {
+            uint32_t* line = pixels + size_t(y) * stride;
+            const uint32_t b = bg[size_t(y)], t = tint(b);
+            std::fill(line, line + W, b);
+            if (band) std::fill(line + bandX0, line + bandX1, t);
+            for (int x : gridX) line[x] = grid(band && x >= bandX0 && x < bandX1 ? t : b);
+        }
+    };
+    if (!s_ || !s_->timeline.valid()) {
+        background(0, H, false);
+        return;
+    }
+    const TimelineIndex& ix = s_->timeline;
     uint32_t colors[kWorkKinds], hatch = kWaitHatch.rgb();
     for (int w = 0; w < kWorkKinds; ++w) colors[w] = workColor(Work(w)).rgb();
     const int bpl = int(img.bytesPerLine() / 4);
     uint32_t* bits = reinterpret_cast<uint32_t*>(img.bits());
 
+    // per task: the columns of a row and what the painting needs
+    struct Scratch {
+        std::vector<ColumnSum> cols;
+        std::vector<uint32_t> all, nccl;
+        std::vector<std::array<uint8_t, kWorkKinds>> ends;
+        std::vector<std::pair<int, int>> runs;
+    };
     // stacked shares of one row's columns, between device rows [top, bottom): per column the pixel
     // height where each class ends (from the bottom), then the rows written in order
-    std::vector<std::array<uint8_t, kWorkKinds>> ends(static_cast<size_t>(W));
-    std::vector<std::pair<int, int>> runs;
-    auto stack = [&](int top, int bottom) {
+    auto stack = [&](Scratch& sc, int top, int bottom) {
+        const auto& cols = sc.cols;
+        auto& ends = sc.ends;
+        auto& runs = sc.runs;
         const int h = std::min(bottom - top, 255);
         if (h <= 0) return;
         bottom = top + h;
@@ -430,14 +487,18 @@ QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
     };
 
     const int viewTop = scrollY_, viewBottom = scrollY_ + f.rows.height();
-    for (const Row& r : rows_) {
-        if (r.y + r.h <= viewTop || r.y >= viewBottom) continue;
+    auto drawRow = [&](const Row& r, Scratch& sc) {
+        auto& cols = sc.cols;
+        auto& all = sc.all;
+        auto& nccl = sc.nccl;
+        background(int(std::lround((r.y - scrollY_) * dpr)), int(std::lround((r.y + r.h - scrollY_) * dpr)), inBand[size_t(r.rank)]);
         const int top = int(std::lround((r.y - scrollY_ + 2) * dpr)), bottom = int(std::lround((r.y - scrollY_ + r.h - 1) * dpr));
         if (r.kind == Row::Lane) {
-            ix.columns(r.rank, r.lane, m, cols.data());
-            stack(top, bottom);
-            // each kernel outlined once kernels are a few pixels wide, so neighbours of one class stay apart
             auto [first, last] = ix.kernelsIn(r.rank, r.lane, t0_, t1_);
+            if (first >= last) return;  // nothing on this stream in view
+            ix.columns(r.rank, r.lane, m, cols.data());
+            stack(sc, top, bottom);
+            // each kernel outlined once kernels are a few pixels wide, so neighbours of one class stay apart
             if (last - first <= uint32_t(W / 4)) {
                 const KernelLane& kl = s_->profile.ranks[size_t(r.rank)].lanes[size_t(r.lane)];
                 const int y0 = std::max(0, top), y1 = std::min(H, bottom);
@@ -458,7 +519,7 @@ QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
         } else if (r.kind == Row::Header && rankCollapsed(r.rank)) {
             std::fill(cols.begin(), cols.end(), ColumnSum{});
             for (int l : ix.laneOrder(r.rank)) ix.columns(r.rank, l, m, cols.data(), true);
-            stack(top, bottom);
+            stack(sc, top, bottom);
         } else if (r.kind == Row::Cpu) {
             const int y0 = std::max(0, top - 1), y1 = std::min(H, bottom);
             auto [lo, hi] = ix.launchesIn(r.rank, t0_, t1_);
@@ -499,20 +560,36 @@ QImage TimelineView::buildBody(const Frame& f, qreal dpr) const {
                 fillColumns(all.data());
             }
         }
+    };
+    // rows are independent (disjoint pixel rows): one task per rank, on the thread pool; the gaps
+    // between ranks and the space below the last one are background
+    std::vector<std::vector<const Row*>> tasks;
+    int covered = 0;  // device rows painted by the tasks end here
+    for (const Row& r : rows_) {
+        if (r.y + r.h <= viewTop || r.y >= viewBottom) continue;
+        if (tasks.empty() || tasks.back().front()->rank != r.rank) {
+            background(covered, int(std::lround((r.y - scrollY_) * dpr)), false);
+            tasks.emplace_back();
+        }
+        tasks.back().push_back(&r);
+        covered = int(std::lround((r.y + r.h - scrollY_) * dpr));
     }
-    return img;
+    background(covered, H, false);
+    QtConcurrent::blockingMap(tasks, [&](const std::vector<const Row*>& rows) {
+        Scratch sc;
+        sc.cols.resize(size_t(W));
+        sc.all.resize(size_t(W));
+        sc.nccl.resize(size_t(W));
+        sc.ends.resize(size_t(W));
+        for (const Row* r : rows) drawRow(*r, sc);
+    });
 }
 
-void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
+void TimelineView::paintBackgrounds(QPainter& p, const Frame& f) const {
+    // the gutter's part of the rank blocks (the rows' part is in the body image)
     p.save();
-    QRect clip(0, f.rows.top(), f.size.width(), f.rows.height());
-    p.setClipRect(clip);
-    QFont base = font();
-    QFont small = base;
-    small.setPointSizeF(std::max(6.5, base.pointSizeF() - 1.5));
-    QFont bold = base;
-    bold.setBold(true);
-    const Profile& prof = s_->profile;
+    p.setClipRect(QRect(0, f.rows.top(), f.gutter, f.rows.height()));
+    p.fillRect(QRect(0, f.rows.top(), f.gutter, f.rows.height()), Qt::white);
     int rankIdx = -1, blockTop = 0;
     for (size_t i = 0; i <= rows_.size(); ++i) {
         // rank blocks: alternating background across the gutter and the rows
@@ -525,8 +602,23 @@ void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
             if (i == rows_.size()) break;
             rankIdx = rows_[i].rank;
             blockTop = rows_[i].y;
+            const int y = f.rows.top() + rows_[i].y - scrollY_;  // a line above each rank
+            p.fillRect(QRect(0, y, f.rows.right() + 1, 1), QColor(200, 204, 210));
         }
     }
+    p.restore();
+}
+
+void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
+    p.save();
+    QRect clip(0, f.rows.top(), f.size.width(), f.rows.height());
+    p.setClipRect(clip);
+    QFont base = font();
+    QFont small = base;
+    small.setPointSizeF(std::max(6.5, base.pointSizeF() - 1.5));
+    QFont bold = base;
+    bold.setBold(true);
+    const Profile& prof = s_->profile;
     for (size_t i = 0; i < rows_.size(); ++i) {
         const Row& r = rows_[i];
         const int y = f.rows.top() + r.y - scrollY_;
@@ -542,8 +634,6 @@ void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
             QString stats = QObject::tr("%1 str \u00B7 %2").arg(rank.lanes.size()).arg(QLocale().toString(qulonglong(rank.kernelCount())));
             if (QFontMetrics(bold).horizontalAdvance(label) + QFontMetrics(small).horizontalAdvance(stats) + 12 < lr.width())
                 drawText(p, lr, stats, Small, Qt::AlignRight | Qt::AlignVCenter);
-            p.setPen(QColor(200, 204, 210));
-            p.drawLine(QPoint(0, y), QPoint(f.rows.right(), y));
         } else if (r.kind == Row::Lane) {
             const KernelLane& kl = rank.lanes[size_t(r.lane)];
             p.setPen(QColor(50, 50, 50));
@@ -715,8 +805,7 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
             double top = 1e9, bottom = -1e9;
             for (size_t i = 0; i < rows_.size(); ++i)
                 if (rows_[i].rank == rank) top = std::min(top, rowTop(int(i))), bottom = std::max(bottom, rowTop(int(i)) + rows_[i].h);
-            // filled while it is a band in the view; zoomed into it, its edges say enough
-            if (xb - xa < 0.8 * ra.width()) p.fillRect(QRectF(xa, top, xb - xa, bottom - top), QColor(kSelect.red(), kSelect.green(), kSelect.blue(), 50));
+            // (its tint is in the body image, behind the kernels)
             p.setPen(QPen(kSelect.darker(120), 1));
             p.drawLine(QPointF(xa, top), QPointF(xa, bottom));
             p.drawLine(QPointF(xb, top), QPointF(xb, bottom));
@@ -732,8 +821,9 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
         }
     }
 
-    // lines from NCCL kernels to their CPU launches, when few collectives are in view (and for the selection)
-    p.setRenderHint(QPainter::Antialiasing, true);
+    // lines from NCCL kernels to their CPU launches, when few collectives are in view (and for the
+    // selection): aliased and opaque, drawn in one call (blended antialiased lines cost milliseconds)
+    std::vector<QLineF> lines;
     uint32_t inView = 0;
     for (size_t gi = 0; gi < a.groups.size(); ++gi) {
         auto [lo, hi] = ix.collectivesIn(int(gi), t0_, t1_);
@@ -753,8 +843,8 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
                 int64_t li = ix.launchOf(rank, lane, k);
                 if (li < 0) return;
                 QPointF from(X(double(L.end[size_t(li)])), rowTop(cpu) + 1), to(X(double(kl.start[k])), rowTop(row) + rows_[size_t(row)].h - 1);
-                p.setPen(QPen(QColor(kLaunchNccl.red(), kLaunchNccl.green(), kLaunchNccl.blue(), 170), 1));
-                p.drawLine(from, to);
+                if (from.x() < ra.left() - 1 && to.x() < ra.left() - 1) return;
+                lines.emplace_back(from, to);
             };
             if (zoomed) {
                 for (uint32_t i = lo; i < hi; ++i) {
@@ -769,7 +859,11 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
         }
     }
 
+    p.setPen(QPen(QColor(0xa5, 0x7d, 0xc6), 1));
+    p.drawLines(lines.data(), int(lines.size()));
+
     // late arrivers: every one when collectives are far enough apart, big events always
+    p.setRenderHint(QPainter::Antialiasing, true);
     double lastLabel = -1e9;
     int lastLabelRow = -1;
     for (const Marker& mk : markers(f)) {
@@ -871,39 +965,65 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
         }
     } relayout(this, areaHeight(size));
     Frame f = frame(size);
-    p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
     if (!s_ || !s_->timeline.valid() || rows_.empty()) {
+        p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
         p.setPen(Qt::darkGray);
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, s_ ? tr("No kernels in these exports") : tr("Open exports to see the run"));
         return;
     }
     const int savedScroll = scrollY_;
     scrollY_ = clampScroll(scrollY_, f);
+    // white around the parts that paint their own background (the rows are an opaque image)
+    p.fillRect(QRect(0, 0, size.width(), f.rows.top()), Qt::white);
+    p.fillRect(QRect(f.rows.right() + 1, f.rows.top(), size.width() - f.rows.right() - 1, f.rows.height()), Qt::white);
     strip_.paint(p, f.overview, t0_, t1_, selected_);
-    paintGutter(p, f);
-    paintRuler(p, f, screen);
-    // grid lines under the body
-    {
-        const double nsPerPx = (t1_ - t0_) / std::max(1, f.rows.width());
-        const double step = niceStep(nsPerPx * 75);
-        for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step) {
-            int x = int(std::floor(f.rows.left() + (t - t0_) / nsPerPx));
-            p.fillRect(QRect(x, f.rows.top(), 1, f.rows.height()), QColor(0, 0, 0, 18));  // a rect: far cheaper than a translucent line
-        }
-    }
+    paintBackgrounds(p, f);
     const qreal dpr = screen ? devicePixelRatioF() : 1.0;
-    BodyKey key{t0_, t1_, scrollY_, f.rows.width(), f.rows.height(), layoutVersion_, dpr};
+    if (screen) {
+        // the labels change only with the layout and the scroll: cached on screen
+        const BodyKey key{0, 0, scrollY_, f.gutter, f.rows.height(), layoutVersion_, dpr};
+        if (!(key == gutterKey_)) {
+            gutterImg_ = QImage(QSize(int(f.gutter * dpr), int(f.size.height() * dpr)), QImage::Format_ARGB32_Premultiplied);
+            gutterImg_.setDevicePixelRatio(dpr);
+            gutterImg_.fill(Qt::transparent);
+            QPainter gp(&gutterImg_);
+            gp.setRenderHints(p.renderHints());
+            paintGutter(gp, f);
+            gutterKey_ = key;
+        }
+        p.drawImage(QPoint(0, 0), gutterImg_);
+    } else {
+        paintGutter(p, f);
+    }
+    paintRuler(p, f, screen);
+    BodyKey key{t0_, t1_, scrollY_, f.rows.width(), f.rows.height(), layoutVersion_, dpr, selected_};
+    p.setCompositionMode(QPainter::CompositionMode_Source);  // the body is opaque: a copy, not a blend
     if (screen) {
         if (!(key == bodyKey_)) {
-            body_ = buildBody(f, dpr);
+            buildBody(f, dpr, body_);
             bodyKey_ = key;
         }
         p.drawImage(f.rows.topLeft(), body_);
     } else {
-        p.drawImage(f.rows.topLeft(), buildBody(f, dpr));
+        QImage body;
+        buildBody(f, dpr, body);
+        p.drawImage(f.rows.topLeft(), body);
     }
+    p.setCompositionMode(QPainter::CompositionMode_SourceOver);
     paintOverlays(p, f, screen);
-    paintLegend(p, f);
+    if (screen) {
+        // the legend changes with the width only
+        if (legendImg_.size() != QSize(int(size.width() * dpr), int(f.legend.height() * dpr))) {
+            legendImg_ = QImage(QSize(int(size.width() * dpr), int(f.legend.height() * dpr)), QImage::Format_ARGB32_Premultiplied);
+            legendImg_.setDevicePixelRatio(dpr);
+            QPainter lp(&legendImg_);
+            lp.translate(0, -f.legend.top());
+            paintLegend(lp, f);
+        }
+        p.drawImage(f.legend.topLeft(), legendImg_);
+    } else {
+        paintLegend(p, f);
+    }
     scrollY_ = savedScroll;
 }
 
@@ -1232,6 +1352,8 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
 
 void TimelineView::changeEvent(QEvent* e) {
     if (e->type() == QEvent::FontChange) {
+        legendImg_ = QImage();
+        gutterKey_ = {};
         for (auto& c : textCache_) c.clear();
         nameCache_.clear();
         layoutRows();

@@ -83,7 +83,7 @@ public:
     void paintTo(QPainter& p, const QSize& size, bool screen = false);
     QImage render(const QSize& size);      // a frame, as exported (tests and benchmark)
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
-    void invalidate() { bodyKey_ = {}; }   // drop the cached frame body (benchmark)
+    void invalidate() { bodyKey_ = {}; }   // drop the cached frame body, as a new range does (benchmark)
 
 signals:
     void collectiveClicked(int collective);
@@ -120,8 +120,10 @@ private:
         double t0 = NAN, t1 = NAN;
         int scroll = -1, w = -1, h = -1, layout = -1;
         qreal dpr = 0;
+        int selected = -1;
         bool operator==(const BodyKey& o) const {
-            return t0 == o.t0 && t1 == o.t1 && scroll == o.scroll && w == o.w && h == o.h && layout == o.layout && dpr == o.dpr;
+            return t0 == o.t0 && t1 == o.t1 && scroll == o.scroll && w == o.w && h == o.h && layout == o.layout && dpr == o.dpr &&
+                   selected == o.selected;
         }
     };
 
@@ -131,7 +133,8 @@ private:
     static int areaHeight(const QSize& size);
     void updateScrollBar();
     int clampScroll(int y, const Frame& f) const;
-    QImage buildBody(const Frame& f, qreal dpr) const;
+    void buildBody(const Frame& f, qreal dpr, QImage& into) const;  // the rows' pixels, opaque
+    void paintBackgrounds(QPainter& p, const Frame& f) const;
     void paintGutter(QPainter& p, const Frame& f) const;
     void paintRuler(QPainter& p, const Frame& f, bool screen) const;
     void paintOverlays(QPainter& p, const Frame& f, bool screen);
@@ -168,6 +171,9 @@ private:
     // the cached body of the screen frame
     BodyKey bodyKey_;
     QImage body_;
+    BodyKey gutterKey_;
+    QImage gutterImg_;
+    QImage legendImg_;
 
     // mouse
     enum class Drag { None, Pan, Ruler, Measure, Overview, Header } drag_ = Drag::None;
