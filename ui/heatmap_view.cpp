@@ -7,7 +7,7 @@
 
 #include "report/info_report.h"
 #include "run_palette.h"
-#include "view_export.h"
+#include "plot_export.h"
 
 using namespace skew;
 
@@ -198,7 +198,7 @@ private:
 
 HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent) {
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(420, 200);
+    setMinimumSize(360, 200);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -407,7 +407,7 @@ void HeatmapView::keyPressEvent(QKeyEvent* e) {
 }
 
 bool HeatmapView::exportTo(const QString& path, int width, int height, QString* error) {
-    return exportPlot(this, path, width, height, title_->text(), error);
+    return exportPlot(this, path, width, height, error);
 }
 
 }  // namespace skewui

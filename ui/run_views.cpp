@@ -20,6 +20,8 @@ QWidget* MainWindow::buildRunViews(QWidget* collectiveView, QSplitter* ranksBox)
     heatmap_ = new HeatmapView;
     viewTabs_ = new QTabWidget;
     viewTabs_->setDocumentMode(true);
+    // a compact tab bar: every pixel it takes is the collective view's
+    viewTabs_->setStyleSheet("QTabBar::tab { padding: 2px 10px; }");
     viewTabs_->addTab(collectiveView, tr("Collective"));
     viewTabs_->addTab(timeline_, tr("Timeline"));
     viewTabs_->addTab(stepMap_, tr("Step map"));
@@ -29,16 +31,27 @@ QWidget* MainWindow::buildRunViews(QWidget* collectiveView, QSplitter* ranksBox)
     viewTabs_->setTabToolTip(2, tr("Where in the step the collectives and big late arrivals fall"));
     viewTabs_->setTabToolTip(3, tr("Each rank's lateness in every collective"));
 
+    // the skew distributions share the chart's place on the Ranks tab (a third pane would widen it)
     skewCdf_ = new SkewCdfChart;
-    ranksBox->addWidget(skewCdf_);
-    ranksBox->setStretchFactor(ranksBox->count() - 1, 1);
+    if (ranksBox->count() >= 2) {
+        QWidget* chart = ranksBox->widget(1);
+        auto* charts = new QTabWidget;
+        charts->setDocumentMode(true);
+        charts->setStyleSheet("QTabBar::tab { padding: 1px 8px; }");
+        ranksBox->replaceWidget(1, charts);
+        charts->addTab(chart, tr("Lateness by rank"));
+        charts->addTab(skewCdf_, tr("Start/end skew CDF"));
+        charts->setTabToolTip(1, tr("Start and end skew distributions of the group: ends cluster, starts do not"));
+    } else {
+        ranksBox->addWidget(skewCdf_);
+    }
 
     // selection: any view selects in the table (and so in every other view) through selectCollective
-    connect(timeline_, &TimelineView::collectiveClicked, this, &MainWindow::selectCollective);
+    connect(timeline_, &TimelineView::collectiveClicked, this, qOverload<int>(&MainWindow::selectCollective));
     connect(timeline_, &TimelineView::kernelClicked, this, &MainWindow::onBarClicked);
-    connect(stepMap_, &StepMapView::collectiveClicked, this, &MainWindow::selectCollective);
+    connect(stepMap_, &StepMapView::collectiveClicked, this, qOverload<int>(&MainWindow::selectCollective));
     connect(stepMap_, &StepMapView::settingsRequested, this, &MainWindow::editSettings);
-    connect(heatmap_, &HeatmapView::collectiveClicked, this, &MainWindow::selectCollective);
+    connect(heatmap_, &HeatmapView::collectiveClicked, this, qOverload<int>(&MainWindow::selectCollective));
     connect(heatmap_, &HeatmapView::kernelClicked, this, &MainWindow::onBarClicked);
     connect(groupFilter_, &QComboBox::currentIndexChanged, this, [this](int i) { skewCdf_->setGroup(session_, i <= 0 ? 0 : i - 1); });
     return viewTabs_;

@@ -24,7 +24,7 @@ protected:
 }  // namespace
 
 SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumHeight(160);
+    setMinimumSize(120, 160);  // explicit: the plot layout's own hint would widen the Ranks tab (and the window's right side)
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     auto ticker = QSharedPointer<DurationLogTicker>::create();
     ticker->setLogBase(10);

@@ -8,7 +8,7 @@
 
 #include "report/info_report.h"
 #include "run_palette.h"
-#include "view_export.h"
+#include "plot_export.h"
 
 using namespace skew;
 
@@ -184,7 +184,7 @@ private:
 
 StepMapView::StepMapView(QWidget* parent) : QCustomPlot(parent) {
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(400, 260);
+    setMinimumSize(360, 200);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     xAxis->setLabel(tr("offset in step (ms)"));
     yAxis->setLabel(tr("step"));
@@ -340,7 +340,7 @@ void StepMapView::placeButton() {
 }
 
 bool StepMapView::exportTo(const QString& path, int width, int height, QString* error) {
-    return exportPlot(this, path, width, height, title_->text(), error);
+    return exportPlot(this, path, width, height, error);
 }
 
 }  // namespace skewui

@@ -64,7 +64,7 @@ constexpr Work kStack[] = {Work::NcclTransfer, Work::NcclWait, Work::Gemm, Work:
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    setMinimumSize(480, 260);
+    setMinimumSize(360, 200);
     setAttribute(Qt::WA_OpaquePaintEvent);
     vbar_ = new QScrollBar(Qt::Vertical, this);
     vbar_->hide();

@@ -1,7 +1,7 @@
 #pragma once
-// Writing a view to PNG, SVG or PDF for the run views (timeline, step map, heatmap): the viewer's
-// export and `render --view` both call these, so both files are drawn by the same code. The file is
-// written beside the target under a temporary name and renamed (never a half-written image).
+// Saving a view that paints itself with QPainter (the timeline) as PNG, SVG or PDF: drawn into
+// memory by the same paint function as the screen, then written with the atomic writer, like
+// plot_export does for the QCustomPlot views. The viewer's export and `render --view` both call it.
 
 #include <QString>
 
@@ -9,14 +9,10 @@
 
 class QPainter;
 class QSize;
-class QCustomPlot;
 
 namespace skewui {
 
-// A view painted by a function of (painter, size).
 bool exportPainted(const QString& path, int width, int height, const QString& title,
                    const std::function<void(QPainter&, const QSize&)>& paint, QString* error = nullptr);
-// A QCustomPlot, laid out and replotted at width x height.
-bool exportPlot(QCustomPlot* plot, const QString& path, int width, int height, const QString& title, QString* error = nullptr);
 
 }  // namespace skewui
