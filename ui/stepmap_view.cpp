@@ -35,7 +35,8 @@ protected:
         if (m.empty()) {
             p->setPen(QColor(70, 70, 70));
             QRect box = area.adjusted(40, 0, -40, -60);
-            p->drawText(box, Qt::AlignCenter | Qt::TextWordWrap, QString::fromStdString(m.why));
+            p->drawText(box, Qt::AlignCenter | Qt::TextWordWrap,
+                        QString::fromStdString(m.why) + QObject::tr("\n\nSet the step NVTX pattern in Analysis > Settings (analyze --step-regex)."));
             return;
         }
         const Analysis& a = v_->s_->analysis;

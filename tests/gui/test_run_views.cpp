@@ -353,6 +353,12 @@ TEST(RunViews, StepMapWithoutStepsOffersTheStepPattern) {
     });
     QTest::mouseClick(w2.stepMap()->settingsButton(), Qt::LeftButton);
     EXPECT_TRUE(dialog);
+    // the real 2xH100 capture: SendRecv only and no step ranges, so no steps at all
+    ASSERT_TRUE(openAndWait(w2, {QString::fromStdString(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite")}));
+    w2.viewTabs()->setCurrentWidget(w2.stepMap());
+    EXPECT_TRUE(w2.stepMap()->map().empty());
+    EXPECT_TRUE(w2.stepMap()->settingsButton()->isVisible());
+    EXPECT_NE(QString::fromStdString(w2.stepMap()->map().why).indexOf("no period"), -1);
 }
 
 TEST(RunViews, HeatmapCellUnderAPlantedEventIsThatCollectiveAndRank) {
