@@ -21,7 +21,8 @@ QWidget* MainWindow::buildRunViews(QWidget* collectiveView, QSplitter* ranksBox)
     viewTabs_ = new QTabWidget;
     viewTabs_->setDocumentMode(true);
     // a compact tab bar: every pixel it takes is the collective view's
-    viewTabs_->setStyleSheet("QTabBar::tab { padding: 2px 10px; }");
+    viewTabs_->setStyleSheet("QTabBar::tab { padding: 2px 10px; border-bottom: 2px solid transparent; color: #555; }"
+                             "QTabBar::tab:selected { border-bottom: 2px solid #2f6fb5; color: #10305f; }");
     viewTabs_->addTab(collectiveView, tr("Collective"));
     viewTabs_->addTab(timeline_, tr("Timeline"));
     viewTabs_->addTab(stepMap_, tr("Step map"));
