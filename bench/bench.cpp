@@ -122,7 +122,7 @@ void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, co
                 build, double(b.total()) / k, double(b.blocks) / k, double(b.launches) / k, double(b.collectives) / k,
                 double(b.unsortedEnds) / k, double(b.names) / k, double(b.missing) / k);
     const QSize size(1920, 1080);
-    const int runs = std::getenv("SKEWSCOPE_BENCH_VIEW_RUNS") ? std::max(1, std::atoi(std::getenv("SKEWSCOPE_BENCH_VIEW_RUNS"))) : 15;
+    const int runs = std::getenv("SKEWSCOPE_BENCH_VIEW_RUNS") ? std::max(1, std::atoi(std::getenv("SKEWSCOPE_BENCH_VIEW_RUNS"))) : 50;
     // the biggest late arriver, to zoom on
     int worst = 0;
     for (size_t i = 0; i < s->analysis.collectives.size(); ++i)

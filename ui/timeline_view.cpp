@@ -428,7 +428,7 @@ void TimelineView::buildBody(const Frame& f, qreal dpr, QImage& img) const {
     struct Scratch {
         std::vector<ColumnSum> cols;
         std::vector<uint32_t> all, nccl;
-        std::vector<std::array<uint8_t, kWorkKinds>> ends;
+        std::vector<uint64_t> ends;  // per column: the pixel height where each class ends, a byte per class
         std::vector<std::pair<int, int>> runs;
     };
     // stacked shares of one row's columns, between device rows [top, bottom): per column the pixel
@@ -440,42 +440,44 @@ void TimelineView::buildBody(const Frame& f, qreal dpr, QImage& img) const {
         const int h = std::min(bottom - top, 255);
         if (h <= 0) return;
         bottom = top + h;
+        auto endOf = [](uint64_t e, int j) { return int((e >> (8 * j)) & 0xFF); };
         for (int x = 0; x < W; ++x) {
             const ColumnSum& c = cols[size_t(x)];
-            auto& e = ends[size_t(x)];
             const double busy = c.busy();
             if (busy <= 0) {
-                e.fill(0);
+                ends[size_t(x)] = 0;
                 continue;
             }
             const double denom = std::max(m.nsPerPx, busy);  // overlapping kernels: shares of the busy time
             int used = 0;
             double cum = 0;
+            uint64_t e = 0;
             for (int j = 0; j < kWorkKinds; ++j) {
                 const double v = c.ns[int(kStack[j])];
                 if (v > 0 && used < h) {
                     cum += v / denom;
-                    used = std::min(h, std::max(used + 1, int(std::lround(cum * h))));  // a class that ran takes >= 1 px
+                    used = std::min(h, std::max(used + 1, int(cum * h + 0.5)));  // a class that ran takes >= 1 px
                 }
-                e[size_t(j)] = uint8_t(used);
+                e |= uint64_t(used) << (8 * j);
             }
+            ends[size_t(x)] = e;
         }
         // runs of columns that look alike (zoomed in: whole kernels), then the rows in order
         runs.clear();
         for (int x = 0; x < W;) {
             int x1 = x + 1;
             while (x1 < W && ends[size_t(x1)] == ends[size_t(x)]) ++x1;
-            if (ends[size_t(x)][kWorkKinds - 1] > 0) runs.push_back({x, x1});
+            if (ends[size_t(x)]) runs.push_back({x, x1});
             x = x1;
         }
         for (int y = std::max(0, top); y < std::min(H, bottom); ++y) {
             const int fromBottom = bottom - y;  // 1 .. h
             uint32_t* line = bits + size_t(y) * size_t(bpl);
             for (const auto& [x0, x1] : runs) {
-                const auto& e = ends[size_t(x0)];
-                if (e[kWorkKinds - 1] < fromBottom) continue;  // idle at this height
+                const uint64_t e = ends[size_t(x0)];
+                if (endOf(e, kWorkKinds - 1) < fromBottom) continue;  // idle at this height
                 int j = 0;
-                while (e[size_t(j)] < fromBottom) ++j;
+                while (endOf(e, j) < fromBottom) ++j;
                 const Work w = kStack[j];
                 if (w == Work::NcclWait) {
                     for (int x = x0; x < x1; ++x) line[x] = (x + y) % 5 == 0 ? hatch : colors[int(w)];
@@ -576,7 +578,7 @@ void TimelineView::buildBody(const Frame& f, qreal dpr, QImage& img) const {
     }
     background(covered, H, false);
     QtConcurrent::blockingMap(tasks, [&](const std::vector<const Row*>& rows) {
-        Scratch sc;
+        thread_local Scratch sc;  // kept per thread: no allocation per frame
         sc.cols.resize(size_t(W));
         sc.all.resize(size_t(W));
         sc.nccl.resize(size_t(W));
