@@ -17,6 +17,9 @@
 #include "model/loader.h"
 #include "nsys/export_reader.h"
 #include "session.h"
+#include "heatmap_view.h"
+#include "stepmap_view.h"
+#include "timeline_view.h"
 
 // the resources live in a static library; Q_INIT_RESOURCE must be called outside a namespace
 static void initResources() { Q_INIT_RESOURCE(resources); }
@@ -60,28 +63,29 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files) {
 }
 
 static int exportScene(const skew::CommandLine& cl, CollectiveScene scene);
+static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Session>& s, int collective);
 
-// The collective the command line names ([G:]K or worst), drawn into cl.output.
-static int renderCollective(const skew::CommandLine& cl, const Session& s) {
-    const skew::Analysis& a = s.analysis;
+// The collective the command line names ([G:]K or worst), -1 when none is given, -2 after an error.
+static int namedCollective(const skew::CommandLine& cl, const skew::Analysis& a) {
     if (cl.collective < 0) {
         int worst = skew::worstCollective(a);
         if (worst < 0) {
             std::fprintf(stderr, "skewscope: no complete collective to render\n");
-            return 1;
+            return -2;
         }
-        return exportScene(cl, buildScene(s.profile, a, worst));
+        return worst;
     }
+    if (cl.collective == 0) return -1;  // the run views without a selection
     if (size_t(cl.group) >= a.groups.size()) {
         std::fprintf(stderr, "skewscope: no group %d: the exports have %zu group(s) of matched collectives\n", cl.group, a.groups.size());
-        return 1;
+        return -2;
     }
     const skew::Group& g = a.groups[size_t(cl.group)];
     if (uint32_t(cl.collective) > g.count) {
         std::fprintf(stderr, "skewscope: group %d has %u collectives; --collective takes 1 to %u\n", cl.group, g.count, g.count);
-        return 1;
+        return -2;
     }
-    return exportScene(cl, buildScene(s.profile, a, int(g.firstCollective) + cl.collective - 1));
+    return int(g.firstCollective) + cl.collective - 1;
 }
 
 int runRender(int argc, char** argv, const skew::CommandLine& cl) {
@@ -101,7 +105,9 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
         std::fprintf(stderr, "skewscope: %s\n", e.what());
         return 1;
     }
-    int rc = renderCollective(cl, *s);
+    const int c = namedCollective(cl, s->analysis);
+    int rc = 1;
+    if (c != -2) rc = cl.view == "collective" ? exportScene(cl, buildScene(s->profile, s->analysis, c)) : exportRunView(cl, s, c);
     skew::storeSnapshots(cache.get(), s->profile);
     return rc;
 }
@@ -112,6 +118,44 @@ static int exportScene(const skew::CommandLine& cl, CollectiveScene scene) {
     view.setScene(std::move(scene));
     QString err;
     if (!view.exportTo(QString::fromStdString(cl.output), cl.width, cl.height, &err)) {
+        std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace skewui
+
+namespace skewui {
+
+// `render --view timeline|stepmap|heatmap`: the viewer's own widget, set up as the viewer would be
+// after selecting the collective (and zooming to --range), exported by the viewer's export.
+static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Session>& s, int collective) {
+    QString err;
+    bool ok = false;
+    const QString out = QString::fromStdString(cl.output);
+    if (cl.view == "timeline") {
+        TimelineView v;
+        v.resize(cl.width, cl.height);
+        v.setSession(s);
+        v.setSelectedCollective(collective);
+        if (cl.hasRange) v.setRange(cl.rangeStart * 1e9, cl.rangeEnd * 1e9);
+        else v.fit();
+        ok = v.exportTo(out, cl.width, cl.height, &err);
+    } else if (cl.view == "stepmap") {
+        StepMapView v;
+        v.resize(cl.width, cl.height);
+        v.setSession(s);
+        v.setSelectedCollective(collective);
+        ok = v.exportTo(out, cl.width, cl.height, &err);
+    } else if (cl.view == "heatmap") {
+        HeatmapView v;
+        v.resize(cl.width, cl.height);
+        v.setSession(s);
+        v.setSelectedCollective(collective);
+        ok = v.exportTo(out, cl.width, cl.height, &err);
+    }
+    if (!ok) {
         std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());
         return 1;
     }

@@ -237,7 +237,7 @@ void MainWindow::buildUi() {
     tabs_->addTab(ranksBox, tr("Ranks"));
 
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(view_);
+    right->addWidget(buildRunViews(view_, ranksBox));
     right->addWidget(tabs_);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 1);
@@ -457,7 +457,7 @@ void MainWindow::buildMenus() {
     });
     reload->setShortcut(QKeySequence::Refresh);
     file->addSeparator();
-    QAction* ev = file->addAction(tr("&Export Collective View (PNG, SVG, PDF)..."), this, &MainWindow::chooseAndExportView);
+    QAction* ev = file->addAction(tr("&Export View (PNG, SVG, PDF)..."), this, &MainWindow::chooseAndExportView);
     ev->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QAction* ew = file->addAction(tr("Export &Window as PNG..."), this, &MainWindow::chooseAndExportWindow);
     ew->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -523,7 +523,12 @@ QString MainWindow::shortcutsHtml() {
         {"0 or Home  or  Ctrl+0", "fit the collective"},
         {"Left / Right", "pan (in the view); drag to pan, wheel to zoom"},
         {"Ctrl+C", "copy the selected table rows (tab-separated)"},
-        {"Ctrl+E", "export the collective view (PNG, SVG, PDF)"},
+        {"Ctrl+E", "export the view shown: collective, timeline, step map or heatmap (PNG, SVG, PDF)"},
+        {"Timeline: wheel, Ctrl+wheel, W / S", "zoom in / out at the cursor"},
+        {"Timeline: drag, A / D", "pan (drag also scrolls the rows; Shift+wheel scrolls them)"},
+        {"Timeline: drag on the ruler", "zoom to that range (it stays marked with its length)"},
+        {"Timeline: Shift+drag, Z, Esc", "measure a range, zoom to it, clear it"},
+        {"Timeline: Home or 0, F", "fit the run, fit the selected collective"},
         {"Ctrl+Shift+E", "export the window (PNG)"},
         {"Ctrl+Shift+R", "export the report (Markdown, CSV, JSON)"},
     };
@@ -777,6 +782,7 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     emptyLabel_->setText(empty);
     stack_->setCurrentIndex(empty.isEmpty() ? 1 : 0);
     sizeTableColumns();
+    setRunViewsSession();
     setWindowTitle(tr("Skewscope - %1").arg(QFileInfo(QString::fromStdString(s->files.front())).fileName()));
     QStringList files;
     for (const auto& f : s->files) files << QString::fromStdString(f);
@@ -909,6 +915,7 @@ void MainWindow::selectCollective(int c) {
     current_ = c;
     view_->setEmptyText({});
     view_->setScene(buildScene(session_->profile, session_->analysis, c));
+    selectInRunViews(c);
     QModelIndex src = model_->index(c, 0);
     QModelIndex proxy = filter_->mapFromSource(src);
     if (proxy.isValid()) {
@@ -1005,6 +1012,7 @@ void MainWindow::rememberExportFolder(const QString& path) {
 }
 
 bool MainWindow::exportView(const QString& path, int w, int h, QString* error) {
+    if (viewTabs_ && viewTabs_->currentWidget() != view_) return exportRunView(path, w, h, error);
     if (!session_ || current_ < 0) {
         if (error) *error = tr("no collective is shown: open exports and select a collective first");
         return false;

@@ -37,6 +37,10 @@ class CollectiveView;
 class CollectiveModel;
 class CollectiveFilter;
 class RanksModel;
+class TimelineView;
+class StepMapView;
+class HeatmapView;
+class SkewCdfChart;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -86,6 +90,14 @@ public:
     QString exportStartPath(const QString& fileName) const;  // in the last export folder
     static QString shortcutsHtml();   // Help > Keyboard Shortcuts, as a table
 
+    // the run views (ui/run_views.cpp): tabs beside the collective view, skew CDFs on the Ranks tab
+    TimelineView* timeline() const { return timeline_; }
+    StepMapView* stepMap() const { return stepMap_; }
+    HeatmapView* heatmap() const { return heatmap_; }
+    SkewCdfChart* skewCdf() const { return skewCdf_; }
+    QTabWidget* viewTabs() const { return viewTabs_; }
+
+    // exports the view tab that is shown (the collective view, the timeline, the step map or the heatmap)
     bool exportView(const QString& path, int w = 1600, int h = 900, QString* error = nullptr);
     bool exportWindow(const QString& path, QString* error = nullptr);
     bool exportReport(const QString& path, QString* error = nullptr);
@@ -123,6 +135,10 @@ private:
     void chooseAndExportView();
     void chooseAndExportWindow();
     void chooseAndExportReport();
+    QWidget* buildRunViews(QWidget* collectiveView, QSplitter* ranksBox);
+    void setRunViewsSession();
+    void selectInRunViews(int collective);
+    bool exportRunView(const QString& path, int w, int h, QString* error);
 
     void storeSnapshots(SessionPtr s);
 
@@ -173,6 +189,11 @@ private:
     QCheckBox* bigOnly_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QTimer* progressTimer_ = nullptr;
+    QTabWidget* viewTabs_ = nullptr;
+    TimelineView* timeline_ = nullptr;
+    StepMapView* stepMap_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    SkewCdfChart* skewCdf_ = nullptr;
 };
 
 }  // namespace skewui

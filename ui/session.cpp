@@ -21,6 +21,7 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
     s->analysis = skew::analyze(s->profile, ao);
     s->nvtx.reserve(s->profile.processes.size());
     for (const auto& pr : s->profile.processes) s->nvtx.emplace_back(pr.nvtx);
+    s->timeline = skew::TimelineIndex(s->profile, s->analysis);  // points into *s, which never moves
     auto t2 = std::chrono::steady_clock::now();
     s->loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     s->analyzeSeconds = std::chrono::duration<double>(t2 - t1).count();

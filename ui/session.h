@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "model/nvtx_index.h"
 #include "model/profile.h"
+#include "timeline/timeline_index.h"
 
 namespace skew {
 class ProfileCache;
@@ -22,6 +23,7 @@ struct Session {
     skew::Profile profile;
     skew::Analysis analysis;
     std::vector<skew::NvtxIndex> nvtx;  // per process: the NVTX ranges around a moment (details)
+    skew::TimelineIndex timeline;  // level of detail of the run views, built once after the analysis
     double loadSeconds = 0, analyzeSeconds = 0;
 };
 

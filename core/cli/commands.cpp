@@ -28,7 +28,8 @@ std::string usageText() {
            "  skewscope info FILE... [--format text|json] [--output PATH]\n"
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
-           "  skewscope render FILE... --collective [G:]K|worst --output shot.png|.svg|.pdf [--size WxH]\n"
+           "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap] [--collective [G:]K|worst]\n"
+           "                   [--range S E] --output shot.png|.svg|.pdf [--size WxH]\n"
            "  skewscope compare A... --vs B... [--format text|json|md] [--output PATH] [analyze's options]\n"
            "  skewscope cache info|clear                 the profile cache (snapshots of exports read before)\n"
            "  --no-cache (info, analyze, render, compare): read every export, keep no snapshot\n"
@@ -197,6 +198,23 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             }
             out.group = int(g);
             out.collective = int(k);
+        } else if (a == "--view" && c == "render") {
+            if (!need(1)) return false;
+            out.view = args[++i];
+            if (out.view != "collective" && out.view != "timeline" && out.view != "stepmap" && out.view != "heatmap") {
+                error = "--view takes collective, timeline, stepmap or heatmap; not '" + out.view + "'";
+                return false;
+            }
+        } else if (a == "--range" && c == "render") {
+            if (!need(2) || !number(args[i + 1], out.rangeStart, "two numbers of seconds") ||
+                !number(args[i + 2], out.rangeEnd, "two numbers of seconds"))
+                return false;
+            if (out.rangeEnd <= out.rangeStart) {
+                error = "--range needs START < END (seconds on the aligned base)";
+                return false;
+            }
+            out.hasRange = true;
+            i += 2;
         } else if (a == "--size" && c == "render") {
             if (!need(1)) return false;
             std::string v = args[++i];
@@ -243,8 +261,12 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         }
     }
     if (c == "render") {
-        if (out.collective == 0) {
-            error = "render needs --collective [G:]K";
+        if (out.collective == 0 && out.view == "collective") {
+            error = "render needs --collective [G:]K (or --view timeline|stepmap|heatmap)";
+            return false;
+        }
+        if (out.hasRange && out.view != "timeline") {
+            error = "--range sets the window of --view timeline";
             return false;
         }
         if (!outputGiven || out.output == "-") {

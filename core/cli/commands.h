@@ -21,6 +21,9 @@ struct CommandLine {
     int width = 1600, height = 900;     // render --size
     bool noCache = false;               // --no-cache: neither read nor write profile snapshots
     std::string cacheAction;            // cache info | clear
+    std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap
+    bool hasRange = false;              // render --range S E: the timeline's window
+    double rangeStart = 0, rangeEnd = 0;  // seconds on the aligned base
 };
 
 // The profile cache the command line uses (null with --no-cache), and storing the snapshots of the

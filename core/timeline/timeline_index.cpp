@@ -1,0 +1,575 @@
+#include "timeline/timeline_index.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <numeric>
+
+namespace skew {
+
+namespace {
+
+constexpr uint8_t kUnknown = 0xFF;
+constexpr int K = kWorkKinds;
+
+// First index >= from where `before(index)` is false, for a predicate that holds on a prefix.
+// Gallops from `from` (the previous answer of a sweep); falls back to a binary search below it.
+template <typename Pred>
+size_t gallop(size_t n, size_t from, Pred before) {
+    if (from > n) from = n;
+    size_t lo = 0, hi = from;
+    if (from == 0 || before(from - 1)) {
+        // the answer is at or after `from`: grow a window until it holds the answer
+        lo = from;
+        size_t step = 1;
+        hi = from;
+        while (hi < n && before(hi)) {
+            lo = hi + 1;
+            hi = lo + step;
+            step *= 2;
+        }
+        if (hi > n) hi = n;
+    }
+    while (lo < hi) {  // binary search in [lo, hi)
+        size_t mid = lo + (hi - lo) / 2;
+        if (before(mid)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// The same from a guess `g` (a sweep's predicted answer), galloping forward or backward from it.
+template <typename Pred>
+size_t gallopFrom(size_t n, size_t g, Pred before) {
+    if (g > n) g = n;
+    if (g == 0 || before(g - 1)) return gallop(n, g, before);
+    size_t hi = g - 1, lo = 0, step = 1;  // !before(hi): the answer is <= hi
+    for (;;) {
+        size_t probe = hi >= step ? hi - step : 0;
+        if (probe == 0 && !before(0)) return 0;
+        if (before(probe)) {
+            lo = probe + 1;
+            break;
+        }
+        hi = probe;
+        step *= 2;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (before(mid)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+}  // namespace
+
+PixelMap PixelMap::fit(double t0, double t1, int width) {
+    PixelMap m;
+    m.t0 = t0;
+    m.width = std::max(1, width);
+    m.nsPerPx = std::max(1e-6, (t1 - t0) / double(m.width));
+    return m;
+}
+
+int PixelMap::column(double t) const {
+    double f = std::floor((t - t0) / nsPerPx);
+    if (f < -1e9) return -1000000000;
+    if (f > 1e9) return 1000000000;
+    int c = int(f);
+    // the division can round across a boundary: settle on the column whose [boundary(c), boundary(c+1)) holds t
+    if (t < boundary(c)) --c;
+    else if (t >= boundary(c + 1)) ++c;
+    return c;
+}
+
+// ---- building ---------------------------------------------------------------------------------
+
+TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&a) {
+    nameWork_.assign(p.strings.size(), kUnknown);
+    ranks_.resize(p.ranks.size());
+    processes_.resize(p.processes.size());
+    groups_.resize(a.groups.size());
+
+    // which lanes are group lanes, and where each slot misses a collective
+    for (size_t g = 0; g < a.groups.size(); ++g) {
+        const Group& grp = a.groups[g];
+        groups_[g].missing.resize(grp.width());
+        for (size_t s = 0; s < grp.width(); ++s) {
+            const GroupLane& gl = grp.lanes[s];
+            RankInfo& ri = ranks_[size_t(gl.rank)];
+            ri.lanes.resize(p.ranks[size_t(gl.rank)].lanes.size());
+            Lane& L = ri.lanes[size_t(gl.lane)];
+            L.group = int(g);
+            L.slot = int(s);
+            for (uint32_t c = 0; c < grp.count; ++c)
+                if (grp.cells[size_t(c) * grp.width() + s] == kMissing) groups_[g].missing[s].push_back(c);
+            // the usual NCCL stream: its kernels are the group's collectives one for one
+            L.identity = groups_[g].missing[s].empty() && gl.kernels.size() == p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].size();
+        }
+    }
+
+    bool any = false;
+    start_ = end_ = 0;
+    for (size_t r = 0; r < p.ranks.size(); ++r) {
+        const Rank& rank = p.ranks[r];
+        RankInfo& ri = ranks_[r];
+        ri.process = rank.process;
+        ri.lanes.resize(rank.lanes.size());
+        ri.laneOrder.resize(rank.lanes.size());
+        std::iota(ri.laneOrder.begin(), ri.laneOrder.end(), 0);
+        std::stable_sort(ri.laneOrder.begin(), ri.laneOrder.end(), [&](int x, int y) {
+            const KernelLane& a1 = rank.lanes[size_t(x)];
+            const KernelLane& b1 = rank.lanes[size_t(y)];
+            if ((a1.ncclKernels > 0) != (b1.ncclKernels > 0)) return a1.ncclKernels > 0;
+            if (a1.ncclKernels != b1.ncclKernels) return a1.ncclKernels > b1.ncclKernels;
+            return a1.stream < b1.stream;
+        });
+        for (size_t li = 0; li < rank.lanes.size(); ++li) {
+            const KernelLane& lane = rank.lanes[li];
+            Lane& L = ri.lanes[li];
+            const size_t n = lane.size();
+            L.hasNccl = lane.ncclKernels > 0;
+            if (n) {
+                start_ = any ? std::min(start_, lane.start[0]) : lane.start[0];
+                any = true;
+            }
+            for (size_t k = 1; k < n && L.endsSorted; ++k) L.endsSorted = lane.end[k] >= lane.end[k - 1];
+            L.sums.assign((n / kBlock + 1) * K, 0);
+            if (!L.endsSorted) L.maxEndBefore.assign(n / kBlock + 1, INT64_MIN);
+            int64_t acc[K] = {}, maxEnd = INT64_MIN;
+            uint32_t hint = 0;
+            for (size_t k = 0; k < n; ++k) {
+                if (k % kBlock == 0) {
+                    std::copy(acc, acc + K, L.sums.begin() + std::ptrdiff_t(k / kBlock * K));
+                    if (!L.endsSorted) L.maxEndBefore[k / kBlock] = maxEnd;
+                }
+                const StrId name = lane.name[k];
+                if (nameWork_[name] == kUnknown) {
+                    nameWork_[name] = uint8_t(p.kernelOp(name) != CollOp::NotNccl ? Work::OtherNccl
+                                              : isGemmName(p.strings.str(name)) ? Work::Gemm
+                                                                                : Work::Other);
+                }
+                const int64_t dur = std::max<int64_t>(0, lane.end[k] - lane.start[k]);
+                int64_t wait = nameWork_[name] == uint8_t(Work::OtherNccl) ? memberWait(L, int(r), int(li), uint32_t(k), hint) : -1;
+                if (wait >= 0) {
+                    acc[int(Work::NcclWait)] += wait;
+                    acc[int(Work::NcclTransfer)] += dur - wait;
+                } else {
+                    acc[nameWork_[name]] += dur;
+                }
+                maxEnd = std::max(maxEnd, lane.end[k]);
+                end_ = std::max(end_, lane.end[k]);
+            }
+            if (n % kBlock == 0) {
+                std::copy(acc, acc + K, L.sums.begin() + std::ptrdiff_t(n / kBlock * K));
+                if (!L.endsSorted) L.maxEndBefore[n / kBlock] = maxEnd;
+            }
+            L.maxEnd = n ? maxEnd : 0;
+        }
+    }
+
+    // launches: the process's in start order, and each rank's NCCL members' launches
+    for (size_t pi = 0; pi < p.processes.size(); ++pi) {
+        const Launches& L = p.processes[pi].launches;
+        ProcessInfo& pr = processes_[pi];
+        bool sorted = std::is_sorted(L.start.begin(), L.start.end());
+        if (!sorted) {
+            pr.byStart.resize(L.size());
+            std::iota(pr.byStart.begin(), pr.byStart.end(), 0u);
+            std::stable_sort(pr.byStart.begin(), pr.byStart.end(), [&](uint32_t x, uint32_t y) { return L.start[x] < L.start[y]; });
+        }
+        for (size_t i = 0; i < L.size(); ++i) pr.maxDur = std::max(pr.maxDur, L.end[i] - L.start[i]);
+    }
+    for (size_t g = 0; g < a.groups.size(); ++g) {
+        const Group& grp = a.groups[g];
+        for (const GroupLane& gl : grp.lanes) {
+            const Rank& rank = p.ranks[size_t(gl.rank)];
+            const KernelLane& lane = rank.lanes[size_t(gl.lane)];
+            const Launches& L = p.processes[size_t(rank.process)].launches;
+            auto& out = ranks_[size_t(gl.rank)].ncclLaunches;
+            for (uint32_t k : gl.kernels) {
+                int64_t li = L.find(lane.correlationId[k]);
+                if (li >= 0) out.push_back(uint32_t(li));
+            }
+        }
+    }
+    for (size_t r = 0; r < ranks_.size(); ++r) {
+        const Launches& L = p.processes[size_t(ranks_[r].process)].launches;
+        auto& v = ranks_[r].ncclLaunches;
+        std::sort(v.begin(), v.end(), [&](uint32_t x, uint32_t y) { return L.start[x] < L.start[y] || (L.start[x] == L.start[y] && x < y); });
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+        v.shrink_to_fit();
+    }
+
+    // collectives in time order
+    for (size_t g = 0; g < a.groups.size(); ++g) {
+        const Group& grp = a.groups[g];
+        GroupInfo& gi = groups_[g];
+        gi.byStart.resize(grp.count);
+        std::iota(gi.byStart.begin(), gi.byStart.end(), grp.firstCollective);
+        std::stable_sort(gi.byStart.begin(), gi.byStart.end(),
+                         [&](uint32_t x, uint32_t y) { return a.collectives[x].minStart < a.collectives[y].minStart; });
+        for (uint32_t c : gi.byStart) gi.maxSpan = std::max(gi.maxSpan, a.collectives[c].maxEnd - a.collectives[c].minStart);
+    }
+    for (uint32_t c = 0; c < a.collectives.size(); ++c)
+        if (a.collectives[c].big) big_.push_back(c);
+    std::stable_sort(big_.begin(), big_.end(), [&](uint32_t x, uint32_t y) { return a.collectives[x].minStart < a.collectives[y].minStart; });
+}
+
+// ---- members ----------------------------------------------------------------------------------
+
+// Position of kernel k among its group lane's kernels (which are the non-missing cells of the
+// slot's column, in order), turned into the collective's position; -1 when k is not a member.
+int64_t TimelineIndex::memberPos(const Lane& L, int, int, uint32_t k, uint32_t& hint) const {
+    if (L.group < 0) return -1;
+    const Group& g = a_->groups[size_t(L.group)];
+    if (L.identity) return int64_t(g.firstCollective) + int64_t(k);
+    const std::vector<uint32_t>& ks = g.lanes[size_t(L.slot)].kernels;
+    size_t p = gallop(ks.size(), hint, [&](size_t i) { return ks[i] < k; });
+    if (p >= ks.size() || ks[p] != k) return -1;
+    hint = uint32_t(p);
+    const std::vector<uint32_t>& miss = groups_[size_t(L.group)].missing[size_t(L.slot)];
+    size_t c = p;
+    if (!miss.empty()) {
+        // the p-th non-missing position: c = p + (missing positions <= c), found by iterating to the fixed point
+        for (;;) {
+            size_t m = size_t(std::upper_bound(miss.begin(), miss.end(), uint32_t(c)) - miss.begin());
+            if (p + m == c) break;
+            c = p + m;
+        }
+    }
+    return int64_t(g.firstCollective) + int64_t(c);
+}
+
+int64_t TimelineIndex::memberWait(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const {
+    int64_t c = memberPos(L, rank, lane, k, hint);
+    if (c < 0) return -1;
+    const KernelLane& l = kl(rank, lane);
+    const int64_t dur = std::max<int64_t>(0, l.end[k] - l.start[k]);
+    return std::clamp<int64_t>(a_->collectives[size_t(c)].maxStart - l.start[k], 0, dur);
+}
+
+Work TimelineIndex::kernelWork(int rank, int lane, uint32_t k) const {
+    const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
+    Work w = nameWork(kl(rank, lane).name[k]);
+    if (w == Work::OtherNccl && collectiveOf(rank, lane, k) >= 0) return Work::NcclTransfer;
+    (void)L;
+    return w;
+}
+
+int64_t TimelineIndex::collectiveOf(int rank, int lane, uint32_t k) const {
+    uint32_t hint = 0;
+    return memberPos(ranks_[size_t(rank)].lanes[size_t(lane)], rank, lane, k, hint);
+}
+
+int64_t TimelineIndex::waitNs(int rank, int lane, uint32_t k) const {
+    uint32_t hint = 0;
+    return std::max<int64_t>(0, memberWait(ranks_[size_t(rank)].lanes[size_t(lane)], rank, lane, k, hint));
+}
+
+// ---- F(t): class time of every kernel before t ------------------------------------------------
+
+struct TimelineIndex::Eval {
+    const TimelineIndex& ix;
+    int rank, lane;
+    const KernelLane& kl;
+    const Lane& L;
+    const int64_t* st;
+    const int64_t* en;
+    const StrId* nm;
+    const uint8_t* work;
+    const Collective* members = nullptr;  // identity lanes: the k-th kernel's collective is members[k]
+    size_t i = 0;          // kernels with start < t
+    int64_t base[K] = {};  // full class time of kernels [0, i)
+    uint32_t hint = 0;     // member position hint
+
+    Eval(const TimelineIndex& x, int r, int l)
+        : ix(x), rank(r), lane(l), kl(x.kl(r, l)), L(x.ranks_[size_t(r)].lanes[size_t(l)]), st(kl.start.data()), en(kl.end.data()),
+          nm(kl.name.data()), work(x.nameWork_.data()) {
+        if (L.identity) members = &x.a_->collectives[x.a_->groups[size_t(L.group)].firstCollective];
+    }
+
+    // class split of kernel k: wait part length (or -1 for a non-member) and its class
+    void split(size_t k, int64_t& wait, int& cls) {
+        cls = work[nm[k]];
+        if (cls != int(Work::OtherNccl) || L.group < 0) {
+            wait = -1;
+        } else if (members) {
+            wait = std::clamp<int64_t>(members[k].maxStart - st[k], 0, std::max<int64_t>(0, en[k] - st[k]));
+        } else {
+            wait = ix.memberWait(L, rank, lane, uint32_t(k), hint);
+        }
+    }
+    void addFull(size_t k, int64_t* acc) {
+        int64_t wait;
+        int cls;
+        split(k, wait, cls);
+        const int64_t dur = std::max<int64_t>(0, en[k] - st[k]);
+        if (wait >= 0) {
+            acc[int(Work::NcclWait)] += wait;
+            acc[int(Work::NcclTransfer)] += dur - wait;
+        } else {
+            acc[cls] += dur;
+        }
+    }
+    // remove the part of kernel k after t (t inside (start, end))
+    void subTail(size_t k, double t, double* F) {
+        int64_t wait;
+        int cls;
+        split(k, wait, cls);
+        const double s = double(st[k]), e = double(en[k]);
+        const double tail = e - std::max(t, s);
+        if (tail <= 0) return;
+        if (wait >= 0) {
+            double waitTail = std::max(0.0, s + double(wait) - std::max(t, s));
+            F[int(Work::NcclWait)] -= waitTail;
+            F[int(Work::NcclTransfer)] -= tail - waitTail;
+        } else {
+            F[cls] -= tail;
+        }
+    }
+
+    // start loading the block that holds kernel g (and its summary) before it is needed
+    void prefetch(size_t g) {
+        if (g >= kl.size()) return;
+        const size_t b = g / kBlock * kBlock;
+        __builtin_prefetch(st + b);
+        __builtin_prefetch(st + b + 8);
+        __builtin_prefetch(en + b);
+        __builtin_prefetch(en + b + 8);
+        __builtin_prefetch(nm + b);
+        __builtin_prefetch(L.sums.data() + g / kBlock * K);
+        if (members) __builtin_prefetch(&members[g].maxStart);
+    }
+
+    // F(t) into F; returns how many kernels lie wholly before t. `guess` predicts the new i.
+    size_t at(double t, double* F, size_t guess) {
+        const size_t n = kl.size();
+        size_t i2 = gallopFrom(n, guess, [&](size_t x) { return double(st[x]) < t; });
+        if (i2 >= i && i2 - i <= kBlock) {
+            for (size_t k = i; k < i2; ++k) addFull(k, base);
+        } else {
+            // jump: the block summary, then the kernels of the block before i2
+            const size_t b = i2 / kBlock;
+            std::copy(L.sums.begin() + std::ptrdiff_t(b * K), L.sums.begin() + std::ptrdiff_t(b * K + K), base);
+            for (size_t k = b * kBlock; k < i2; ++k) addFull(k, base);
+        }
+        i = i2;
+        for (int w = 0; w < K; ++w) F[w] = double(base[w]);
+        // kernels started before t and still running at t
+        size_t running = 0;
+        if (L.endsSorted) {
+            for (size_t k = i; k-- > 0;) {
+                if (double(en[k]) <= t) break;
+                subTail(k, t, F);
+                ++running;
+            }
+        } else {
+            for (size_t k = i; k-- > 0;) {
+                if ((k + 1) % kBlock == 0 && double(L.maxEndBefore[(k + 1) / kBlock]) <= t) break;
+                if (double(en[k]) > t) subTail(k, t, F), ++running;
+            }
+        }
+        return i - running;  // kernels wholly before t (started before it, not running at it)
+    }
+};
+
+void TimelineIndex::columns(int rank, int lane, const PixelMap& m, ColumnSum* out, bool accumulate) const {
+    if (!accumulate) std::fill(out, out + std::max(0, m.width), ColumnSum{});
+    const KernelLane& l = kl(rank, lane);
+    const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
+    const size_t n = l.size();
+    if (!n || m.width <= 0) return;
+    const int64_t maxEnd = L.maxEnd;
+    const int cFirst = m.column(double(l.start[0])), cLast = m.column(double(maxEnd));
+    if (cFirst >= m.width || cLast < 0) return;
+    const int c0 = std::max(0, cFirst), c1 = std::min(m.width - 1, cLast);
+    Eval ev(*this, rank, lane);
+    double Fa[K], Fb[K];
+    size_t endsA = ev.at(m.boundary(c0), Fa, 0);
+    size_t step = 0;
+    const double inf = std::numeric_limits<double>::infinity();
+    for (int c = c0; c <= c1;) {
+        // Zoomed in, most columns hold no kernel edge: idle, or inside one kernel (one class). Those
+        // columns are filled in one go up to the next start, end or wait/transfer edge.
+        const size_t running = ev.i - endsA;
+        if (L.endsSorted && running <= 1) {
+            const double a = m.boundary(c);
+            double until = ev.i < n ? double(ev.st[ev.i]) : inf;
+            int cls = -1;
+            if (running == 1) {
+                const size_t k = ev.i - 1;  // ends sorted: the one running kernel is the last started
+                int64_t wait;
+                ev.split(k, wait, cls);
+                until = std::min(until, double(ev.en[k]));
+                if (wait >= 0) {
+                    const double w = double(ev.st[k] + wait);
+                    if (a < w) cls = int(Work::NcclWait), until = std::min(until, w);
+                    else cls = int(Work::NcclTransfer);
+                }
+            }
+            const int cUntil = std::min(c1 + 1, until == inf ? c1 + 1 : m.column(until));
+            if (cUntil > c + 1) {
+                for (int cc = c; cc < cUntil; ++cc)
+                    if (cls >= 0) {
+                        out[cc].ns[cls] += m.boundary(cc + 1) - m.boundary(cc);
+                        out[cc].kernels += 1;
+                    }
+                c = cUntil;
+                if (c > c1) break;
+                endsA = ev.at(m.boundary(c), Fa, ev.i);
+                step = 0;
+                continue;
+            }
+        }
+        const size_t before = ev.i;
+        const size_t endsB = ev.at(m.boundary(c + 1), Fb, ev.i + step);  // columns are even: guess the same advance
+        step = ev.i - before;
+        ev.prefetch(ev.i + step);  // the next column's block: memory latency, not arithmetic, bounds this loop
+        ColumnSum& o = out[c];
+        for (int w = 0; w < K; ++w) o.ns[w] += Fb[w] - Fa[w];
+        o.kernels += uint32_t(ev.i - endsA);  // started before the right edge, minus those wholly before the left edge
+        std::copy(Fb, Fb + K, Fa);
+        endsA = endsB;
+        ++c;
+    }
+}
+
+ColumnSum TimelineIndex::range(int rank, int lane, double a, double b) const {
+    ColumnSum o;
+    if (!(b > a)) return o;
+    Eval ev(*this, rank, lane);
+    double Fa[K], Fb[K];
+    const size_t endsA = ev.at(a, Fa, 0);
+    ev.at(b, Fb, ev.i);
+    for (int w = 0; w < K; ++w) o.ns[w] = Fb[w] - Fa[w];
+    o.kernels = uint32_t(ev.i - endsA);
+    return o;
+}
+
+std::pair<uint32_t, uint32_t> TimelineIndex::kernelsIn(int rank, int lane, double a, double b) const {
+    const KernelLane& l = kl(rank, lane);
+    const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
+    size_t last = size_t(std::lower_bound(l.start.begin(), l.start.end(), b, [](int64_t s, double v) { return double(s) < v; }) - l.start.begin());
+    size_t first = 0;
+    if (L.endsSorted) {
+        first = size_t(std::upper_bound(l.end.begin(), l.end.end(), a, [](double v, int64_t e) { return v < double(e); }) - l.end.begin());
+    } else {
+        // kernels before the last block whose prefix max end is <= a all end before a
+        size_t blk = size_t(std::upper_bound(L.maxEndBefore.begin(), L.maxEndBefore.end(), a,
+                                             [](double v, int64_t e) { return v < double(e); }) - L.maxEndBefore.begin());
+        first = blk > 0 ? (blk - 1) * kBlock : 0;
+    }
+    return {uint32_t(std::min(first, last)), uint32_t(last)};
+}
+
+int64_t TimelineIndex::kernelAt(int rank, int lane, double t, double slackNs) const {
+    const KernelLane& l = kl(rank, lane);
+    auto [first, last] = kernelsIn(rank, lane, t - slackNs, t + slackNs);
+    int64_t best = -1;
+    double bestDist = 1e300;
+    // walk back from the last candidate: on a stream the kernel holding t is the latest starting one
+    for (size_t k = last; k-- > first;) {
+        double s = double(l.start[k]), e = double(l.end[k]);
+        double d = t < s ? s - t : t >= e ? t - e : 0;
+        if (d <= slackNs && d < bestDist) {
+            bestDist = d;
+            best = int64_t(k);
+            if (d == 0) break;
+        }
+        if (last - k > 4096) break;  // bounded: only a pathological overlap would get here
+    }
+    return best;
+}
+
+// ---- launches ---------------------------------------------------------------------------------
+
+uint32_t TimelineIndex::launchCount(int rank) const {
+    return uint32_t(p_->processes[size_t(ranks_[size_t(rank)].process)].launches.size());
+}
+
+uint32_t TimelineIndex::launchAtOrder(int rank, uint32_t i) const {
+    const ProcessInfo& pr = processes_[size_t(ranks_[size_t(rank)].process)];
+    return pr.byStart.empty() ? i : pr.byStart[i];
+}
+
+int64_t TimelineIndex::launchStart(int rank, uint32_t order) const {
+    return p_->processes[size_t(ranks_[size_t(rank)].process)].launches.start[launchAtOrder(rank, order)];
+}
+
+std::pair<uint32_t, uint32_t> TimelineIndex::launchesIn(int rank, double a, double b) const {
+    const ProcessInfo& pr = processes_[size_t(ranks_[size_t(rank)].process)];
+    const size_t n = launchCount(rank);
+    const double from = a - double(pr.maxDur);
+    size_t lo = gallop(n, 0, [&](size_t x) { return double(launchStart(rank, uint32_t(x))) < from; });
+    size_t hi = gallop(n, lo, [&](size_t x) { return double(launchStart(rank, uint32_t(x))) < b; });
+    return {uint32_t(lo), uint32_t(hi)};
+}
+
+void TimelineIndex::launchColumns(int rank, const PixelMap& m, uint32_t* all, uint32_t* nccl) const {
+    std::fill(all, all + m.width, 0u);
+    std::fill(nccl, nccl + m.width, 0u);
+    const int proc = ranks_[size_t(rank)].process;
+    const Launches& L = p_->processes[size_t(proc)].launches;
+    const size_t n = L.size();
+    const int64_t* ls = L.start.data();
+    const uint32_t* perm = processes_[size_t(proc)].byStart.empty() ? nullptr : processes_[size_t(proc)].byStart.data();
+    auto startAt = [&](size_t o) { return double(ls[perm ? perm[o] : o]); };
+    const auto& nl = ranks_[size_t(rank)].ncclLaunches;
+    const uint32_t* np = nl.data();
+    size_t i = gallop(n, 0, [&](size_t x) { return startAt(x) < m.t0; });
+    size_t j = gallop(nl.size(), 0, [&](size_t x) { return double(ls[np[x]]) < m.t0; });
+    size_t di = 0, dj = 0;  // the last column's counts predict the next ones
+    for (int c = 0; c < m.width && (i < n || j < nl.size()); ++c) {
+        const double b = m.boundary(c + 1);
+        size_t i2 = gallopFrom(n, i + di, [&](size_t x) { return startAt(x) < b; });
+        size_t j2 = gallopFrom(nl.size(), j + dj, [&](size_t x) { return double(ls[np[x]]) < b; });
+        if (i2 < i) i2 = i;
+        if (j2 < j) j2 = j;
+        di = i2 - i;
+        dj = j2 - j;
+        all[c] = uint32_t(i2 - i);
+        nccl[c] = uint32_t(j2 - j);
+        i = i2;
+        j = j2;
+    }
+}
+
+int64_t TimelineIndex::launchOf(int rank, int lane, uint32_t k) const {
+    return p_->processes[size_t(ranks_[size_t(rank)].process)].launches.find(kl(rank, lane).correlationId[k]);
+}
+
+// ---- collectives ------------------------------------------------------------------------------
+
+std::pair<uint32_t, uint32_t> TimelineIndex::collectivesIn(int group, double a, double b) const {
+    const GroupInfo& gi = groups_[size_t(group)];
+    const auto& cs = a_->collectives;
+    const double from = a - double(gi.maxSpan);
+    auto lo = std::lower_bound(gi.byStart.begin(), gi.byStart.end(), from, [&](uint32_t c, double v) { return double(cs[c].minStart) < v; });
+    auto hi = std::lower_bound(lo, gi.byStart.end(), b, [&](uint32_t c, double v) { return double(cs[c].minStart) < v; });
+    return {uint32_t(lo - gi.byStart.begin()), uint32_t(hi - gi.byStart.begin())};
+}
+
+TimelineIndex::Bytes TimelineIndex::bytes() const {
+    Bytes b;
+    for (const RankInfo& r : ranks_) {
+        for (const Lane& L : r.lanes) {
+            b.blocks += L.sums.capacity() * sizeof(int64_t);
+            b.unsortedEnds += L.maxEndBefore.capacity() * sizeof(int64_t);
+        }
+        b.blocks += r.lanes.capacity() * sizeof(Lane) + r.laneOrder.capacity() * sizeof(int);
+        b.launches += r.ncclLaunches.capacity() * sizeof(uint32_t);
+    }
+    for (const ProcessInfo& p : processes_) b.launches += p.byStart.capacity() * sizeof(uint32_t);
+    for (const GroupInfo& g : groups_) {
+        b.collectives += g.byStart.capacity() * sizeof(uint32_t);
+        for (const auto& m : g.missing) b.missing += m.capacity() * sizeof(uint32_t);
+    }
+    b.collectives += big_.capacity() * sizeof(uint32_t);
+    b.names = nameWork_.capacity();
+    return b;
+}
+
+}  // namespace skew

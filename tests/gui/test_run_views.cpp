@@ -1,0 +1,473 @@
+// GUI tests of the run views (offscreen): the timeline's truthful pixels and markers, navigation,
+// selection both ways between the table and every view, the step map and heatmap against the
+// generator's truth, and `render --view` drawing exactly what the viewer exports.
+
+#include <QApplication>
+#include <QImage>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "gen_fixture.h"
+#include "heatmap_view.h"
+#include "main_window.h"
+#include "model/loader.h"
+#include "models.h"
+#include "run_palette.h"
+#include "skew_cdf_chart.h"
+#include "stepmap_view.h"
+#include "timeline_view.h"
+
+using namespace testutil;
+using namespace skewui;
+
+namespace {
+
+const Generated& demo() { return generated("demo", skewgen::demoConfig()); }
+
+// a few hundred thousand kernels over 8 ranks, two planted late arrivers far apart
+const Generated& large() {
+    static skewgen::GenConfig cfg = [] {
+        skewgen::GenConfig c;
+        c.ranks = 8;
+        c.layers = 9;
+        c.allReduce = true;
+        c.seed = 99;
+        c.steps = int(300'000 / skewgen::kernelsPerStep(c)) + 1;
+        c.late = {{40, 5, 3, 30'000'000, skewgen::LateKind::Cpu}, {150, 14, 6, 45'000'000, skewgen::LateKind::Gpu}};
+        return c;
+    }();
+    return generated("large-timeline", cfg);
+}
+
+bool openAndWait(MainWindow& w, const QStringList& files) {
+    QSignalSpy ok(&w, &MainWindow::sessionLoaded);
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.openFiles(files);
+    for (int i = 0; i < 1200 && ok.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
+    return !ok.isEmpty();
+}
+
+SessionPtr load(const std::string& path) {
+    return loadSession({path}, {}, {});
+}
+
+int collectiveIndex(const skew::Analysis& a, int group, int index) {
+    for (size_t i = 0; i < a.collectives.size(); ++i)
+        if (a.collectives[i].group == group && int(a.collectives[i].index) == index) return int(i);
+    return -1;
+}
+
+bool near(QRgb a, const QColor& b, int tol = 6) {
+    return std::abs(qRed(a) - b.red()) <= tol && std::abs(qGreen(a) - b.green()) <= tol && std::abs(qBlue(a) - b.blue()) <= tol;
+}
+
+// ---- the timeline's pixels ---------------------------------------------------------------------
+
+// Real 2xH100 export, collective 32: dev 1's GEMM runs 2.14-2.24 ms after the first arrival and
+// elementwise kernels fill 2.25-3.34 ms. Zoomed out so that many kernels share a pixel, no GEMM
+// pixel may appear over the elementwise kernels, and the GEMM must show where it ran.
+TEST(RunViews, TimelineDrawsGemmOnlyWhereGemmRan) {
+    SessionPtr s = load(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite");
+    const skew::Collective& c = s->analysis.collectives[size_t(collectiveIndex(s->analysis, 0, 32))];
+    const double t0 = double(c.minStart);
+    TimelineView v;
+    v.resize(700, 400);
+    v.setSession(s);
+    v.setRange(t0 + 1'900'000, t0 + 3'500'000);  // 1.6 ms over ~500 px: ~3 us per pixel, several kernels per pixel near edges
+    QImage img = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    int rank = -1, lane = -1;
+    for (size_t r = 0; r < s->profile.ranks.size(); ++r)
+        for (size_t l = 0; l < s->profile.ranks[r].lanes.size(); ++l)
+            if (s->profile.ranks[r].label == "dev 1" && s->profile.ranks[r].lanes[l].stream == 15) rank = int(r), lane = int(l);
+    ASSERT_GE(rank, 0);
+    const QRect rr = v.rowRect(v.rowOf(rank, lane));
+    const skew::PixelMap m = v.pixelMap();
+    int gemmWhereGemm = 0;
+    for (int x = 0; x < m.width; ++x) {
+        const double a = m.boundary(x), b = m.boundary(x + 1);
+        bool green = false;
+        for (int y = rr.top(); y < rr.bottom(); ++y) green |= near(img.pixel(v.rowsArea().left() + x, y), palette::kGemm);
+        if (a >= t0 + 2'250'000 && b <= t0 + 3'339'000) {
+            EXPECT_FALSE(green) << "GEMM drawn over elementwise kernels at column " << x;
+        }
+        if (a >= t0 + 2'140'000 && b <= t0 + 2'243'000) gemmWhereGemm += green;
+    }
+    EXPECT_GT(gemmWhereGemm, 20);
+}
+
+TEST(RunViews, TimelineFirstAndLastKernelsAtTheEdges) {
+    SessionPtr s = load(demo().path);
+    TimelineView v;
+    v.resize(1200, 800);
+    v.setSession(s);
+    const skew::TimelineIndex& ix = s->timeline;
+    EXPECT_EQ(v.rangeStart(), double(ix.start()));
+    EXPECT_EQ(v.rangeEnd(), double(ix.end()));
+    QImage img = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    const QRect area = v.rowsArea();
+    EXPECT_EQ(v.pixelMap().column(double(ix.start())), 0);
+    EXPECT_EQ(v.pixelMap().column(double(ix.end()) - 1), area.width() - 1);
+    bool first = false, last = false;
+    for (size_t r = 0; r < s->profile.ranks.size(); ++r)
+        for (size_t l = 0; l < s->profile.ranks[r].lanes.size(); ++l) {
+            const auto& kl = s->profile.ranks[r].lanes[l];
+            const QRect rr = v.rowRect(v.rowOf(int(r), int(l)));
+            const int y = rr.top() + rr.height() - 2;  // the bottom pixel row of the bars
+            auto painted = [&](int x) {
+                QRgb p = img.pixel(x, y);
+                return !near(p, QColor(0xfb, 0xfc, 0xfd), 3) && !near(p, QColor(0xf4, 0xf6, 0xf9), 3);
+            };
+            if (kl.start[0] == ix.start()) first |= painted(area.left());
+            if (kl.end.back() == ix.end()) last |= painted(area.left() + area.width() - 1);
+            // and nothing is drawn left of the first column or right of the last
+            EXPECT_FALSE(near(img.pixel(area.left() - 1, y), palette::kTransfer) || near(img.pixel(area.left() - 1, y), palette::kGemm));
+        }
+    EXPECT_TRUE(first);
+    EXPECT_TRUE(last);
+}
+
+TEST(RunViews, LateArriversVisibleAtFullZoomOutOfALargeExport) {
+    const Generated& g = large();
+    SessionPtr s = load(g.path);
+    ASSERT_GE(s->profile.kernelCount(), 300'000u);
+    TimelineView v;
+    v.resize(1920, 1080);
+    v.setSession(s);  // fitted: the whole run
+    QImage img = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(g.result.late.size(), 2u);
+    for (const auto& tl : g.result.late) {
+        SCOPED_TRACE("planted step " + std::to_string(tl.planted.step));
+        int ci = collectiveIndex(s->analysis, tl.group, tl.index);
+        ASSERT_GE(ci, 0);
+        const skew::Collective& c = s->analysis.collectives[size_t(ci)];
+        ASSERT_TRUE(c.big);
+        const skew::GroupLane& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+        EXPECT_EQ(s->profile.ranks[size_t(gl.rank)].label, g.result.rankLabels[size_t(tl.planted.rank)]);
+        // the marker sits on the late rank's NCCL row at the late start, in the big-event colour
+        const QRect rr = v.rowRect(v.rowOf(gl.rank, gl.lane));
+        const QPointF at(v.xAtTime(double(c.maxStart)), rr.top() + 3);
+        EXPECT_TRUE(near(img.pixel(at.toPoint()), palette::kLate, 20)) << QColor(img.pixel(at.toPoint())).name().toStdString();
+        TimelineView::Hit h = v.hitTest(at);
+        EXPECT_EQ(h.kind, TimelineView::Hit::Marker);
+        EXPECT_EQ(h.collective, ci);
+        EXPECT_NE(v.tooltipAt(at).indexOf("big event"), -1);
+    }
+}
+
+TEST(RunViews, TimelineNavigation) {
+    SessionPtr s = load(demo().path);
+    TimelineView v;
+    v.resize(1200, 700);
+    v.show();
+    v.setSession(s);
+    const double full = v.rangeEnd() - v.rangeStart();
+    const QRect area = v.rowsArea();
+    // wheel at the cursor: the time under the cursor stays put
+    const QPointF at(area.left() + area.width() * 0.3, area.top() + 20);
+    const double t = v.timeAtX(at.x());
+    QWheelEvent wheel(at, v.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&v, &wheel);
+    EXPECT_NEAR(v.rangeEnd() - v.rangeStart(), full * 0.8, full * 1e-9);
+    EXPECT_NEAR(v.timeAtX(at.x()), t, full * 1e-9);
+    QWheelEvent ctrl(at, v.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&v, &ctrl);
+    EXPECT_NEAR(v.rangeEnd() - v.rangeStart(), full * 0.64, full * 1e-9);
+    // W / S zoom, A / D pan, Home fits
+    double span = v.rangeEnd() - v.rangeStart();
+    QTest::keyClick(&v, Qt::Key_W);
+    EXPECT_LT(v.rangeEnd() - v.rangeStart(), span);
+    QTest::keyClick(&v, Qt::Key_S);
+    EXPECT_NEAR(v.rangeEnd() - v.rangeStart(), span, span * 1e-9);
+    double start = v.rangeStart();
+    QTest::keyClick(&v, Qt::Key_D);
+    EXPECT_GT(v.rangeStart(), start);
+    QTest::keyClick(&v, Qt::Key_A);
+    EXPECT_NEAR(v.rangeStart(), start, span * 1e-9);
+    // drag pans
+    start = v.rangeStart();
+    QTest::mousePress(&v, Qt::LeftButton, {}, QPoint(area.center().x(), area.top() + 5));
+    QTest::mouseMove(&v, QPoint(area.center().x() - 100, area.top() + 5));
+    QTest::mouseRelease(&v, Qt::LeftButton, {}, QPoint(area.center().x() - 100, area.top() + 5));
+    EXPECT_NEAR(v.rangeStart() - start, 100 * span / area.width(), span * 1e-6);
+    QTest::keyClick(&v, Qt::Key_Home);
+    EXPECT_DOUBLE_EQ(v.rangeEnd() - v.rangeStart(), full);
+    // drag on the ruler zooms to that range and keeps it marked, with its length on the ruler
+    const QRect ruler = v.rulerArea();
+    const int xa = ruler.left() + 200, xb = ruler.left() + 500;
+    const double ta = v.timeAtX(xa), tb = v.timeAtX(xb);
+    QTest::mousePress(&v, Qt::LeftButton, {}, QPoint(xa, ruler.center().y()));
+    QTest::mouseMove(&v, QPoint(xb, ruler.center().y()));
+    QTest::mouseRelease(&v, Qt::LeftButton, {}, QPoint(xb, ruler.center().y()));
+    EXPECT_NEAR(v.rangeStart(), ta, 1);
+    EXPECT_NEAR(v.rangeEnd(), tb, 1);
+    EXPECT_NEAR(v.measureStart(), ta, 1);
+    EXPECT_NEAR(v.measureEnd(), tb, 1);
+    EXPECT_NE(v.tooltipAt(QPointF(ruler.center())).indexOf("measured"), -1);
+    QTest::keyClick(&v, Qt::Key_Escape);
+    EXPECT_TRUE(std::isnan(v.measureStart()));
+    // a rank collapses to one summary row and expands again from its name
+    const size_t rows = v.rows().size();
+    const QRect header = v.rowRect(0);
+    QTest::mouseClick(&v, Qt::LeftButton, {}, QPoint(20, header.center().y()));
+    EXPECT_TRUE(v.rankCollapsed(0));
+    EXPECT_EQ(v.rows().size(), rows - s->profile.ranks[0].lanes.size() - 1);
+    QTest::mouseClick(&v, Qt::LeftButton, {}, QPoint(20, v.rowRect(0).center().y()));
+    EXPECT_FALSE(v.rankCollapsed(0));
+    EXPECT_EQ(v.rows().size(), rows);
+}
+
+// ---- selection both ways -----------------------------------------------------------------------
+
+TEST(RunViews, SelectionSyncsBetweenTableTimelineStepMapAndHeatmap) {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    const skew::Analysis& a = w.session()->analysis;
+    const auto& truth = demo().result.late;
+    auto tableCollective = [&] {
+        QModelIndex cur = w.table()->selectionModel()->currentIndex();
+        return cur.isValid() ? w.filter()->mapToSource(cur).row() : -1;
+    };
+    // table -> views
+    int c0 = collectiveIndex(a, 0, truth[0].index);
+    w.selectCollective(c0);
+    EXPECT_EQ(w.timeline()->selectedCollective(), c0);
+    EXPECT_EQ(w.stepMap()->selectedCollective(), c0);
+    EXPECT_EQ(w.heatmap()->selectedCollective(), c0);
+    // timeline -> table: click the late member of another planted collective
+    const int c1 = collectiveIndex(a, 0, truth[1].index);
+    const skew::Collective& col1 = a.collectives[size_t(c1)];
+    w.viewTabs()->setCurrentWidget(w.timeline());
+    TimelineView* tl = w.timeline();
+    tl->setRange(double(col1.minStart) - 5e6, double(col1.maxEnd) + 5e6);
+    const skew::GroupLane& gl1 = a.groups[0].lanes[size_t(col1.lateSlot)];
+    const uint32_t k1 = a.slotKernel(col1, size_t(col1.lateSlot));
+    const auto& kl1 = w.session()->profile.ranks[size_t(gl1.rank)].lanes[size_t(gl1.lane)];
+    QPoint p1(int(tl->xAtTime((double(kl1.start[k1]) + double(kl1.end[k1])) / 2)), tl->rowRect(tl->rowOf(gl1.rank, gl1.lane)).center().y() + 2);
+    QTest::mouseClick(tl, Qt::LeftButton, {}, p1);
+    EXPECT_EQ(w.currentCollective(), c1);
+    EXPECT_EQ(tableCollective(), c1);
+    EXPECT_EQ(w.stepMap()->selectedCollective(), c1);
+    EXPECT_EQ(w.heatmap()->selectedCollective(), c1);
+    EXPECT_NE(w.details()->toPlainText().indexOf("Correlation id: " + QString::number(kl1.correlationId[k1])), -1);
+    // step map -> table: click a planted big event's marker
+    const int c2 = collectiveIndex(a, 0, truth[2].index);
+    w.viewTabs()->setCurrentWidget(w.stepMap());
+    StepMapView* sm = w.stepMap();
+    sm->replot();
+    QTest::mouseClick(sm, Qt::LeftButton, {}, sm->collectivePos(c2).toPoint());
+    EXPECT_EQ(w.currentCollective(), c2);
+    EXPECT_EQ(tableCollective(), c2);
+    EXPECT_EQ(w.timeline()->selectedCollective(), c2);
+    EXPECT_EQ(w.heatmap()->selectedCollective(), c2);
+    // heatmap -> table: click the cell of another planted event's late rank
+    const int c3 = collectiveIndex(a, 0, truth[3].index);
+    const skew::Collective& col3 = a.collectives[size_t(c3)];
+    w.viewTabs()->setCurrentWidget(w.heatmap());
+    HeatmapView* hm = w.heatmap();
+    hm->replot();
+    QTest::mouseClick(hm, Qt::LeftButton, {}, hm->cellCenter(c3, col3.lateSlot).toPoint());
+    EXPECT_EQ(w.currentCollective(), c3);
+    EXPECT_EQ(tableCollective(), c3);
+    EXPECT_EQ(w.timeline()->selectedCollective(), c3);
+    EXPECT_EQ(w.stepMap()->selectedCollective(), c3);
+    const uint32_t k3 = a.slotKernel(col3, size_t(col3.lateSlot));
+    const auto& gl3 = a.groups[0].lanes[size_t(col3.lateSlot)];
+    EXPECT_NE(w.details()->toPlainText().indexOf("Correlation id: " +
+                                                 QString::number(w.session()->profile.ranks[size_t(gl3.rank)].lanes[size_t(gl3.lane)].correlationId[k3])),
+              -1);
+    EXPECT_NE(w.details()->toPlainText().indexOf("Late arriver: yes"), -1);
+}
+
+// ---- step map and heatmap against the truth ------------------------------------------------------
+
+TEST(RunViews, StepMapMarkersAtThePlantedStepsAndOffsets) {
+    SessionPtr s = load(demo().path);
+    StepMapView v;
+    v.resize(1400, 800);
+    v.setSession(s);
+    v.replot();
+    QImage img = v.toPixmap(1400, 800).toImage().convertToFormat(QImage::Format_RGB32);
+    for (const auto& tl : demo().result.late) {
+        int ci = collectiveIndex(s->analysis, tl.group, tl.index);
+        const skew::Collective& c = s->analysis.collectives[size_t(ci)];
+        EXPECT_EQ(int(c.step), tl.planted.step);
+        QPointF at = v.collectivePos(ci);
+        // the marker is drawn there, in its late rank's colour, and clicking there finds it
+        EXPECT_NEAR(at.x(), v.xAxis->coordToPixel(double(c.offsetInStepNs) / 1e6), 1e-9);
+        EXPECT_NEAR(at.y(), v.yAxis->coordToPixel(double(tl.planted.step)), 1e-9);
+        const int rank = s->analysis.groups[0].lanes[size_t(c.lateSlot)].rank;
+        EXPECT_TRUE(near(img.pixel(at.toPoint()), palette::rankColor(rank), 8)) << QColor(img.pixel(at.toPoint())).name().toStdString();
+        EXPECT_EQ(v.collectiveAt(at), ci);
+        EXPECT_NE(v.tooltipAt(at).indexOf(QString("#%1 ").arg(tl.index)), -1) << v.tooltipAt(at).toStdString();
+        EXPECT_NE(v.tooltipAt(at).indexOf("big event"), -1);
+    }
+}
+
+TEST(RunViews, StepMapWithoutStepsOffersTheStepPattern) {
+    // the demo has NVTX steps: no button
+    MainWindow w2;
+    w2.show();
+    ASSERT_TRUE(openAndWait(w2, {QString::fromStdString(demo().path)}));
+    w2.viewTabs()->setCurrentWidget(w2.stepMap());
+    EXPECT_FALSE(w2.stepMap()->map().empty());
+    EXPECT_FALSE(w2.stepMap()->settingsButton()->isVisible());
+    skew::AnalysisOptions o;
+    o.stepRegex = "^no such step$";
+    // with the steps forced away: same session, no steps -> message and button
+    auto s = std::make_shared<Session>();
+    s->files = {demo().path};
+    s->profile = skew::loadProfile({demo().path});
+    s->analysis = skew::analyze(s->profile, o);
+    for (auto& g : s->analysis.groups) g.stepsSource = "none", g.stepCount = 0;
+    for (auto& c : s->analysis.collectives) c.step = 0;
+    s->timeline = skew::TimelineIndex(s->profile, s->analysis);
+    StepMapView v;
+    v.resize(900, 500);
+    v.show();
+    v.setSession(s);
+    EXPECT_TRUE(v.map().empty());
+    EXPECT_TRUE(v.settingsButton()->isVisible());
+    EXPECT_NE(QString::fromStdString(v.map().why).indexOf("step pattern ^no such step$"), -1);
+    QSignalSpy asked(&v, &StepMapView::settingsRequested);
+    QTest::mouseClick(v.settingsButton(), Qt::LeftButton);
+    EXPECT_EQ(asked.size(), 1);
+    // in the window the button opens Analysis > Settings (a dialog; closed again here)
+    w2.stepMap()->setSession(s);
+    bool dialog = false;
+    QTimer::singleShot(200, [&] {
+        if (QWidget* m = QApplication::activeModalWidget()) {
+            dialog = m->windowTitle() == "Analysis settings";
+            m->close();
+        }
+    });
+    QTest::mouseClick(w2.stepMap()->settingsButton(), Qt::LeftButton);
+    EXPECT_TRUE(dialog);
+    // the real 2xH100 capture: SendRecv only and no step ranges, so no steps at all
+    ASSERT_TRUE(openAndWait(w2, {QString::fromStdString(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite")}));
+    w2.viewTabs()->setCurrentWidget(w2.stepMap());
+    EXPECT_TRUE(w2.stepMap()->map().empty());
+    EXPECT_TRUE(w2.stepMap()->settingsButton()->isVisible());
+    EXPECT_NE(QString::fromStdString(w2.stepMap()->map().why).indexOf("no period"), -1);
+}
+
+TEST(RunViews, HeatmapCellUnderAPlantedEventIsThatCollectiveAndRank) {
+    SessionPtr s = load(demo().path);
+    HeatmapView v;
+    v.resize(1400, 600);
+    v.setSession(s);
+    v.replot();
+    QImage img = v.toPixmap(1400, 600).toImage().convertToFormat(QImage::Format_RGB32);
+    for (const auto& tl : demo().result.late) {
+        int ci = collectiveIndex(s->analysis, tl.group, tl.index);
+        const skew::Collective& c = s->analysis.collectives[size_t(ci)];
+        const auto& gl = s->analysis.groups[0].lanes[size_t(c.lateSlot)];
+        EXPECT_EQ(s->profile.ranks[size_t(gl.rank)].label, demo().result.rankLabels[size_t(tl.planted.rank)]);
+        QPointF at = v.cellCenter(ci, c.lateSlot);
+        auto [hc, hs] = v.cellAt(at);
+        EXPECT_EQ(hc, ci);
+        EXPECT_EQ(hs, c.lateSlot);
+        EXPECT_NE(v.tooltipAt(at).indexOf("late arriver"), -1) << v.tooltipAt(at).toStdString();
+        // the darkest colours: the top of the log scale
+        QColor px(img.pixel(at.toPoint()));
+        EXPECT_GT(px.red(), 120);
+        EXPECT_LT(px.green(), 60) << px.name().toStdString();
+    }
+    // zoomed out to fewer pixels than collectives, each planted event still owns its column's maximum
+    v.resize(500, 400);
+    v.replot();
+    for (const auto& tl : demo().result.late) {
+        int ci = collectiveIndex(s->analysis, tl.group, tl.index);
+        const skew::Collective& c = s->analysis.collectives[size_t(ci)];
+        auto [hc, hs] = v.cellAt(v.cellCenter(ci, c.lateSlot));
+        EXPECT_EQ(hc, ci);
+        EXPECT_EQ(hs, c.lateSlot);
+    }
+}
+
+TEST(RunViews, SkewDistributionsOnTheRanksTab) {
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    SkewCdfChart* chart = w.skewCdf();
+    const auto starts = skew::sortedSkews(w.session()->analysis, 0, false);
+    // the step curves hold every complete collective: points at each value, from 0 to 1
+    ASSERT_EQ(size_t(chart->startCurve()->dataCount()), starts.size() + 2);
+    EXPECT_EQ(chart->startCurve()->dataMainValue(chart->startCurve()->dataCount() - 1), 1.0);
+    EXPECT_DOUBLE_EQ(chart->startCurve()->dataMainKey(int(starts.size())), double(starts.back()));
+    // ends cluster far left of the starts: the end median is below the start median
+    const auto ends = skew::sortedSkews(w.session()->analysis, 0, true);
+    EXPECT_LT(ends[ends.size() / 2], starts[starts.size() / 2]);
+    EXPECT_TRUE(chart->xAxis->scaleType() == QCPAxis::stLogarithmic);
+}
+
+// ---- render --view draws what the viewer exports ------------------------------------------------
+
+TEST(RunViews, RenderDrawsEachViewAsTheViewerExportsIt) {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    const int c = collectiveIndex(w.session()->analysis, 0, 102);
+    w.selectCollective(c);
+    std::string dir = tempDir("run-views-render");
+    struct Case {
+        const char* view;
+        QWidget* tab;
+        std::vector<std::string> extra;
+    };
+    const double r0 = 5.38, r1 = 5.45;  // seconds, as --range reads them
+    const Case cases[] = {{"timeline", w.timeline(), {"--range", "5.38", "5.45"}},
+                          {"stepmap", w.stepMap(), {}},
+                          {"heatmap", w.heatmap(), {}}};
+    for (const Case& k : cases) {
+        SCOPED_TRACE(k.view);
+        w.viewTabs()->setCurrentWidget(k.tab);
+        if (k.tab == w.timeline()) w.timeline()->setRange(r0 * 1e9, r1 * 1e9);
+        for (const char* ext : {"png", "svg", "pdf"}) {
+            const std::string mine = dir + "/viewer-" + k.view + "." + ext;
+            QString err;
+            ASSERT_TRUE(w.exportView(QString::fromStdString(mine), 1400, 800, &err)) << err.toStdString();
+            EXPECT_GT(std::filesystem::file_size(mine), 1000u);
+        }
+        std::vector<std::string> args = {"render", demo().path, "--view", k.view, "--collective", "0:102", "--output", dir + "/render-" + k.view + ".png",
+                                         "--size", "1400x800"};
+        args.insert(args.end(), k.extra.begin(), k.extra.end());
+        RunResult r = runSkewscope(args, "QT_QPA_PLATFORM=offscreen");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        QImage a(QString::fromStdString(dir + "/viewer-" + k.view + ".png")), b(QString::fromStdString(dir + "/render-" + k.view + ".png"));
+        ASSERT_EQ(a.size(), QSize(1400, 800));
+        ASSERT_EQ(b.size(), a.size());
+        EXPECT_TRUE(a.convertToFormat(QImage::Format_ARGB32) == b.convertToFormat(QImage::Format_ARGB32));
+    }
+    // the timeline fitted to the run, without a selection, from the command line alone
+    RunResult fit = runSkewscope({"render", demo().path, "--view", "timeline", "--output", dir + "/fit.png", "--size", "1200x700"}, "QT_QPA_PLATFORM=offscreen");
+    ASSERT_EQ(fit.exitCode, 0) << fit.err;
+    TimelineView v;
+    v.resize(1200, 700);
+    v.setSession(w.session());
+    EXPECT_TRUE(QImage(QString::fromStdString(dir + "/fit.png")).convertToFormat(QImage::Format_ARGB32) ==
+                v.render(QSize(1200, 700)).convertToFormat(QImage::Format_ARGB32));
+    for (auto& e : std::filesystem::directory_iterator(dir)) EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+    std::filesystem::remove_all(dir);
+}
+
+TEST(RunViews, RenderViewUsageErrors) {
+    EXPECT_EQ(runSkewscope({"render", demo().path, "--view", "bogus", "--output", "/tmp/x.png"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"render", demo().path, "--view", "heatmap", "--range", "1", "2", "--output", "/tmp/x.png"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"render", demo().path, "--view", "timeline", "--range", "2", "1", "--output", "/tmp/x.png"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"render", demo().path, "--output", "/tmp/x.png"}).exitCode, 2);  // the collective view needs --collective
+    EXPECT_EQ(runSkewscope({"render", demo().path, "--view", "stepmap", "--collective", "0:999", "--output", "/tmp/x.png"}).exitCode, 1);
+}
+
+}  // namespace

@@ -1,0 +1,68 @@
+#pragma once
+// The lateness heatmap of one group: collectives in order on x (step boundaries marked), ranks on
+// y, each cell coloured by that rank's lateness on a log scale (0 is white), big events outlined.
+// When there are more collectives than pixels a column shows the maximum of its collectives (core's
+// heatmapCells), so a big event is never averaged away. Beside it, each rank's last-arrival count
+// and mean lateness excluding big events. Drawn by one layerable; x zooms and pans.
+
+#include <qcustomplot.h>
+
+#include "session.h"
+#include "timeline/run_maps.h"
+
+namespace skewui {
+
+class HeatmapLayer;
+
+class HeatmapView : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+    ~HeatmapView() override;
+
+    void setSession(SessionPtr s);
+    void setGroup(int group);            // refits
+    int group() const { return group_; }
+    void setSelectedCollective(int c);   // switches to its group
+    int selectedCollective() const { return selected_; }
+    void resetZoom();
+
+    // the pixel centre of a cell, and the (collective, slot) a point falls in (-1 when none)
+    QPointF cellCenter(int collective, int slot) const;
+    std::pair<int, int> cellAt(const QPointF& pos) const;
+    const skew::HeatmapCells& cells() const { return cells_; }  // of the last frame
+    QString tooltipAt(const QPointF& pos) const;
+
+    bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
+
+signals:
+    void collectiveClicked(int collective);
+    void kernelClicked(int rank, int lane, quint32 kernel);
+
+protected:
+    void keyPressEvent(QKeyEvent* e) override;
+
+private:
+    friend class HeatmapLayer;
+    void updateAxes();
+    void updateStepTicks();
+
+public:
+    struct StepSpan {
+        uint32_t first, last, step;  // a step's collectives: 1-based indices [first, last]
+    };
+
+private:
+    std::vector<StepSpan> stepSpans_;
+
+    SessionPtr s_;
+    int group_ = -1;
+    int selected_ = -1;
+    HeatmapLayer* layer_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+    QSharedPointer<QCPAxisTickerText> rankTicker_, stepTicker_;
+    skew::HeatmapCells cells_;
+    QPointF pressPos_;
+};
+
+}  // namespace skewui

@@ -1,0 +1,87 @@
+#pragma once
+// Colours shared by the run views (timeline, overview strip, step map, heatmap), matching the
+// collective view's: NCCL transfer blue, waiting light blue hatched, GEMM green, other grey, late red,
+// CPU launch purple; lateness and skew on one log colour scale; one colour per rank.
+
+#include <QColor>
+#include <QString>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "timeline/timeline_index.h"
+
+namespace skewui::palette {
+
+inline const QColor kTransfer(0x2f, 0x6f, 0xb5);
+inline const QColor kWait(0x9c, 0xbf, 0xe3);
+inline const QColor kWaitHatch(0x6f, 0x93, 0xba);
+inline const QColor kGemm(0x6b, 0x8e, 0x23);
+inline const QColor kOtherNccl(0x4f, 0x9e, 0x9c);
+inline const QColor kOther(0xb4, 0xb4, 0xb4);
+inline const QColor kLate(0xd6, 0x3c, 0x2f);
+inline const QColor kLaunchNccl(0x6a, 0x1b, 0x9a);
+inline const QColor kLaunch(0xbd, 0xae, 0xcc);
+inline const QColor kSelect(0xff, 0xb3, 0x00);
+
+inline QColor workColor(skew::Work w) {
+    switch (w) {
+    case skew::Work::NcclTransfer: return kTransfer;
+    case skew::Work::NcclWait: return kWait;
+    case skew::Work::Gemm: return kGemm;
+    case skew::Work::OtherNccl: return kOtherNccl;
+    default: return kOther;
+    }
+}
+
+// Position of a duration on the log scale [lo, hi] in [0, 1].
+inline double logPos(double ns, double lo, double hi) {
+    if (ns <= lo) return 0;
+    if (ns >= hi || hi <= lo) return 1;
+    return std::log(ns / lo) / std::log(hi / lo);
+}
+
+// Sequential colour scale for lateness / skew (light to dark red); t in [0, 1].
+inline QColor lateScale(double t) {
+    struct Stop {
+        double t;
+        int r, g, b;
+    };
+    static const Stop stops[] = {{0.0, 0xfe, 0xf0, 0xd9}, {0.35, 0xfd, 0xcc, 0x8a}, {0.6, 0xfc, 0x8d, 0x59},
+                                 {0.8, 0xe3, 0x4a, 0x33}, {1.0, 0x99, 0x00, 0x0d}};
+    t = std::clamp(t, 0.0, 1.0);
+    for (size_t i = 1; i < std::size(stops); ++i) {
+        if (t <= stops[i].t) {
+            const Stop &a = stops[i - 1], &b = stops[i];
+            double f = (t - a.t) / (b.t - a.t);
+            return QColor(int(a.r + f * (b.r - a.r)), int(a.g + f * (b.g - a.g)), int(a.b + f * (b.b - a.b)));
+        }
+    }
+    return QColor(0x99, 0x00, 0x0d);
+}
+
+// Distinct colours for ranks (late rank of a big event in the step map).
+inline QColor rankColor(int i) {
+    static const QColor c[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                               QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f),
+                               QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
+    return c[size_t(std::max(0, i)) % std::size(c)];
+}
+
+// "at::native::elementwise_kernel" from "void at::native::elementwise_kernel<128, 2, ...>(int, ...)"
+inline QString shortKernelName(const std::string& full) {
+    std::string s = full;
+    if (s.rfind("void ", 0) == 0) s = s.substr(5);
+    size_t cut = s.size();
+    for (size_t i = 0; i < s.size(); ++i)
+        if (s[i] == '(' || s[i] == '<') {
+            cut = i;
+            break;
+        }
+    if (cut == 0) cut = s.size();
+    return QString::fromStdString(s.substr(0, cut));
+}
+
+}  // namespace skewui::palette
