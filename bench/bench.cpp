@@ -15,10 +15,18 @@
 #include <fstream>
 #include <string>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <thread>
+#include <vector>
 
 #include "analysis/analysis.h"
 #include "generator.h"
+#include "cache/profile_cache.h"
 #include "model/loader.h"
+#include "nsys/export_reader.h"
 #include "timeline/run_maps.h"
 #include "timeline/timeline_index.h"
 
@@ -38,38 +46,58 @@ namespace {
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-long rssKb() {
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
-    return 0;
+// The columns the loader reads, per table; the scans read exactly these.
+struct ScanQuery {
+    const char* sql;  // with "WHERE rowid >= ?1 AND rowid < ?2" appended for a range
+    const char* table;
+    int textColumn;   // read with sqlite3_column_text; the others with sqlite3_column_int64
+};
+const ScanQuery kScanQueries[] = {
+    {"SELECT id, value FROM StringIds", "StringIds", 1},
+    {"SELECT start, end, deviceId, streamId, correlationId, globalPid, demangledName, shortName FROM CUPTI_ACTIVITY_KIND_KERNEL",
+     "CUPTI_ACTIVITY_KIND_KERNEL", -1},
+    {"SELECT start, end, eventClass, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_RUNTIME", -1},
+    {"SELECT start, end, eventType, globalTid, text, textId FROM NVTX_EVENTS", "NVTX_EVENTS", 4},
+    {"SELECT start, end, deviceId, streamId, globalPid, syncType FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+     "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", -1},
+};
+
+[[noreturn]] void die(const std::string& msg) {
+    std::fprintf(stderr, "skewscope-bench: %s\n", msg.c_str());
+    std::exit(1);
 }
 
-// One sequential scan per table over the same columns the loader reads; returns rows read.
-uint64_t plainScan(const std::string& path) {
+// A scan of every table's columns, or of the part `part` of `parts` of each table by row id (the
+// split scans of several threads); one connection per call, the loader's pragmas. Any failure ends
+// the benchmark: a scan that silently read less would make every ratio a lie.
+uint64_t plainScan(const std::string& path, int part = 0, int parts = 1) {
     sqlite3* db = nullptr;
-    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
-    // the loader's connection settings (flags and pragmas), so that both read the file the same way
-    sqlite3_exec(db, "PRAGMA cache_size=-65536; PRAGMA mmap_size=1073741824;", nullptr, nullptr, nullptr);
-    struct Q {
-        const char* sql;
-        int textColumn;  // read with sqlite3_column_text; the others with sqlite3_column_int64
-    };
-    const Q queries[] = {
-        {"SELECT id, value FROM StringIds", 1},
-        {"SELECT start, end, deviceId, streamId, correlationId, globalPid, demangledName, shortName FROM CUPTI_ACTIVITY_KIND_KERNEL", -1},
-        {"SELECT start, end, eventClass, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1},
-        {"SELECT start, end, eventType, globalTid, text, textId, domainId FROM NVTX_EVENTS", 4},
-        {"SELECT start, end, deviceId, streamId, globalPid, syncType FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", -1},
-    };
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) die("cannot open " + path);
+    const std::string pragmas = "PRAGMA cache_size=-2048; PRAGMA mmap_size=" +
+                                std::to_string(std::getenv("SKEWSCOPE_MMAP_MB") ? std::atoll(std::getenv("SKEWSCOPE_MMAP_MB")) << 20
+                                                                                : skew::kDefaultMmapBytes) +
+                                ";";
+    if (sqlite3_exec(db, pragmas.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) die("cannot set the pragmas");
     uint64_t rows = 0;
     volatile int64_t sink = 0;
-    for (const Q& q : queries) {
+    for (const ScanQuery& q : kScanQueries) {
+        int64_t lo = INT64_MIN, hi = INT64_MAX;
+        if (parts > 1) {
+            sqlite3_stmt* b = nullptr;
+            std::string sql = std::string("SELECT min(rowid), max(rowid) FROM ") + q.table;
+            if (sqlite3_prepare_v2(db, sql.c_str(), -1, &b, nullptr) != SQLITE_OK || sqlite3_step(b) != SQLITE_ROW) die("cannot size " + sql);
+            int64_t a = sqlite3_column_int64(b, 0), z = sqlite3_column_int64(b, 1) + 1;
+            sqlite3_finalize(b);
+            lo = a + (z - a) * part / parts;
+            hi = part + 1 == parts ? z : a + (z - a) * (part + 1) / parts;
+        }
+        std::string sql = std::string(q.sql) + " WHERE rowid >= ?1 AND rowid < ?2";
         sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(db, q.sql, -1, &st, nullptr) != SQLITE_OK) continue;
-        int n = sqlite3_column_count(st);
-        while (sqlite3_step(st) == SQLITE_ROW) {
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) die("cannot prepare " + sql + ": " + sqlite3_errmsg(db));
+        sqlite3_bind_int64(st, 1, lo);
+        sqlite3_bind_int64(st, 2, hi);
+        int n = sqlite3_column_count(st), rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             int64_t acc = 0;
             for (int c = 0; c < n; ++c) {
                 if (c == q.textColumn) {
@@ -82,10 +110,59 @@ uint64_t plainScan(const std::string& path) {
             sink = sink + acc;
             ++rows;
         }
+        if (rc != SQLITE_DONE) die("scan of " + std::string(q.table) + " failed: " + sqlite3_errmsg(db));
         sqlite3_finalize(st);
     }
     sqlite3_close(db);
     return rows;
+}
+
+// The scan split over `n` threads, each on its own connection, by row id.
+uint64_t splitScan(const std::string& path, int n) {
+    std::vector<uint64_t> rows(static_cast<size_t>(n), 0);
+    std::vector<std::thread> t;
+    for (int i = 0; i < n; ++i) t.emplace_back([&, i] { rows[size_t(i)] = plainScan(path, i, n); });
+    for (auto& x : t) x.join();
+    uint64_t total = 0;
+    for (auto r : rows) total += r;
+    return total;
+}
+
+// Runs `argv` as a child process; its wall time, peak RSS (VmHWM: what top shows at its worst) and
+// peak anonymous memory (RssAnon sampled every millisecond).
+struct ChildRun {
+    double seconds = 0;
+    long peakRssKb = 0, peakAnonKb = 0;
+    int exitCode = -1;
+};
+ChildRun runChild(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+    ChildRun r;
+    double t0 = now();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));
+        int devnull = ::open("/dev/null", O_WRONLY);
+        ::dup2(devnull, 1);
+        std::vector<char*> a;
+        for (const auto& s : args) a.push_back(const_cast<char*>(s.c_str()));
+        a.push_back(nullptr);
+        ::execv(a[0], a.data());
+        _exit(127);
+    }
+    const std::string status = "/proc/" + std::to_string(pid) + "/status";
+    int st = 0;
+    while (::waitpid(pid, &st, WNOHANG) == 0) {
+        std::ifstream in(status);
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.rfind("RssAnon:", 0) == 0) r.peakAnonKb = std::max(r.peakAnonKb, std::strtol(line.c_str() + 8, nullptr, 10));
+            if (line.rfind("VmHWM:", 0) == 0) r.peakRssKb = std::max(r.peakRssKb, std::strtol(line.c_str() + 6, nullptr, 10));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    r.seconds = now() - t0;
+    r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
 }
 
 #ifdef SKEWSCOPE_BENCH_VIEWS
@@ -216,8 +293,42 @@ void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, co
 
 }  // namespace
 
+namespace {
+
+struct Timed {
+    double load = 1e30, analyze = 1e30;
+    skew::Profile profile;
+    skew::Analysis analysis;
+};
+
+// loadProfile then analyze, `repeat` times; the fastest of each (the machine may be shared).
+Timed loadAndAnalyze(const std::string& file, int repeat, skew::ProfileCache* cache) {
+    Timed t;
+    for (int i = 0; i < repeat; ++i) {
+        skew::LoadOptions lo;
+        lo.cache = cache;
+        double t0 = now();
+        skew::Profile p = skew::loadProfile({file}, lo);
+        double t1 = now();
+        skew::Analysis a = skew::analyze(p);
+        double t2 = now();
+        t.load = std::min(t.load, t1 - t0);
+        t.analyze = std::min(t.analyze, t2 - t1);
+        if (i + 1 == repeat) t.profile = std::move(p), t.analysis = std::move(a);
+    }
+    return t;
+}
+
+std::string binDirOf(const char* argv0) {
+    std::string s = argv0;
+    auto slash = s.rfind('/');
+    return slash == std::string::npos ? "." : s.substr(0, slash);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    uint64_t kernels = 5'000'000;
+    uint64_t kernels = 6'000'000;
     int ranks = 8;
     int repeat = 3;
     std::string file;
@@ -258,44 +369,82 @@ int main(int argc, char** argv) {
     ::stat(file.c_str(), &st);
     std::printf("export: %s (%.0f MB)\n", file.c_str(), double(st.st_size) / 1e6);
 
-    plainScan(file);  // warm the page cache so both timings read from memory
-    double t0 = now();
-    uint64_t scanRows = plainScan(file);
-    double scan = now() - t0;
-
-    long rss0 = rssKb();
-    t0 = now();
-    skew::Profile p = skew::loadProfile({file});
-    double load = now() - t0;
-    long rss1 = rssKb();
-    uint64_t k = p.kernelCount();
-    uint64_t nccl = 0;
-    for (const auto& r : p.ranks) nccl += r.ncclKernelCount();
-
-    // analysis is repeated (on the same loaded profile) and the fastest run reported: the machine is noisy
-    skew::Analysis a;
-    double an = 1e30;
+    // the scans: one thread over every table, and two threads each over half of every table
+    plainScan(file);  // warm the page cache so every timing reads from memory
+    double scan = 1e30, split = 1e30;
+    uint64_t scanRows = 0;
     for (int i = 0; i < repeat; ++i) {
+        double t0 = now();
+        scanRows = plainScan(file);
+        scan = std::min(scan, now() - t0);
         t0 = now();
-        a = skew::analyze(p);
-        an = std::min(an, now() - t0);
+        if (splitScan(file, 2) != scanRows) die("the split scan read another number of rows");
+        split = std::min(split, now() - t0);
+    }
+    std::printf("rows scanned: %llu\n", (unsigned long long)scanRows);
+    std::printf("single-thread SQLite scan of the columns read: %.2f s (%.2f M rows/s)\n", scan, double(scanRows) / scan / 1e6);
+    std::printf("two threads, each scanning half of every table by row id: %.2f s = %.2fx the single scan\n", split, split / scan);
+
+    // cold open (no cache) + full analysis, with 1 and 2 loading threads
+    Timed cold;
+    for (const char* threads : {"1", "2"}) {
+        ::setenv("SKEWSCOPE_LOAD_THREADS", threads, 1);
+        Timed t = loadAndAnalyze(file, repeat, nullptr);
+        std::printf("cold open with %s thread(s): load %.2f s + analyze %.3f s = %.2f s = %.2fx the single scan\n", threads, t.load,
+                    t.analyze, t.load + t.analyze, (t.load + t.analyze) / scan);
+        cold = std::move(t);
+    }
+    ::unsetenv("SKEWSCOPE_LOAD_THREADS");
+    skew::Profile& p = cold.profile;
+    uint64_t k = p.kernelCount(), nccl = 0;
+    for (const auto& r : p.ranks) nccl += r.ncclKernelCount();
+    uint32_t colls = 0;
+    for (const auto& g : cold.analysis.groups) colls += g.count;
+    std::printf("kernels: %llu (%llu NCCL), launch rows kept: %llu, %u collectives\n", (unsigned long long)k, (unsigned long long)nccl,
+                (unsigned long long)p.launchCount(), colls);
+    std::printf("analysis: %.1f ms per million kernels loaded (%.1f ms per million NCCL kernels), one core\n",
+                cold.analyze * 1e3 / (double(k) / 1e6), cold.analyze * 1e3 / (double(nccl) / 1e6));
+    std::printf("model: %.1f bytes per kernel in the kernel and launch arrays\n", double(p.residentBytes()) / double(k));
+
+    // the profile cache: write the snapshot, then reopen from it + full analysis
+    const std::string cacheDir = file + ".bench-cache";
+    {
+        skew::ProfileCache cache(cacheDir);
+        cache.clear();
+        double t0 = now();
+        std::string error;
+        p.inputs[0].identity = skew::ProfileCache::identify(file);  // a load without a cache does not stat its file
+        if (!cache.store(p, 0, &error)) die(error);
+        double write = now() - t0;
+        Timed warm = loadAndAnalyze(file, repeat, &cache);
+        if (!warm.profile.inputs[0].fromSnapshot) die("the reopen did not read the snapshot");
+        std::printf("snapshot: written in %.2f s (%.0f MB); reopen + full analysis %.2f s + %.3f s = %.2f s = %.2fx the single scan\n", write,
+                    double(cache.info().bytes) / 1e6, warm.load, warm.analyze, warm.load + warm.analyze, (warm.load + warm.analyze) / scan);
     }
 
-    std::printf("kernels: %llu (%llu NCCL), launch rows kept: %llu, rows scanned: %llu\n", (unsigned long long)k,
-                (unsigned long long)nccl, (unsigned long long)p.launchCount(), (unsigned long long)scanRows);
-    std::printf("plain SQLite scan of the same columns (same pragmas): %.2f s (%.2f M rows/s)\n", scan, double(scanRows) / scan / 1e6);
-    std::printf("loadProfile:                           %.2f s (%.2f M rows/s, %.2f M kernels/s), %.2fx the scan\n", load,
-                double(scanRows) / load / 1e6, double(k) / load / 1e6, load / scan);
-    std::printf("resident memory: %.1f bytes per kernel in kernel + launch arrays; RSS grew %.1f bytes per kernel\n",
-                double(p.residentBytes()) / double(k), double(rss1 - rss0) * 1024.0 / double(k));
-    uint32_t colls = 0;
-    for (const auto& g : a.groups) colls += g.count;
-    std::printf("analyze (best of %d): %.3f s for %u collectives in %zu groups = %.1f ms per million NCCL kernels (one core)\n", repeat, an, colls,
-                a.groups.size(), an * 1e3 / (double(nccl) / 1e6));
-    std::printf("end to end (load + analyze): %.2f s = %.2fx the plain scan\n", load + an, (load + an) / scan);
+    // what top shows: the command line as a child process (its own memory), cold and reopened
+    const std::string cli = binDirOf(argv[0]) + "/skewscope";
+    for (const char* threads : {"1", "2"}) {
+        ChildRun r = runChild({cli, "analyze", file, "--format", "text", "--output", "/dev/null", "--no-cache"},
+                              {std::string("SKEWSCOPE_LOAD_THREADS=") + threads});
+        if (r.exitCode != 0) die("skewscope analyze failed");
+        std::printf("skewscope analyze (cold, %s thread(s), text report): %.2f s = %.2fx the single scan; peak anonymous %.1f bytes per kernel, "
+                    "peak RSS %.0f MB = %.1f bytes per kernel\n",
+                    threads, r.seconds, r.seconds / scan, double(r.peakAnonKb) * 1024 / double(k), double(r.peakRssKb) / 1024,
+                    double(r.peakRssKb) * 1024 / double(k));
+    }
+    {
+        ChildRun r = runChild({cli, "analyze", file, "--format", "text", "--output", "/dev/null"}, {"SKEWSCOPE_CACHE_DIR=" + cacheDir});
+        if (r.exitCode != 0) die("skewscope analyze failed");
+        std::printf("skewscope analyze (reopened from the snapshot): %.2f s = %.2fx the single scan; peak anonymous %.1f bytes per kernel, "
+                    "peak RSS %.0f MB\n",
+                    r.seconds, r.seconds / scan, double(r.peakAnonKb) * 1024 / double(k), double(r.peakRssKb) / 1024);
+    }
+    skew::ProfileCache(cacheDir).clear();
+    ::rmdir(cacheDir.c_str());
     if (views) {
 #ifdef SKEWSCOPE_BENCH_VIEWS
-        benchViews(argc, argv, std::move(p), std::move(a), file);
+        benchViews(argc, argv, std::move(cold.profile), std::move(cold.analysis), file);
 #else
         std::fprintf(stderr, "--views needs a build with the viewer (SKEWSCOPE_BUILD_UI)\n");
         return 2;

@@ -40,28 +40,51 @@ struct LaneKeyHash {
     }
 };
 
-// Reorders parallel columns by one permutation.
+// Memory one task's sorts reuse: touching fresh pages is the dearest part of sorting a big lane.
+struct SortScratch {
+    struct Key {
+        int64_t start, end;
+        uint32_t index;
+    };
+    std::vector<Key> keys;
+    std::vector<uint32_t> perm;
+    std::vector<uint64_t> column;  // one column at a time, reordered
+};
+
+// Reorders parallel columns by one permutation (perm[i]: the old index of new element i).
 template <typename... Cols>
-void applyPermutation(const std::vector<uint32_t>& perm, Cols&... cols) {
+void applyPermutation(SortScratch& s, const std::vector<uint32_t>& perm, Cols&... cols) {
     auto apply = [&](auto& v) {
-        std::remove_reference_t<decltype(v)> out(v.size());
-        for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
-        v.swap(out);
+        using T = typename std::remove_reference_t<decltype(v)>::value_type;
+        static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>);
+        s.column.resize(perm.size());
+        T* tmp = reinterpret_cast<T*>(s.column.data());
+        for (size_t i = 0; i < perm.size(); ++i) tmp[i] = v[perm[i]];
+        std::copy(tmp, tmp + perm.size(), v.begin());
     };
     (apply(cols), ...);
 }
 
-// Sorts parallel columns by (start, end) with one permutation; skipped when already sorted.
+// Sorts parallel columns by (start, end), ties in their order; skipped when already sorted.
 template <typename... Cols>
-void sortByStart(std::vector<int64_t>& start, std::vector<int64_t>& end, Cols&... cols) {
+void sortByStart(SortScratch& s, std::vector<int64_t>& start, std::vector<int64_t>& end, Cols&... cols) {
+    const size_t n = start.size();
     bool sorted = true;
-    for (size_t i = 1; i < start.size() && sorted; ++i)
-        sorted = start[i - 1] < start[i] || (start[i - 1] == start[i] && end[i - 1] <= end[i]);
+    for (size_t i = 1; i < n && sorted; ++i) sorted = start[i - 1] < start[i] || (start[i - 1] == start[i] && end[i - 1] <= end[i]);
     if (sorted) return;
-    std::vector<uint32_t> perm(start.size());
-    std::iota(perm.begin(), perm.end(), 0u);
-    std::sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return start[a] != start[b] ? start[a] < start[b] : end[a] < end[b]; });
-    applyPermutation(perm, start, end, cols...);
+    // keys side by side (no indirection while sorting); the index breaks ties, so the order is stable
+    s.keys.resize(n);
+    for (size_t i = 0; i < n; ++i) s.keys[i] = {start[i], end[i], uint32_t(i)};
+    std::sort(s.keys.begin(), s.keys.end(), [](const SortScratch::Key& a, const SortScratch::Key& b) {
+        return a.start != b.start ? a.start < b.start : a.end != b.end ? a.end < b.end : a.index < b.index;
+    });
+    s.perm.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        start[i] = s.keys[i].start;
+        end[i] = s.keys[i].end;
+        s.perm[i] = s.keys[i].index;
+    }
+    applyPermutation(s, s.perm, cols...);
 }
 
 // Appends the elements of `from` to `to` and frees `from`.
@@ -71,37 +94,52 @@ void moveAppend(std::vector<T>& to, std::vector<T>& from) {
     std::vector<T>().swap(from);
 }
 
+// One row's integer columns, each read once (Query::ints).
+struct Row {
+    int64_t v[8];
+    Query::Kind k[8];
+    bool isInt(int c) const { return k[c] == Query::kInt; }
+    bool isNull(int c) const { return k[c] == Query::kNull; }
+};
+
 // A row's [start, end] is usable when both are integers within kMaxAbsTimeNs and end >= start:
 // text, NULL, REAL or wild values would give wrapped or negative durations downstream.
-bool usableInterval(const Query& q, int startCol, int endCol) {
-    if (!q.isInteger(startCol) || !q.isInteger(endCol)) return false;
-    int64_t a = q.i64(startCol), b = q.i64(endCol);
+bool usableInterval(const Row& r, int startCol, int endCol) {
+    if (!r.isInt(startCol) || !r.isInt(endCol)) return false;
+    int64_t a = r.v[startCol], b = r.v[endCol];
     return a >= -kMaxAbsTimeNs && a <= kMaxAbsTimeNs && b >= a && b <= kMaxAbsTimeNs;
 }
 // device and stream ids: small non-negative integers
-bool smallId(const Query& q, int col) { return q.isInteger(col) && q.i64(col) >= 0 && q.i64(col) <= INT32_MAX; }
+bool smallId(const Row& r, int col) { return r.isInt(col) && r.v[col] >= 0 && r.v[col] <= INT32_MAX; }
+// a correlation id: a whole number below kNoCorrelation
+bool usableCorrelation(const Row& r, int col) { return r.isInt(col) && r.v[col] >= 0 && r.v[col] < int64_t(kNoCorrelation); }
 
 struct Range {
     int64_t lo, hi;  // rowid in [lo, hi)
 };
 
-// One range's kernels, per lane in order of first appearance.
+// Rows a range's columns are reserved for: the range's row-id span, capped (a file with a wild
+// row id must not reserve gigabytes; beyond the cap the columns grow as usual).
+size_t expectedRows(const Range& r) { return size_t(std::clamp<int64_t>(r.hi - r.lo, 0, int64_t(1) << 21)); }
+
+// One range's kernels in row order, each with its lane (an index into `keys`, the range's lanes
+// in order of first appearance). Flat columns reserved once: no growth while reading.
 struct KernelPiece {
     std::vector<LaneKey> keys;
-    std::vector<KernelLane> lanes;
+    std::vector<uint32_t> lane;
+    std::vector<int64_t> start, end;
+    std::vector<StrId> name;
+    std::vector<uint32_t> correlationId;
     uint64_t skipped = 0, badCorrelation = 0;
 };
 
-struct LaunchRows {
-    std::vector<uint32_t> correlationId;
-    std::vector<int64_t> start, end;
-    std::vector<StrId> name;
-    std::vector<uint32_t> tid;
-};
-// One range's launch rows, per process (globalPid) in order of first appearance.
+// One range's launch rows in row order, each with its process (an index into `pids`).
 struct RuntimePiece {
     std::vector<uint64_t> pids;
-    std::vector<LaunchRows> rows;
+    std::vector<uint32_t> proc;
+    std::vector<uint32_t> correlationId, tid;
+    std::vector<int64_t> start, end;
+    std::vector<StrId> name;
     uint64_t skipped = 0;
 };
 
@@ -116,6 +154,30 @@ struct SyncPiece {
     std::vector<uint64_t> pids;
     std::vector<StreamWaits> waits;
     uint64_t skipped = 0;
+};
+
+// The correlation ids of one process's kernels. They count up from small numbers: a bitmap covers
+// them. Ids beyond 2^26 (a malformed or exotic file) go to a set instead of growing the bitmap to
+// hundreds of MB.
+class CorrelationSet {
+public:
+    void insert(uint32_t corr) {
+        if (corr >= kBitmapIds) {
+            high_.insert(corr);
+            return;
+        }
+        if ((corr >> 6) >= bits_.size()) bits_.resize(std::min<size_t>((corr >> 6) + 1 + bits_.size() / 2, kBitmapIds >> 6), 0);
+        bits_[corr >> 6] |= uint64_t(1) << (corr & 63);
+    }
+    bool contains(uint32_t corr) const {
+        if (corr >= kBitmapIds) return high_.count(corr) > 0;
+        return (corr >> 6) < bits_.size() && (bits_[corr >> 6] >> (corr & 63) & 1);
+    }
+
+private:
+    static constexpr uint32_t kBitmapIds = 1u << 26;
+    std::vector<uint64_t> bits_;
+    std::unordered_set<uint32_t> high_;
 };
 
 template <typename Rows>
@@ -159,13 +221,15 @@ struct FileReader::State {
     std::string kernelSql, runtimeSql, nvtxSql, syncSql, processesSql;
     // phase 3: merged, keyed by globalPid until processes are assembled
     std::vector<uint64_t> kernelPids;  // processes in order of first appearance in the kernel table
-    std::unordered_map<uint64_t, std::vector<uint64_t>> kernelCorr;  // globalPid -> bitmap of kernel correlation ids
-    std::unordered_map<uint64_t, std::unordered_set<uint32_t>> kernelCorrHigh;
+    std::unordered_map<uint64_t, CorrelationSet> kernelCorr;  // globalPid -> correlation ids of its kernels
     std::unordered_map<uint64_t, Launches> launches;
     std::vector<uint64_t> nvtxPids, syncPids;
     std::unordered_map<uint64_t, NvtxRanges> nvtxMerged;
     std::unordered_map<uint64_t, StreamWaits> syncMerged;
-    uint64_t duplicateLaunches = 0;
+    std::unordered_map<LaneKey, uint32_t, LaneKeyHash> laneOf;  // index in part.lanes
+    uint64_t kernelRowsMerged = 0, kernelSkipped = 0, kernelBadCorrelation = 0;
+    std::vector<uint64_t> launchPids;  // processes in order of first appearance in the API table
+    uint64_t runtimeRowsMerged = 0, duplicateLaunches = 0, skippedLaunches = 0;
 
     State(ExportFile& f, FilePart& p, ReadProgress& pr) : file(f), part(p), prog(pr), path(f.path()) {}
 
@@ -193,6 +257,19 @@ struct FileReader::State {
         to.push_back(part.input.path + ": " + std::to_string(count) + " " + what + " row" + (count == 1 ? "" : "s") +
                                 " with an unusable " + columns + " (text, NULL, fractional, out of range, or ending "
                                 "before it starts) skipped in " + table);
+    }
+
+    // The capacity for a column that needs `want` elements when `merged` rows of a table split
+    // into `ranges` have been merged: what it would need at the end if the rows to come resemble
+    // those merged (with a margin), so that most columns grow once. Room reserved and never
+    // written costs address space, not memory.
+    static size_t growTo(size_t want, uint64_t merged, const std::vector<Range>& ranges) {
+        int64_t span = 0;
+        for (const Range& r : ranges) span += r.hi - r.lo;
+        double share = double(want) / double(std::max<uint64_t>(merged, 1));
+        // the row-id span can be wild in a damaged file: never plan for more than 64 times the rows seen
+        double rows = std::min(double(std::max<int64_t>(span, int64_t(merged))), 64.0 * double(merged) + double(1 << 20));
+        return std::max(want + want / 2, size_t(share * rows * 1.1) + 4096);
     }
 
     std::vector<Range> split(const std::string& table) {
@@ -309,42 +386,41 @@ struct FileReader::State {
         Connection c(path);
         auto q = rangeQuery(c, kernelSql, kernelRanges[ri]);
         KernelPiece& piece = kernels[ri];
+        const size_t expect = expectedRows(kernelRanges[ri]);
+        piece.lane.reserve(expect), piece.start.reserve(expect), piece.end.reserve(expect), piece.name.reserve(expect),
+            piece.correlationId.reserve(expect);
         std::unordered_map<LaneKey, uint32_t, LaneKeyHash> index;
         LaneKey last{~0ull, -1, -1};
-        KernelLane* lane = nullptr;
+        uint32_t lane = ~0u;
+        Row r;
         uint64_t n = 0;
         while (q->step()) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
-            if (!usableInterval(*q, 0, 1) || !smallId(*q, 2) || !smallId(*q, 3)) {
+            q->ints(8, r.v, r.k);
+            if (!usableInterval(r, 0, 1) || !smallId(r, 2) || !smallId(r, 3)) {
                 ++piece.skipped;
                 continue;
             }
-            LaneKey key{uint64_t(q->i64(5)), int32_t(q->i64(2)), int32_t(q->i64(3))};
-            if (!lane || !(key == last)) {
-                auto [it, fresh] = index.emplace(key, uint32_t(piece.lanes.size()));
-                if (fresh) {
-                    piece.keys.push_back(key);
-                    piece.lanes.emplace_back();
-                    piece.lanes.back().stream = key.stream;
-                }
-                lane = &piece.lanes[it->second];
+            LaneKey key{uint64_t(r.v[5]), int32_t(r.v[2]), int32_t(r.v[3])};
+            if (lane == ~0u || !(key == last)) {
+                auto [it, fresh] = index.emplace(key, uint32_t(piece.keys.size()));
+                if (fresh) piece.keys.push_back(key);
+                lane = it->second;
                 last = key;
             }
-            StrId name = str(q->isNull(6) ? q->i64(7) : q->i64(6));
-            if (name == kNoString && !q->isNull(7)) name = str(q->i64(7));
-            lane->start.push_back(q->i64(0));
-            lane->end.push_back(q->i64(1));
-            lane->name.push_back(name);
+            StrId name = str(r.isNull(6) ? r.v[7] : r.v[6]);
+            if (name == kNoString && !r.isNull(7)) name = str(r.v[7]);
             // an id that cannot be a correlation id joins nothing (kNoCorrelation matches no launch)
             uint32_t corr = kNoCorrelation;
-            if (q->isInteger(4) && q->i64(4) >= 0 && q->i64(4) < int64_t(kNoCorrelation)) corr = uint32_t(q->i64(4));
-            else if (!q->isNull(4)) ++piece.badCorrelation;
-            lane->correlationId.push_back(corr);
+            if (usableCorrelation(r, 4)) corr = uint32_t(r.v[4]);
+            else if (!r.isNull(4)) ++piece.badCorrelation;
+            piece.lane.push_back(lane);
+            piece.start.push_back(r.v[0]);
+            piece.end.push_back(r.v[1]);
+            piece.name.push_back(name);
+            piece.correlationId.push_back(corr);
         }
         prog.add(n % kProgressEvery);
-        for (auto& l : piece.lanes) {  // a piece keeps no spare capacity while it waits for the merge
-            l.start.shrink_to_fit(), l.end.shrink_to_fit(), l.name.shrink_to_fit(), l.correlationId.shrink_to_fit();
-        }
         kernelRowsPerRange[ri] = n;
     }
 
@@ -352,26 +428,36 @@ struct FileReader::State {
         Connection c(path);
         auto q = rangeQuery(c, runtimeSql, runtimeRanges[ri]);
         RuntimePiece& piece = runtime[ri];
+        const size_t expect = expectedRows(runtimeRanges[ri]);
+        piece.proc.reserve(expect), piece.correlationId.reserve(expect), piece.tid.reserve(expect), piece.start.reserve(expect),
+            piece.end.reserve(expect), piece.name.reserve(expect);
         uint64_t n = 0, lastPid = ~0ull;
-        size_t lastIdx = 0;
+        uint32_t proc = 0;
+        Row r;
         while (q->step()) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
-            int64_t cls = q->i64(2);
-            if (cls != 0 && cls != 1) continue;  // other classes (backtraces, ...) repeat correlation ids
-            if (q->isNull(4)) continue;
-            if (!usableInterval(*q, 0, 1) || !q->isInteger(4) || q->i64(4) < 0 || q->i64(4) >= int64_t(kNoCorrelation)) {
+            q->ints(6, r.v, r.k);
+            if (r.v[2] != 0 && r.v[2] != 1) continue;  // other classes (backtraces, ...) repeat correlation ids
+            if (r.isNull(4)) continue;
+            if (!usableInterval(r, 0, 1) || !usableCorrelation(r, 4)) {
                 ++piece.skipped;
                 continue;
             }
-            StrId name = str(q->i64(5));
+            StrId name = str(r.v[5]);
             if (name >= isLaunchApi.size() || !isLaunchApi[name]) continue;  // not a launch: launched no kernel
-            uint64_t gtid = uint64_t(q->i64(3));
-            LaunchRows& L = rowsOf(piece.pids, piece.rows, gtid & ~kTidMask, lastPid, lastIdx);
-            L.correlationId.push_back(uint32_t(q->i64(4)));
-            L.start.push_back(q->i64(0));
-            L.end.push_back(q->i64(1));
-            L.name.push_back(name);
-            L.tid.push_back(uint32_t(gtid & kTidMask));
+            const uint64_t gtid = uint64_t(r.v[3]), gpid = gtid & ~kTidMask;
+            if (gpid != lastPid || piece.pids.empty()) {
+                auto it = std::find(piece.pids.begin(), piece.pids.end(), gpid);  // a handful of processes per file
+                proc = uint32_t(it - piece.pids.begin());
+                if (it == piece.pids.end()) piece.pids.push_back(gpid);
+                lastPid = gpid;
+            }
+            piece.proc.push_back(proc);
+            piece.correlationId.push_back(uint32_t(r.v[4]));
+            piece.start.push_back(r.v[0]);
+            piece.end.push_back(r.v[1]);
+            piece.name.push_back(name);
+            piece.tid.push_back(uint32_t(gtid & kTidMask));
         }
         prog.add(n % kProgressEvery);
         runtimeRowsPerRange[ri] = n;
@@ -384,17 +470,19 @@ struct FileReader::State {
         std::unordered_map<std::string, uint32_t> inlineIndex;
         uint64_t n = 0, lastPid = ~0ull;
         size_t lastIdx = 0;
+        Row row;
         while (q->step()) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
-            int64_t type = q->i64(2);
+            q->ints(4, row.v, row.k);
+            int64_t type = row.v[2];
             // 59/60: push/pop and start/end ranges; 70/71: the same from NVTX text extensions
             if (type != 59 && type != 60 && type != 70 && type != 71) continue;
-            if (q->isNull(1)) continue;  // an unfinished range
-            if (!usableInterval(*q, 0, 1)) {
+            if (row.isNull(1)) continue;  // an unfinished range
+            if (!usableInterval(row, 0, 1)) {
                 ++piece.skipped;
                 continue;
             }
-            uint64_t gtid = uint64_t(q->i64(3));
+            uint64_t gtid = uint64_t(row.v[3]);
             NvtxRanges& r = rowsOf(piece.pids, piece.ranges, gtid & ~kTidMask, lastPid, lastIdx);
             uint32_t text;
             if (q->isNull(4)) {
@@ -404,8 +492,8 @@ struct FileReader::State {
                 if (fresh) piece.inlineTexts.push_back(it->first);
                 text = kInlineText | it->second;
             }
-            r.start.push_back(q->i64(0));
-            r.end.push_back(q->i64(1));
+            r.start.push_back(row.v[0]);
+            r.end.push_back(row.v[1]);
             r.tid.push_back(uint32_t(gtid & kTidMask));
             r.text.push_back(text);
             ++piece.ranges_;
@@ -420,94 +508,83 @@ struct FileReader::State {
         SyncPiece& piece = sync[ri];
         uint64_t n = 0, lastPid = ~0ull;
         size_t lastIdx = 0;
+        Row r;
         while (q->step()) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
-            if (q->i64(5) != 2) continue;  // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT
-            if (!usableInterval(*q, 0, 1) || !smallId(*q, 2) || !smallId(*q, 3)) {
+            q->ints(6, r.v, r.k);
+            if (r.v[5] != 2) continue;  // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT
+            if (!usableInterval(r, 0, 1) || !smallId(r, 2) || !smallId(r, 3)) {
                 ++piece.skipped;
                 continue;
             }
-            StreamWaits& w = rowsOf(piece.pids, piece.waits, uint64_t(q->i64(4)), lastPid, lastIdx);
-            w.start.push_back(q->i64(0));
-            w.end.push_back(q->i64(1));
-            w.device.push_back(int32_t(q->i64(2)));
-            w.stream.push_back(int32_t(q->i64(3)));
+            StreamWaits& w = rowsOf(piece.pids, piece.waits, uint64_t(r.v[4]), lastPid, lastIdx);
+            w.start.push_back(r.v[0]);
+            w.end.push_back(r.v[1]);
+            w.device.push_back(int32_t(r.v[2]));
+            w.stream.push_back(int32_t(r.v[3]));
         }
         prog.add(n % kProgressEvery);
         syncRowsPerRange[ri] = n;
     }
 
     // ---- phase 3 ------------------------------------------------------------------------------
-    // Correlation ids count up from small numbers; a bitmap covers them. Ids beyond 2^26 (a
-    // malformed or exotic file) go to a set instead of growing the bitmap to hundreds of MB.
-    static constexpr uint32_t kBitmapIds = 1u << 26;
-    void markCorrelation(uint64_t gpid, uint32_t corr) {
-        if (corr >= kBitmapIds) {
-            kernelCorrHigh[gpid].insert(corr);
-            return;
+    // Range `ri` of the kernel table, after the ranges before it (the merges run in row order, each
+    // as soon as it can, so only a few ranges wait in memory): its rows appended to their lanes.
+    void mergeKernelRange(size_t ri) {
+        KernelPiece& kp = kernels[ri];
+        kernelSkipped += kp.skipped;
+        kernelBadCorrelation += kp.badCorrelation;
+        kernelRowsMerged += kernelRowsPerRange[ri];
+        std::vector<uint32_t> toLane;  // indices: part.lanes grows in this loop
+        std::vector<size_t> count(kp.keys.size(), 0);
+        for (uint32_t l : kp.lane) ++count[l];
+        for (size_t i = 0; i < kp.keys.size(); ++i) {
+            const LaneKey& key = kp.keys[i];
+            auto [it, fresh] = laneOf.emplace(key, uint32_t(part.lanes.size()));
+            if (fresh) {
+                part.lanes.push_back({key.globalPid, key.device, {}});
+                part.lanes.back().lane.stream = key.stream;
+                if (std::find(kernelPids.begin(), kernelPids.end(), key.globalPid) == kernelPids.end()) kernelPids.push_back(key.globalPid);
+            }
+            KernelLane& l = part.lanes[it->second].lane;
+            size_t want = l.size() + count[i];
+            if (want > l.start.capacity()) {
+                size_t n = growTo(want, kernelRowsMerged, kernelRanges);
+                l.start.reserve(n), l.end.reserve(n), l.name.reserve(n), l.correlationId.reserve(n);
+            }
+            toLane.push_back(it->second);
         }
-        auto& bits = kernelCorr[gpid];
-        if ((corr >> 6) >= bits.size()) bits.resize(std::min<size_t>((corr >> 6) + 1 + bits.size() / 2, kBitmapIds >> 6), 0);
-        bits[corr >> 6] |= uint64_t(1) << (corr & 63);
-    }
-    bool hasCorrelation(uint64_t gpid, uint32_t corr) const {
-        if (corr >= kBitmapIds) {
-            auto it = kernelCorrHigh.find(gpid);
-            return it != kernelCorrHigh.end() && it->second.count(corr);
+        std::vector<KernelLane*> to;
+        for (uint32_t li : toLane) to.push_back(&part.lanes[li].lane);
+        for (size_t i = 0; i < kp.lane.size(); ++i) {
+            KernelLane& l = *to[kp.lane[i]];
+            l.start.push_back(kp.start[i]);
+            l.end.push_back(kp.end[i]);
+            l.name.push_back(kp.name[i]);
+            l.correlationId.push_back(kp.correlationId[i]);
         }
-        auto it = kernelCorr.find(gpid);
-        if (it == kernelCorr.end()) return false;
-        const auto& bits = it->second;
-        return (corr >> 6) < bits.size() && (bits[corr >> 6] >> (corr & 63) & 1);
+        kp = KernelPiece();
     }
 
-    void mergeKernels() {
-        uint64_t skipped = 0, badCorr = 0, rows = 0;
-        std::unordered_map<LaneKey, size_t, LaneKeyHash> laneOf;
-        // lanes in order of first appearance; their pieces in range order
-        std::vector<std::vector<KernelLane*>> pieces;
-        for (KernelPiece& kp : kernels) {
-            skipped += kp.skipped;
-            badCorr += kp.badCorrelation;
-            for (size_t i = 0; i < kp.keys.size(); ++i) {
-                auto [it, fresh] = laneOf.emplace(kp.keys[i], part.lanes.size());
-                if (fresh) {
-                    part.lanes.push_back({kp.keys[i].globalPid, kp.keys[i].device, {}});
-                    part.lanes.back().lane.stream = kp.keys[i].stream;
-                    pieces.emplace_back();
-                    if (std::find(kernelPids.begin(), kernelPids.end(), kp.keys[i].globalPid) == kernelPids.end())
-                        kernelPids.push_back(kp.keys[i].globalPid);
-                }
-                pieces[it->second].push_back(&kp.lanes[i]);
-            }
-        }
-        for (uint64_t n : kernelRowsPerRange) rows += n;
-        part.input.kernelRows = rows;
+    // After the last kernel range: each lane sorted and indexed; which correlation ids have a kernel.
+    void finishKernels() {
+        std::vector<KernelPiece>().swap(kernels);
+        part.input.kernelRows = kernelRowsMerged;
+        SortScratch scratch;
         for (size_t li = 0; li < part.lanes.size(); ++li) {
             KernelLane& l = part.lanes[li].lane;
-            size_t total = 0;
-            for (KernelLane* p : pieces[li]) total += p->size();
-            // one column at a time, each piece's column freed once copied: no doubling of the lane
-            l.start.reserve(total);
-            for (KernelLane* p : pieces[li]) moveAppend(l.start, p->start);
-            l.end.reserve(total);
-            for (KernelLane* p : pieces[li]) moveAppend(l.end, p->end);
-            l.name.reserve(total);
-            for (KernelLane* p : pieces[li]) moveAppend(l.name, p->name);
-            l.correlationId.reserve(total);
-            for (KernelLane* p : pieces[li]) moveAppend(l.correlationId, p->correlationId);
-            sortByStart(l.start, l.end, l.name, l.correlationId);
+            sortByStart(scratch, l.start, l.end, l.name, l.correlationId);
             buildLaneIndex(l);
             l.ncclKernels = 0;
             for (StrId n : l.name) l.ncclKernels += part.nameOps[n] != CollOp::NotNccl;
+            CorrelationSet& ids = kernelCorr[part.lanes[li].globalPid];
             for (uint32_t corr : l.correlationId)
-                if (corr != kNoCorrelation) markCorrelation(part.lanes[li].globalPid, corr);
+                if (corr != kNoCorrelation) ids.insert(corr);
         }
-        std::vector<KernelPiece>().swap(kernels);
         const std::string t = "CUPTI_ACTIVITY_KIND_KERNEL";
-        warnSkipped(kernelWarnings, skipped, "kernel", t, "start, end, device or stream");
-        if (badCorr > 0)
-            kernelWarnings.push_back(part.input.path + ": " + std::to_string(badCorr) + " kernel rows of " + t +
+        warnSkipped(kernelWarnings, kernelSkipped, "kernel", t, "start, end, device or stream");
+        if (kernelBadCorrelation > 0)
+            kernelWarnings.push_back(part.input.path + ": " + std::to_string(kernelBadCorrelation) + " kernel rows of " + t +
                                     " have an unusable correlation id (not a whole number from 0 to 2^32-2): they are "
                                     "kept but cannot be joined to their launch");
     }
@@ -534,45 +611,82 @@ struct FileReader::State {
         return dropped;
     }
 
-    void mergeLaunches() {  // after mergeKernels: only rows that launched a kernel of the file
-        uint64_t skipped = 0, rows = 0;
-        for (uint64_t n : runtimeRowsPerRange) rows += n;
-        part.input.runtimeRows = rows;
-        for (RuntimePiece& rp : runtime) {
-            skipped += rp.skipped;
-            for (size_t i = 0; i < rp.pids.size(); ++i) {
-                const uint64_t gpid = rp.pids[i];
-                if (!kernelCorr.count(gpid) && !kernelCorrHigh.count(gpid)) continue;  // a process without kernels
-                LaunchRows& from = rp.rows[i];
-                Launches& to = launches[gpid];
-                for (size_t k = 0; k < from.correlationId.size(); ++k) {
-                    if (!hasCorrelation(gpid, from.correlationId[k])) continue;
-                    to.correlationId.push_back(from.correlationId[k]);
-                    to.start.push_back(from.start[k]);
-                    to.end.push_back(from.end[k]);
-                    to.name.push_back(from.name[k]);
-                    to.tid.push_back(from.tid[k]);
-                }
-                from = {};
+    // Range `ri` of the API rows, after the ranges before it: its launch rows appended to their
+    // processes (in read order). Which of them launched a kernel of the file is decided at the end.
+    void mergeRuntimeRange(size_t ri) {
+        RuntimePiece& rp = runtime[ri];
+        skippedLaunches += rp.skipped;
+        runtimeRowsMerged += runtimeRowsPerRange[ri];
+        std::vector<size_t> count(rp.pids.size(), 0);
+        for (uint32_t p : rp.proc) ++count[p];
+        std::vector<Launches*> to;
+        for (size_t i = 0; i < rp.pids.size(); ++i) {
+            if (!launches.count(rp.pids[i])) launchPids.push_back(rp.pids[i]);
+            Launches& L = launches[rp.pids[i]];
+            size_t want = L.size() + count[i];
+            if (want > L.correlationId.capacity()) {
+                size_t n = growTo(want, runtimeRowsMerged, runtimeRanges);
+                L.correlationId.reserve(n), L.start.reserve(n), L.end.reserve(n), L.name.reserve(n), L.tid.reserve(n);
             }
+            to.push_back(&L);
         }
+        for (size_t k = 0; k < rp.proc.size(); ++k) {
+            Launches& L = *to[rp.proc[k]];
+            L.correlationId.push_back(rp.correlationId[k]);
+            L.start.push_back(rp.start[k]);
+            L.end.push_back(rp.end[k]);
+            L.name.push_back(rp.name[k]);
+            L.tid.push_back(rp.tid[k]);
+        }
+        rp = RuntimePiece();
+    }
+
+    // Keeps, in place, the launch rows whose (process, correlation id) has a kernel.
+    static void keepJoined(const CorrelationSet& kernelIds, Launches& l) {
+        size_t out = 0;
+        for (size_t i = 0; i < l.size(); ++i) {
+            if (!kernelIds.contains(l.correlationId[i])) continue;
+            l.correlationId[out] = l.correlationId[i];
+            l.start[out] = l.start[i];
+            l.end[out] = l.end[i];
+            l.name[out] = l.name[i];
+            l.tid[out] = l.tid[i];
+            ++out;
+        }
+        l.correlationId.resize(out), l.start.resize(out), l.end.resize(out), l.name.resize(out), l.tid.resize(out);
+    }
+
+    // After the kernels and the last API range: each process's launches that launched a kernel
+    // of the file, by correlation id, duplicates dropped.
+    void finishLaunches() {
+        part.input.runtimeRows = runtimeRowsMerged;
         std::vector<RuntimePiece>().swap(runtime);
-        for (auto& [gpid, l] : launches) {
+        SortScratch scratch;
+        for (uint64_t gpid : launchPids) {
+            auto ids = kernelCorr.find(gpid);
+            if (ids == kernelCorr.end()) {  // a process without kernels
+                launches.erase(gpid);
+                continue;
+            }
+            Launches& l = launches[gpid];
+            keepJoined(ids->second, l);
             if (!std::is_sorted(l.correlationId.begin(), l.correlationId.end())) {
-                std::vector<uint32_t> perm(l.size());
-                std::iota(perm.begin(), perm.end(), 0u);
-                std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return l.correlationId[a] < l.correlationId[b]; });
-                applyPermutation(perm, l.correlationId, l.start, l.end, l.name, l.tid);
+                // (id, read position) pairs side by side: a stable order without indirection
+                std::vector<uint64_t> keys(l.size());
+                for (size_t i = 0; i < keys.size(); ++i) keys[i] = uint64_t(l.correlationId[i]) << 32 | i;
+                std::sort(keys.begin(), keys.end());
+                scratch.perm.resize(keys.size());
+                for (size_t i = 0; i < keys.size(); ++i) scratch.perm[i] = uint32_t(keys[i]);
+                std::vector<uint64_t>().swap(keys);
+                applyPermutation(scratch, scratch.perm, l.correlationId, l.start, l.end, l.name, l.tid);
             }
             duplicateLaunches += dropDuplicateLaunches(l);
-            l.correlationId.shrink_to_fit(), l.start.shrink_to_fit(), l.end.shrink_to_fit(), l.name.shrink_to_fit(), l.tid.shrink_to_fit();
         }
         kernelCorr.clear();
-        kernelCorrHigh.clear();
         const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
         if (!file.hasTable(t) && part.input.kernelRows > 0)
             launchWarnings.push_back(part.input.path + ": no " + t + " table: kernels cannot be joined to their launches");
-        warnSkipped(launchWarnings, skipped, "launch", t, "start, end or correlation id");
+        warnSkipped(launchWarnings, skippedLaunches, "launch", t, "start, end or correlation id");
         if (duplicateLaunches > 0)
             launchWarnings.push_back(part.input.path + ": " + std::to_string(duplicateLaunches) + " " + t +
                                     " rows (eventClass 0/1) repeat the process and correlation id of another launch row; "
@@ -602,7 +716,8 @@ struct FileReader::State {
         }
         std::vector<NvtxPiece>().swap(nvtx);
         part.input.nvtxRanges = ranges;
-        for (auto& [gpid, r] : nvtxMerged) sortByStart(r.start, r.end, r.tid, r.text);
+        SortScratch scratch;
+        for (auto& [gpid, r] : nvtxMerged) sortByStart(scratch, r.start, r.end, r.tid, r.text);
         warnSkipped(nvtxWarnings, skipped, "NVTX range", "NVTX_EVENTS", "start or end");
     }
 
@@ -623,7 +738,8 @@ struct FileReader::State {
             }
         }
         std::vector<SyncPiece>().swap(sync);
-        for (auto& [gpid, w] : syncMerged) sortByStart(w.start, w.end, w.device, w.stream);
+        SortScratch scratch;
+        for (auto& [gpid, w] : syncMerged) sortByStart(scratch, w.start, w.end, w.device, w.stream);
         warnSkipped(syncWarnings, skipped, "stream-wait", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "start, end, device or stream");
     }
 
@@ -668,22 +784,33 @@ double FileReader::estimatedRows() {
 void FileReader::plan(TaskGraph& g) {
     State* s = s_.get();
     s->prepareTables();  // on the calling thread: column checks and splits, before any task runs
-    auto strings = g.add([s] { s->readStrings(); });
-    auto procs = g.add([s] { s->readProcesses(); });
-    auto threads = g.add([s] { s->readThreadNames(); }, {strings});
+    auto strings = g.add("strings", [s] { s->readStrings(); });
+    auto procs = g.add("processes", [s] { s->readProcesses(); });
+    auto threads = g.add("thread names", [s] { s->readThreadNames(); }, {strings});
     std::vector<TaskGraph::Id> k, r, n, y;
     // kernel ranges first: their merge can then run while the API rows are still being read
-    for (size_t i = 0; i < s->kernelRanges.size(); ++i) k.push_back(g.add([s, i] { s->readKernels(i); }, {strings}));
-    for (size_t i = 0; i < s->runtimeRanges.size(); ++i) r.push_back(g.add([s, i] { s->readRuntime(i); }, {strings}));
-    for (size_t i = 0; i < s->nvtxRanges.size(); ++i) n.push_back(g.add([s, i] { s->readNvtx(i); }, {strings}));
-    for (size_t i = 0; i < s->syncRanges.size(); ++i) y.push_back(g.add([s, i] { s->readSync(i); }));
-    auto mk = g.add([s] { s->mergeKernels(); }, k, 1);
-    std::vector<TaskGraph::Id> afterRuntime = r;
-    afterRuntime.push_back(mk);
-    auto ml = g.add([s] { s->mergeLaunches(); }, afterRuntime, 1);
-    auto mn = g.add([s] { s->mergeNvtx(); }, n, 1);
-    auto ms = g.add([s] { s->mergeSync(); }, y, 1);
-    g.add([s] { s->assemble(); }, {ml, mn, ms, procs, threads}, 1);
+    for (size_t i = 0; i < s->kernelRanges.size(); ++i) k.push_back(g.add("kernels " + std::to_string(i), [s, i] { s->readKernels(i); }, {strings}));
+    for (size_t i = 0; i < s->runtimeRanges.size(); ++i) r.push_back(g.add("runtime " + std::to_string(i), [s, i] { s->readRuntime(i); }, {strings}));
+    for (size_t i = 0; i < s->nvtxRanges.size(); ++i) n.push_back(g.add("nvtx " + std::to_string(i), [s, i] { s->readNvtx(i); }, {strings}));
+    for (size_t i = 0; i < s->syncRanges.size(); ++i) y.push_back(g.add("sync " + std::to_string(i), [s, i] { s->readSync(i); }));
+    // Ranges are merged in row order, each as soon as it and the one before are done (merges go
+    // before reads): few ranges wait in memory.
+    auto chain = [&g](const std::string& what, const std::vector<TaskGraph::Id>& reads, auto merge) {
+        TaskGraph::Id prev = 0;
+        for (size_t i = 0; i < reads.size(); ++i) {
+            std::vector<TaskGraph::Id> deps{reads[i]};
+            if (i > 0) deps.push_back(prev);
+            prev = g.add("merge " + what + " " + std::to_string(i), [merge, i] { merge(i); }, deps, 1);
+        }
+        return reads.empty() ? std::vector<TaskGraph::Id>{} : std::vector<TaskGraph::Id>{prev};
+    };
+    auto mk = g.add("finish kernels", [s] { s->finishKernels(); }, chain("kernels", k, [s](size_t i) { s->mergeKernelRange(i); }), 1);
+    std::vector<TaskGraph::Id> beforeLaunches = chain("runtime", r, [s](size_t i) { s->mergeRuntimeRange(i); });
+    beforeLaunches.push_back(mk);
+    auto ml = g.add("finish launches", [s] { s->finishLaunches(); }, beforeLaunches, 1);
+    auto mn = g.add("merge nvtx", [s] { s->mergeNvtx(); }, n, 1);
+    auto ms = g.add("merge sync", [s] { s->mergeSync(); }, y, 1);
+    g.add("assemble", [s] { s->assemble(); }, {ml, mn, ms, procs, threads}, 1);
 }
 
 }  // namespace skew

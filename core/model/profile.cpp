@@ -12,9 +12,11 @@ StrId StringTable::intern(std::string_view s) {
     return id;
 }
 
+// The bytes of the elements held. Columns are reserved by estimate while loading (file_reader.cpp):
+// room reserved and never written is address space, not memory, so it is not counted.
 template <typename V>
 static size_t cap(const V& v) {
-    return v.capacity() * sizeof(typename V::value_type);
+    return v.size() * sizeof(typename V::value_type);
 }
 
 size_t KernelLane::bytes() const { return cap(start) + cap(end) + cap(name) + cap(correlationId) + cap(blockMaxEnd); }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -10,9 +12,9 @@
 
 namespace skew {
 
-TaskGraph::Id TaskGraph::add(std::function<void()> fn, const std::vector<Id>& deps, int priority) {
+TaskGraph::Id TaskGraph::add(std::string name, std::function<void()> fn, const std::vector<Id>& deps, int priority) {
     Id id = tasks_.size();
-    tasks_.push_back({std::move(fn), {}, deps.size(), priority, nullptr});
+    tasks_.push_back({std::move(name), std::move(fn), {}, deps.size(), priority, nullptr});
     for (Id d : deps) tasks_[d].dependents.push_back(id);
     return id;
 }
@@ -31,8 +33,15 @@ void TaskGraph::run(size_t threads, std::atomic<bool>& cancel, const std::functi
     for (Id i = 0; i < tasks_.size(); ++i)
         if (tasks_[i].waitingFor == 0) push(i);
     size_t finished = 0, running = 0;
+    const bool trace = std::getenv("SKEWSCOPE_DEBUG") != nullptr;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto ms = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); };
+    size_t nextWorker = 0;
     auto worker = [&] {
         std::unique_lock<std::mutex> lock(m);
+        const size_t self = nextWorker++;
+        lock.unlock();
+        lock.lock();
         while (true) {
             changed.wait(lock, [&] { return !ready.empty() || finished + running == tasks_.size() || cancel; });
             if (cancel || ready.empty()) {
@@ -44,12 +53,16 @@ void TaskGraph::run(size_t threads, std::atomic<bool>& cancel, const std::functi
             ++running;
             lock.unlock();
             std::exception_ptr error;
+            const double began = trace ? ms() : 0;
             try {
                 tasks_[id].fn();
             } catch (...) {
                 error = std::current_exception();
                 cancel = true;  // the other tasks stop at their next progress check
             }
+            if (trace)
+                std::fprintf(stderr, "skewscope: debug: task %-24s thread %zu  %8.1f .. %8.1f ms (%.1f ms)\n", tasks_[id].name.c_str(), self,
+                             began, ms(), ms() - began);
             lock.lock();
             --running;
             ++finished;

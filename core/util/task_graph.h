@@ -3,11 +3,13 @@
 // ready when all its dependencies have finished, and ready tasks run by priority, then in the order
 // they were added. Results never depend on the order tasks ran in: each task writes its own slot.
 // The first failure (by task order) is rethrown by run(); a cancel stops the graph.
+// With SKEWSCOPE_DEBUG set, run() prints each task's name, thread and times to stderr.
 
 #include <atomic>
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace skew {
@@ -16,7 +18,7 @@ class TaskGraph {
 public:
     using Id = size_t;
 
-    Id add(std::function<void()> fn, const std::vector<Id>& deps = {}, int priority = 0);
+    Id add(std::string name, std::function<void()> fn, const std::vector<Id>& deps = {}, int priority = 0);
     size_t size() const { return tasks_.size(); }
 
     // Runs every task on up to `threads` threads. `cancel` is shared with the tasks (they poll it
@@ -27,6 +29,7 @@ public:
 
 private:
     struct Task {
+        std::string name;
         std::function<void()> fn;
         std::vector<Id> dependents;
         size_t waitingFor = 0;
