@@ -521,6 +521,7 @@ void MainWindow::buildMenus() {
 QString MainWindow::shortcutsHtml() {
     const std::pair<const char*, const char*> keys[] = {
         {"Ctrl+O", "open exports"},
+        {"Ctrl+Shift+O", "compare two captures (A before, B after)"},
         {"F5", "reload (keeps the selected collective and the filters)"},
         {"Ctrl+,", "analysis settings"},
         {"N / P", "next / previous collective in the table"},
