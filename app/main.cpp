@@ -49,8 +49,14 @@ int main(int argc, char** argv) {
         }
         return skew::runHeadless(cl);
     }
+    std::vector<std::string> filesA, filesB;  // `skewscope A... --vs B...`: the viewer comparing them
+    std::string err;
+    if (!skew::parseViewerArgs(args, filesA, filesB, err)) {
+        std::fprintf(stderr, "skewscope: %s\n(skewscope --help shows the usage)\n", err.c_str());
+        return 2;
+    }
 #ifdef SKEWSCOPE_WITH_UI
-    return skewui::runGui(argc, argv, args);
+    return skewui::runGui(argc, argv, filesA, filesB);
 #else
     std::fprintf(stderr, "skewscope: this build has no viewer; use info or analyze\n");
     return 2;

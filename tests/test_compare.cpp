@@ -8,8 +8,10 @@
 
 #include <regex>
 
+#include "compare/compare.h"
 #include "gen_fixture.h"
 #include "json_value.h"
+#include "model/loader.h"
 #include "test_util.h"
 
 using namespace testutil;
@@ -134,6 +136,104 @@ TEST(Compare, FixRemovesThePlantedBigEvents) {
     EXPECT_THAT(md.out, HasSubstr("position 13 of the step (" + (*fsdp)["positions"][0]["op"].str + "): big in 5 of 5 steps before, 0 of 5 after"));
     EXPECT_THAT(md.out, HasSubstr("big events 10 -> 0"));
     EXPECT_THAT(md.out, HasSubstr("median step "));
+}
+
+// The "after" capture cut at the start of its second step (generator's trim): its FSDP collective
+// k is the full run's k + 27, so pairing by step and position and pairing by index disagree.
+const testutil::Generated& afterFromStep2() {
+    auto fixed = withBigEvents();
+    fixed.late.clear();
+    const auto& full = generated("cmp-after", fixed);
+    auto cfg = fixed;
+    for (const auto& tc : full.result.collectives)
+        if (tc.group == 0 && tc.index == 28) {
+            int64_t first = INT64_MAX;
+            for (const auto& m : tc.members) first = std::min(first, m.startNs);
+            cfg.trimStartNs = first - full.result.firstStepNs;
+        }
+    return generated("cmp-after-from-step2", cfg);
+}
+
+struct Loaded {
+    skew::Profile p;
+    skew::Analysis a;
+    explicit Loaded(const std::string& path) : p(skew::loadProfile({path}, {})), a(skew::analyze(p, {})) {}
+    skew::Side side() const { return {&p, &a}; }
+};
+
+TEST(Compare, EachSidesFiguresAreItsAnalysis) {
+    const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    Loaded A(before), B(after);
+    skew::Comparison c = skew::compareCaptures(A.side(), B.side());
+    ASSERT_EQ(c.pairs.size(), 1u);
+    // the figures of each side are those `analyze` prints for it, and the delta is their difference
+    for (auto [values, path] : {std::pair{&c.pairs[0].valuesA, before}, std::pair{&c.pairs[0].valuesB, after}}) {
+        testjson::Value v = testjson::parse(runSkewscope({"analyze", path, "--format", "json"}).out);
+        const auto& g = v["groups"][0];
+        EXPECT_EQ(values->collectives, g["collectives"].i64());
+        EXPECT_EQ(values->complete, g["complete"].i64());
+        EXPECT_EQ(values->startSkew.p90, g["start_skew_ns"]["p90"].i64());
+        EXPECT_EQ(values->endSkew.max, g["end_skew_ns"]["max"].i64());
+        EXPECT_NEAR(values->costShare, g["cost"]["share"].num, 5e-7);  // the JSON has 6 decimals
+        EXPECT_EQ(values->excessNs, g["cost"]["excess_ns"].i64());
+        EXPECT_EQ(values->bigCount, g["cost"]["big"]["count"].i64());
+        ASSERT_EQ(values->perRank.size(), 2u);
+        for (size_t r = 0; r < 2; ++r) {
+            EXPECT_EQ(values->perRank[r].lastCount, g["per_rank"][r]["last_count"].i64());
+            EXPECT_EQ(values->perRank[r].meanLatenessExclBigNs, g["per_rank"][r]["mean_lateness_excl_big_ns"].i64());
+        }
+        for (const char* cause : {"cpu_launch", "gpu_dependency", "gpu_other", "unknown"}) {
+            int64_t n = 0;
+            for (const auto& col : v["collectives"].arr) n += col["complete"].b && col["cause"].str == cause;
+            size_t k = 0;
+            while (std::string(skew::causeName(skew::Cause(k))) != cause) ++k;
+            EXPECT_EQ(values->causes[k], n) << cause;
+        }
+        EXPECT_FALSE(values->hasStepTime);
+    }
+    const auto& p = c.pairs[0];
+    EXPECT_EQ(p.delta.startSkew.p50, p.valuesB.startSkew.p50 - p.valuesA.startSkew.p50);
+    EXPECT_EQ(p.delta.perRank[1].lastCount, p.valuesB.perRank[1].lastCount - p.valuesA.perRank[1].lastCount);
+}
+
+TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
+    const auto& before = generated("cmp-before", withBigEvents());
+    const auto& cut = afterFromStep2();
+    Loaded A(before.path), B(cut.path);
+    skew::Comparison c = skew::compareCaptures(A.side(), B.side());
+    const skew::GroupPair* fsdp = nullptr;
+    for (const auto& p : c.pairs)
+        if (A.a.groups[size_t(p.a)].ops.count("AllGather")) fsdp = &p;
+    ASSERT_TRUE(fsdp);
+    ASSERT_TRUE(fsdp->sameStepSequence);
+    const skew::Group& ga = A.a.groups[size_t(fsdp->a)];
+    const skew::Group& gb = B.a.groups[size_t(fsdp->b)];
+    ASSERT_EQ(ga.count, 135u);
+    ASSERT_EQ(gb.count, 108u);  // the first step's 27 are cut
+    for (uint32_t i = 1; i <= ga.count; ++i) {
+        SCOPED_TRACE(i);
+        const uint32_t ci = ga.firstCollective + i - 1;
+        skew::PairedCollective pc = skew::pairedCollective(A.side(), B.side(), *fsdp, true, ci);
+        EXPECT_EQ(pc.by, skew::PairedCollective::By::StepPosition);
+        if (i <= 27) {
+            EXPECT_EQ(pc.collective, -1);  // B has no collective in its first step
+            continue;
+        }
+        ASSERT_GE(pc.collective, 0);
+        EXPECT_EQ(B.a.collectives[size_t(pc.collective)].index, i - 27);
+        // and back
+        skew::PairedCollective back = skew::pairedCollective(A.side(), B.side(), *fsdp, false, uint32_t(pc.collective));
+        EXPECT_EQ(back.collective, int(ci));
+    }
+    // without steps (the real pair, SendRecv only) collectives pair by index: B has 31 of A's 33
+    Loaded RA(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"), RB(realDataDir() + "/nsysai-mfu_2gpu_after.sqlite");
+    skew::Comparison rc = skew::compareCaptures(RA.side(), RB.side());
+    ASSERT_EQ(rc.pairs.size(), 1u);
+    for (uint32_t i = 1; i <= 33; ++i) {
+        skew::PairedCollective pc = skew::pairedCollective(RA.side(), RB.side(), rc.pairs[0], true, i - 1);
+        EXPECT_EQ(pc.by, skew::PairedCollective::By::Index);
+        EXPECT_EQ(pc.collective, i <= 31 ? int(i - 1) : -1);
+    }
 }
 
 TEST(Compare, RanksThatDifferAreNamed) {

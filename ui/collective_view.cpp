@@ -44,6 +44,7 @@ public:
         setMargins(QMargins(8, 3, 8, 1));
     }
     void setText(const QString& t) { text_ = t; }
+    void setMaxLines(int n) { maxLines_ = n; }
     QString text() const { return text_; }
     bool isElided() const { return !wrap_ && shown() != text_; }
     QString shown() const { return lines(mRect.width() > 0 ? mRect.width() : availableWidth()).join('\n'); }
@@ -95,6 +96,11 @@ private:
             }
         }
         if (!cur.isEmpty()) out << fm.elidedText(cur, Qt::ElideMiddle, width);
+        if (maxLines_ > 0 && out.size() > maxLines_) {
+            // at most maxLines_ lines: the last one shown ends in an ellipsis when the text goes on
+            out[maxLines_ - 1] = fm.elidedText(out[maxLines_ - 1] + "; " + out[maxLines_], Qt::ElideRight, width);
+            out = out.mid(0, maxLines_);
+        }
         return out;
     }
 
@@ -102,6 +108,7 @@ private:
     QFont font_;
     QColor color_;
     bool wrap_;
+    int maxLines_ = 0;  // 0: as many as the text needs
 };
 
 // The legend below the plot: only what is drawn, wrapped onto as many lines as the width needs.
@@ -196,6 +203,7 @@ protected:
                         view_->emptyText_.isEmpty() ? QObject::tr("No collective selected") : view_->emptyText_);
             return;
         }
+        if (L.bars.size() != sc.bars.size()) return;  // no room for a plot (the texts took the height): nothing laid out
         p->setPen(Qt::NoPen);
         // thin lanes, one class per pixel column (lane_lod.h)
         for (const LaneRect& r : L.lanes) p->fillRect(r.rect, laneColor(r.cls));
@@ -298,6 +306,13 @@ void CollectiveView::setEmptyText(const QString& text) {
     emptyText_ = text;
     replot();
 }
+
+void CollectiveView::setSubtitleMaxLines(int n) {
+    subtitle_->setMaxLines(n);
+    replot();
+}
+
+QString CollectiveView::subtitleShown() const { return subtitle_->shown(); }
 
 QString CollectiveView::titleText() const { return title_->text(); }
 QString CollectiveView::titleShown() const { return title_->shown(); }

@@ -47,6 +47,9 @@ public:
     void setToolTipProvider(std::function<QString(const Bar&)> f) { tooltip_ = std::move(f); }
     QString toolTipAt(const QPointF& pos) const;
 
+    // the why-line below the title in at most n lines, the last elided (0: all; a small view)
+    void setSubtitleMaxLines(int n);
+    QString subtitleShown() const;
     QString titleText() const;          // the full title (drawn elided in the middle when narrow)
     QString titleShown() const;         // the title as drawn at the current width
     QRect titleRect() const;

@@ -17,6 +17,7 @@
 #include "model/loader.h"
 #include "nsys/export_reader.h"
 #include "session.h"
+#include "compare_view.h"
 #include "heatmap_view.h"
 #include "stepmap_view.h"
 #include "timeline_view.h"
@@ -41,7 +42,7 @@ static void setIdentity() {
     QCoreApplication::setApplicationVersion(SKEWSCOPE_VERSION);
 }
 
-int runGui(int argc, char** argv, const std::vector<std::string>& files) {
+int runGui(int argc, char** argv, const std::vector<std::string>& files, const std::vector<std::string>& filesB) {
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
         std::fprintf(stderr,
                      "skewscope: no display to open the viewer on (DISPLAY is not set).\n"
@@ -56,13 +57,16 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files) {
     QApplication::setWindowIcon(QIcon(":/skewscope.svg"));
     MainWindow w;
     w.show();
-    QStringList list;
+    QStringList list, listB;
     for (const auto& f : files) list << QString::fromStdString(f);
-    if (!list.isEmpty()) w.openFiles(list);
+    for (const auto& f : filesB) listB << QString::fromStdString(f);
+    if (!listB.isEmpty()) w.openComparison(list, listB);
+    else if (!list.isEmpty()) w.openFiles(list);
     return app.exec();
 }
 
 static int exportScene(const skew::CommandLine& cl, CollectiveScene scene);
+static int renderCompare(const skew::CommandLine& cl);
 static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Session>& s, int collective);
 
 // The collective the command line names ([G:]K or worst), -1 when none is given, -2 after an error.
@@ -93,6 +97,7 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
     ensureRuntimeDir();
     QApplication app(argc, argv);
     setIdentity();
+    if (cl.view == "compare") return renderCompare(cl);
     std::shared_ptr<Session> s;
     std::unique_ptr<skew::ProfileCache> cache;
     try {
@@ -160,6 +165,55 @@ static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Sess
         return 1;
     }
     return 0;
+}
+
+}  // namespace skewui
+
+namespace skewui {
+
+// `render A... --vs B... --view compare`: the viewer's compare view, set up as the viewer would be
+// after opening the comparison (and selecting --collective of A, with its pair shown), exported by
+// the viewer's export.
+static int renderCompare(const skew::CommandLine& cl) {
+    std::shared_ptr<CompareSession> c;
+    std::unique_ptr<skew::ProfileCache> cache;
+    try {
+        cache = skew::commandLineCache(cl);
+        c = loadComparison(cl.files, cl.filesB, skew::analysisOptions(cl), {}, cache.get());
+    } catch (const SideError& e) {
+        std::fprintf(stderr, "skewscope: %s\n", e.what());
+        return e.inputError ? 3 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "skewscope: %s\n", e.what());
+        return 1;
+    }
+    int rc = 0;
+    const int ci = namedCollective(cl, c->a->analysis);
+    int pair = 0;
+    if (ci == -2) rc = 1;
+    else if (ci >= 0) {
+        const int g = c->a->analysis.collectives[size_t(ci)].group;
+        pair = -1;
+        for (size_t i = 0; i < c->comparison.pairs.size(); ++i)
+            if (c->comparison.pairs[i].a == g) pair = int(i);
+        if (pair < 0) {
+            std::fprintf(stderr, "skewscope: group %d of A was not compared with a group of B (skewscope compare says why)\n", g);
+            rc = 1;
+        }
+    }
+    if (rc == 0) {
+        CompareView v;
+        v.setComparison(c, pair);
+        if (ci >= 0) v.selectCollective(false, ci);
+        QString err;
+        if (!v.exportTo(QString::fromStdString(cl.output), cl.width, cl.height, &err)) {
+            std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());
+            rc = 1;
+        }
+    }
+    skew::storeSnapshots(cache.get(), c->a->profile);
+    skew::storeSnapshots(cache.get(), c->b->profile);
+    return rc;
 }
 
 }  // namespace skewui

@@ -8,8 +8,9 @@
 
 namespace skewui {
 
-int runGui(int argc, char** argv, const std::vector<std::string>& files);
-// `skewscope render`: the GUI's collective view drawn offscreen into PNG/SVG/PDF.
+// The viewer, opening `files`; with `filesB` too, comparing capture `files` (A) with `filesB` (B).
+int runGui(int argc, char** argv, const std::vector<std::string>& files, const std::vector<std::string>& filesB = {});
+// `skewscope render`: a view of the GUI drawn offscreen into PNG/SVG/PDF (the compare view with --vs).
 int runRender(int argc, char** argv, const skew::CommandLine& cl);
 
 }  // namespace skewui

@@ -45,6 +45,7 @@
 #include "collective_scene.h"
 #include "cache/profile_cache.h"
 #include "collective_view.h"
+#include "compare_view.h"
 #include "model/loader.h"
 #include "models.h"
 #include "nsys/export_reader.h"
@@ -281,6 +282,7 @@ void MainWindow::buildUi() {
     stack_ = new QStackedWidget;
     stack_->addWidget(emptyLabel_);
     stack_->addWidget(main);
+    stack_->addWidget(buildCompareView());
     auto* central = new QWidget;
     auto* cv = new QVBoxLayout(central);
     cv->setContentsMargins(0, 0, 0, 0);
@@ -448,8 +450,13 @@ void MainWindow::buildMenus() {
     });
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
+    QAction* compare = file->addAction(tr("&Compare..."), this, &MainWindow::chooseAndCompare);
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    compare->setToolTip(tr("Compare two captures: pick the A (before) exports, then the B (after) exports"));
     QAction* reload = file->addAction(tr("Re&load"), this, [this] {
-        if (session_) {
+        if (inCompareMode()) {
+            openComparison(compareA_, compareB_);
+        } else if (session_) {
             QStringList f;
             for (const auto& s : session_->files) f << QString::fromStdString(s);
             openFiles(f);
@@ -514,6 +521,7 @@ void MainWindow::buildMenus() {
 QString MainWindow::shortcutsHtml() {
     const std::pair<const char*, const char*> keys[] = {
         {"Ctrl+O", "open exports"},
+        {"Ctrl+Shift+O", "compare two captures (A before, B after)"},
         {"F5", "reload (keeps the selected collective and the filters)"},
         {"Ctrl+,", "analysis settings"},
         {"N / P", "next / previous collective in the table"},
@@ -586,7 +594,9 @@ QString MainWindow::statusText() const {
 void MainWindow::setAnalysisOptions(const AnalysisOptions& o) {
     options_ = o;
     saveAnalysisOptions();
-    if (session_) {
+    if (inCompareMode()) {
+        openComparison(compareA_, compareB_);
+    } else if (session_) {
         QStringList f;
         for (const auto& s : session_->files) f << QString::fromStdString(s);
         openFiles(f);  // the clock refinement changes the profile: analyse a fresh load
@@ -665,6 +675,8 @@ void MainWindow::openFiles(const QStringList& files) {
     if (loading_) {
         cancel_ = true;
         pendingFiles_ = files;
+        pendingCompareA_.clear();
+        pendingCompareB_.clear();
         return;
     }
     loading_ = true;
@@ -705,12 +717,7 @@ void MainWindow::onLoaded() {
     progressBar_->hide();
     cancelButton_->hide();
     LoadResult r = watcher_->result();
-    if (!pendingFiles_.isEmpty()) {
-        QStringList next = pendingFiles_;
-        pendingFiles_.clear();
-        openFiles(next);
-        return;
-    }
+    if (startPending()) return;
     if (r.cancelled) {
         statusLabel_->setText(tr("Loading cancelled. ") + statusText());
         emit loadFailed(tr("cancelled"));
@@ -739,6 +746,7 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     QString keepOp = opFilter_->currentIndex() > 0 ? opFilter_->currentText() : QString();
     int keepGroupFilter = groupFilter_->currentIndex() - 1;
     session_ = s;
+    compare_.reset();  // opening files leaves compare mode
     current_ = -1;
     view_->setScene({});  // the old scene's indices mean nothing in the new profile
     view_->setEmptyText({});
@@ -1012,6 +1020,11 @@ void MainWindow::rememberExportFolder(const QString& path) {
 }
 
 bool MainWindow::exportView(const QString& path, int w, int h, QString* error) {
+    if (inCompareMode()) {
+        bool ok = compareView_->exportTo(path, w, h, error);
+        if (ok) rememberExportFolder(path);
+        return ok;
+    }
     if (viewTabs_ && viewTabs_->currentWidget() != view_) return exportRunView(path, w, h, error);
     if (!session_ || current_ < 0) {
         if (error) *error = tr("no collective is shown: open exports and select a collective first");
@@ -1049,6 +1062,11 @@ bool MainWindow::exportWindow(const QString& path, QString* error) {
 }
 
 bool MainWindow::exportReport(const QString& path, QString* error) {
+    if (inCompareMode()) {
+        bool ok = exportComparisonReport(path, error);
+        if (ok) rememberExportFolder(path);
+        return ok;
+    }
     if (!session_) {
         if (error) *error = tr("no exports are open");
         return false;
@@ -1070,12 +1088,15 @@ bool MainWindow::exportReport(const QString& path, QString* error) {
 }
 
 void MainWindow::chooseAndExportView() {
-    if (!session_ || current_ < 0) return;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export collective view"), exportStartPath(defaultExportName("png")),
+    const bool comparing = inCompareMode();
+    if (!comparing && (!session_ || current_ < 0)) return;
+    QString path = QFileDialog::getSaveFileName(this, comparing ? tr("Export compare view") : tr("Export collective view"),
+                                                exportStartPath(comparing ? compareExportName("png") : defaultExportName("png")),
                                                 tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
     QString err;
-    if (!exportView(path, std::max(view_->width(), 1600), std::max(view_->height(), 900), &err))
+    QWidget* shown = comparing ? static_cast<QWidget*>(compareView_) : view_;
+    if (!exportView(path, std::max(shown->width(), 1600), std::max(shown->height(), 900), &err))
         QMessageBox::warning(this, tr("Export failed"), err);
     else statusLabel_->setText(tr("Saved %1").arg(path));
 }
@@ -1090,10 +1111,13 @@ void MainWindow::chooseAndExportWindow() {
 }
 
 void MainWindow::chooseAndExportReport() {
-    if (!session_) return;
-    QString stem = QFileInfo(QString::fromStdString(session_->files.front())).completeBaseName();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export report"), exportStartPath(stem + "_report.md"),
-                                                tr("Markdown (*.md);;CSV (*.csv);;JSON (*.json);;Text (*.txt)"));
+    const bool comparing = inCompareMode();
+    if (!comparing && !session_) return;
+    QString stem = QFileInfo(QString::fromStdString(session_ ? session_->files.front() : std::string())).completeBaseName();
+    QString path = comparing ? QFileDialog::getSaveFileName(this, tr("Export comparison report"), exportStartPath(compareExportName("md")),
+                                                            tr("Markdown (*.md);;JSON (*.json);;Text (*.txt)"))
+                             : QFileDialog::getSaveFileName(this, tr("Export report"), exportStartPath(stem + "_report.md"),
+                                                            tr("Markdown (*.md);;CSV (*.csv);;JSON (*.json);;Text (*.txt)"));
     if (path.isEmpty()) return;
     QString err;
     if (!exportReport(path, &err)) QMessageBox::warning(this, tr("Export failed"), err);

@@ -1,6 +1,7 @@
 #pragma once
 // The main window: collectives table, collective view, details / ranks / findings panels,
-// background loading with progress and cancel, exports.
+// background loading with progress and cancel, exports; and compare mode (ui/compare_mode.cpp):
+// two captures loaded side by side into the compare view, which replaces the panels.
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -41,6 +42,7 @@ class TimelineView;
 class StepMapView;
 class HeatmapView;
 class SkewCdfChart;
+class CompareView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -102,8 +104,16 @@ public:
     bool exportWindow(const QString& path, QString* error = nullptr);
     bool exportReport(const QString& path, QString* error = nullptr);
 
+    // compare mode (ui/compare_mode.cpp): A (before) and B (after), each one or more files, loaded
+    // and analysed in the background; opening files (openFiles) leaves it
+    void openComparison(const QStringList& filesA, const QStringList& filesB);
+    CompareSessionPtr comparison() const { return compare_; }
+    bool inCompareMode() const;
+    CompareView* compareView() const { return compareView_; }
+
 signals:
     void sessionLoaded();
+    void comparisonLoaded();
     void loadFailed(const QString& message);
 
 protected:
@@ -142,6 +152,16 @@ private:
 
     void storeSnapshots(SessionPtr s);
 
+    // compare mode (ui/compare_mode.cpp)
+    QWidget* buildCompareView();
+    void chooseAndCompare();
+    void onComparisonLoaded();
+    void setComparison(CompareSessionPtr c);
+    bool startPending();  // a load asked for while another ran: true when it was started
+    QString compareStatusText() const;
+    bool exportComparisonReport(const QString& path, QString* error);
+    QString compareExportName(const QString& suffix) const;  // "before_vs_after_compare.png"
+
     SessionPtr session_;
     // snapshots of the files opened (null with SKEWSCOPE_NO_CACHE); written in the background
     std::unique_ptr<skew::ProfileCache> cache_;
@@ -159,6 +179,10 @@ private:
     QFutureWatcher<LoadResult>* watcher_ = nullptr;
     QStringList pendingFiles_;
     QStringList loadingFiles_;
+    CompareSessionPtr compare_;
+    QFutureWatcher<CompareLoadResult>* compareWatcher_ = nullptr;
+    QStringList pendingCompareA_, pendingCompareB_, compareA_, compareB_;  // asked for while loading; loading or shown
+    CompareView* compareView_ = nullptr;
 
     CollectiveView* view_ = nullptr;
     CollectiveModel* model_ = nullptr;

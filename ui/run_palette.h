@@ -25,6 +25,9 @@ inline const QColor kLate(0xd6, 0x3c, 0x2f);
 inline const QColor kLaunchNccl(0x6a, 0x1b, 0x9a);
 inline const QColor kLaunch(0xbd, 0xae, 0xcc);
 inline const QColor kSelect(0xff, 0xb3, 0x00);
+// the two sides of a comparison: A (before) amber, B (after) blue, in every chart and label
+inline const QColor kSideA(0xc7, 0x7c, 0x0e);
+inline const QColor kSideB(0x1f, 0x5f, 0xa8);
 
 inline QColor workColor(skew::Work w) {
     switch (w) {

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "model/loader.h"
+#include "nsys/export_reader.h"
 
 namespace skewui {
 
@@ -26,6 +27,27 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
     s->loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     s->analyzeSeconds = std::chrono::duration<double>(t2 - t1).count();
     return s;
+}
+
+std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& filesA, const std::vector<std::string>& filesB,
+                                               const skew::AnalysisOptions& options, const std::function<bool(double)>& progress,
+                                               skew::ProfileCache* cache) {
+    auto c = std::make_shared<CompareSession>();
+    auto side = [&](const std::vector<std::string>& files, double from, const char* name) -> SessionPtr {
+        try {
+            return loadSession(files, options, [&](double f) { return !progress || progress(from + 0.5 * f); }, cache);
+        } catch (const skew::InputError& e) {
+            throw SideError(std::string(name) + ": " + e.what(), true);
+        } catch (const skew::Cancelled&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw SideError(std::string(name) + ": " + e.what(), false);
+        }
+    };
+    c->a = side(filesA, 0, "A (before)");
+    c->b = side(filesB, 0.5, "B (after)");
+    c->comparison = skew::compareCaptures(c->sideA(), c->sideB());
+    return c;
 }
 
 }  // namespace skewui

@@ -4,10 +4,12 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "compare/compare.h"
 #include "model/nvtx_index.h"
 #include "model/profile.h"
 #include "timeline/timeline_index.h"
@@ -39,5 +41,33 @@ struct LoadResult {
 // files are read from their snapshots when valid (storing new ones is the caller's: after showing).
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
                                      const std::function<bool(double)>& progress, skew::ProfileCache* cache = nullptr);
+
+// Two captures compared (File > Compare, `skewscope A... --vs B...`): each side a whole session,
+// and the pairing of their groups from core/compare. Replaced as a whole like a Session.
+struct CompareSession {
+    SessionPtr a, b;  // before, after
+    skew::Comparison comparison;
+    skew::Side sideA() const { return {&a->profile, &a->analysis}; }
+    skew::Side sideB() const { return {&b->profile, &b->analysis}; }
+};
+
+using CompareSessionPtr = std::shared_ptr<const CompareSession>;
+
+struct CompareLoadResult {
+    std::shared_ptr<CompareSession> comparison;
+    std::string error;  // one line naming the side, empty when loaded
+    bool cancelled = false;
+};
+
+// Loads and analyses both sides with the same options, then compares them (blocking; progress
+// 0..0.5 is A, 0.5..1 is B). Throws like loadSession, with the side named in the message
+// ("B (after): ..."), as SideError so that a caller keeps the exit code of the input error.
+struct SideError : std::runtime_error {
+    SideError(const std::string& what, bool input) : std::runtime_error(what), inputError(input) {}
+    bool inputError;  // the files could not be read (exit code 3 on the command line)
+};
+std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& filesA, const std::vector<std::string>& filesB,
+                                               const skew::AnalysisOptions& options, const std::function<bool(double)>& progress,
+                                               skew::ProfileCache* cache = nullptr);
 
 }  // namespace skewui

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "report/info_report.h"
+#include "run_palette.h"
 #include "timeline/run_maps.h"
 
 namespace skewui {
@@ -41,28 +42,76 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
     end_->setName(tr("end skew"));
     end_->setPen(QPen(QColor(0x2f, 0x6f, 0xb5), 2));
     end_->setLineStyle(QCPGraph::lsStepLeft);
+    startB_ = addGraph();
+    startB_->setLineStyle(QCPGraph::lsStepLeft);
+    endB_ = addGraph();
+    endB_->setLineStyle(QCPGraph::lsStepLeft);
+    startB_->setVisible(false);
+    endB_->setVisible(false);
+    startB_->removeFromLegend();
+    endB_->removeFromLegend();
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);  // CDFs leave the top left empty
 }
 
 void SkewCdfChart::setGroup(SessionPtr s, int group) {
-    start_->data()->clear();
-    end_->data()->clear();
+    start_->setPen(QPen(QColor(0xd6, 0x3c, 0x2f), 2));
+    end_->setPen(QPen(QColor(0x2f, 0x6f, 0xb5), 2));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    startB_->setVisible(false);
+    endB_->setVisible(false);
+    startB_->removeFromLegend();
+    endB_->removeFromLegend();
+    startB_->data()->clear();
+    endB_->data()->clear();
     if (!s || group < 0 || size_t(group) >= s->analysis.groups.size()) {
+        start_->data()->clear();
+        end_->data()->clear();
         replot();
         return;
     }
-    auto starts = skew::sortedSkews(s->analysis, group, false), ends = skew::sortedSkews(s->analysis, group, true);
+    fill({{start_, skew::sortedSkews(s->analysis, group, false)}, {end_, skew::sortedSkews(s->analysis, group, true)}},
+         {tr("starts"), tr("ends")});
+}
+
+void SkewCdfChart::setComparison(SessionPtr a, int ga, SessionPtr b, int gb) {
+    using namespace palette;
+    // A wider and under B: where the two captures agree, B's curve runs inside A's
+    start_->setPen(QPen(kSideA, 3.5));
+    end_->setPen(QPen(kSideA, 3.5, Qt::DashLine));
+    startB_->setPen(QPen(kSideB, 1.6));
+    endB_->setPen(QPen(kSideB, 1.6, Qt::DashLine));
+    startB_->setVisible(true);
+    endB_->setVisible(true);
+    // four curves rise anywhere from left to right; the bottom right of a CDF is always empty
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    for (QCPGraph* g : {start_, end_, startB_, endB_}) {
+        g->data()->clear();
+        g->removeFromLegend();
+    }
+    if (!a || !b || ga < 0 || gb < 0 || size_t(ga) >= a->analysis.groups.size() || size_t(gb) >= b->analysis.groups.size()) {
+        replot();
+        return;
+    }
+    // the legend in the order A start, B start, A end, B end: the pairs to compare sit together
+    fill({{start_, skew::sortedSkews(a->analysis, ga, false)}, {startB_, skew::sortedSkews(b->analysis, gb, false)},
+          {end_, skew::sortedSkews(a->analysis, ga, true)}, {endB_, skew::sortedSkews(b->analysis, gb, true)}},
+         {tr("A start"), tr("B start"), tr("A end"), tr("B end")});
+}
+
+void SkewCdfChart::fill(const std::vector<std::pair<QCPGraph*, std::vector<int64_t>>>& curves, const QStringList& names) {
     // zero skews cannot sit on a log axis: they are drawn at the left edge
     double lo = 1e18, hi = 1;
-    for (const auto* v : {&starts, &ends})
-        for (int64_t x : *v)
+    for (const auto& [g, v] : curves)
+        for (int64_t x : v)
             if (x > 0) lo = std::min(lo, double(x)), hi = std::max(hi, double(x));
     if (lo > hi) lo = 1, hi = 10;
     lo = std::pow(10, std::floor(std::log10(lo)));
     hi = std::pow(10, std::ceil(std::log10(hi)));
-    auto fill = [&](QCPGraph* gr, const std::vector<int64_t>& v, const QString& name) {
+    for (size_t k = 0; k < curves.size(); ++k) {
+        QCPGraph* gr = curves[k].first;
+        const std::vector<int64_t>& v = curves[k].second;
         QVector<double> xs, ys;
         xs << lo;
         ys << 0;
@@ -74,10 +123,9 @@ void SkewCdfChart::setGroup(SessionPtr s, int group) {
         ys << 1;
         gr->setData(xs, ys, true);
         double p50 = v.empty() ? 0 : skew::percentileSorted(v, 50);
-        gr->setName(tr("%1, p50 %2").arg(name, QString::fromStdString(skew::formatDuration(int64_t(std::llround(p50))))));
-    };
-    fill(start_, starts, tr("starts"));
-    fill(end_, ends, tr("ends"));
+        gr->setName(tr("%1, p50 %2").arg(names[int(k)], QString::fromStdString(skew::formatDuration(int64_t(std::llround(p50))))));
+        gr->addToLegend();
+    }
     xAxis->setRange(lo, hi);
     replot();
 }

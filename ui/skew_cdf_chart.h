@@ -1,6 +1,8 @@
 #pragma once
 // Start and end skew distributions of one group as two empirical CDFs on a log time axis (Ranks
-// tab): "ends cluster, starts do not" reads as two curves far apart. Data from core (sortedSkews).
+// tab): "ends cluster, starts do not" reads as two curves far apart. In a comparison, both sides'
+// curves on one axis: colour tells the side (A amber, B blue), the line tells start (solid) from
+// end (dashed). Data from core (sortedSkews).
 
 #include <qcustomplot.h>
 
@@ -13,12 +15,19 @@ class SkewCdfChart : public QCustomPlot {
 public:
     explicit SkewCdfChart(QWidget* parent = nullptr);
     void setGroup(SessionPtr s, int group);
+    // A's group `ga` and B's group `gb` overlaid; startCurve/endCurve are then A's
+    void setComparison(SessionPtr a, int ga, SessionPtr b, int gb);
     QCPGraph* startCurve() const { return start_; }
     QCPGraph* endCurve() const { return end_; }
+    QCPGraph* startCurveB() const { return startB_; }
+    QCPGraph* endCurveB() const { return endB_; }
 
 private:
+    void fill(const std::vector<std::pair<QCPGraph*, std::vector<int64_t>>>& curves, const QStringList& names);
     QCPGraph* start_ = nullptr;
     QCPGraph* end_ = nullptr;
+    QCPGraph* startB_ = nullptr;
+    QCPGraph* endB_ = nullptr;
 };
 
 }  // namespace skewui

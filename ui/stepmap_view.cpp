@@ -22,11 +22,14 @@ QString dur(double ns) { return QString::fromStdString(formatDuration(int64_t(st
 
 class StepMapLayer : public QCPLayerable {
 public:
+    static constexpr int kStrip = 20;  // height of the legend strip above a compare side's plot
+
     explicit StepMapLayer(StepMapView* v) : QCPLayerable(v, QString("main")), v_(v) {}
 
 protected:
     void applyDefaultAntialiasingHint(QCPPainter* painter) const override { painter->setAntialiasing(false); }
-    QRect clipRect() const override { return v_->axisRect()->rect(); }
+    // a side of the compare view has its legend in a strip above the plot
+    QRect clipRect() const override { return v_->axisRect()->rect().adjusted(0, v_->side_.isEmpty() ? 0 : -kStrip, 0, 0); }
 
     void draw(QCPPainter* p) override {
         const StepMap& m = v_->map_;
@@ -40,6 +43,8 @@ protected:
             return;
         }
         const Analysis& a = v_->s_->analysis;
+        p->save();
+        p->setClipRect(area);
         QCPAxis* x = v_->xAxis;
         QCPAxis* y = v_->yAxis;
         const int W = area.width(), H = area.height();
@@ -126,6 +131,7 @@ protected:
             }
         }
         p->setAntialiasing(false);
+        p->restore();
         drawLegend(p, area);
     }
 
@@ -146,13 +152,25 @@ private:
         f.setBold(false);
         p->setFont(f);
         QFontMetrics fm(f);
+        const bool strip = !v_->side_.isEmpty();
         QString head = ranks.empty() ? QObject::tr("no big events (start skew > %1)").arg(dur(double(a.options.bigSkewNs)))
-                                     : QObject::tr("big events, by late rank:");
+                                     : strip ? QObject::tr("late rank:") : QObject::tr("big events, by late rank:");
         double w = fm.horizontalAdvance(head) + 10;
-        for (int r : ranks) w += 16 + fm.horizontalAdvance(QString::fromStdString(v_->s_->profile.ranks[size_t(r)].label)) + 8;
+        // in the strip, the ranks that fit, then "+N" for the rest (each marker's tooltip names its rank)
+        const QString more = QObject::tr("+%1 more");
+        size_t shown = 0;
+        for (int r : ranks) {
+            double add = 16 + fm.horizontalAdvance(QString::fromStdString(v_->s_->profile.ranks[size_t(r)].label)) + 8;
+            if (strip && w + add + fm.horizontalAdvance(more.arg(ranks.size())) + 8 > area.width() - 12 && shown + 1 < ranks.size()) break;
+            w += add;
+            ++shown;
+        }
+        if (shown < ranks.size()) w += fm.horizontalAdvance(more.arg(ranks.size() - shown)) + 8;
         QString tick = QObject::tr("ticks: every collective, colour = start skew");
-        w += fm.horizontalAdvance(tick) + 30;
-        double x0 = area.right() - w - 6, y0 = area.top() + 6;
+        // in the strip above the plot, the ticks' key goes first when there is no room for it
+        const bool showTick = !strip || w + fm.horizontalAdvance(tick) + 30 <= area.width() - 12;
+        if (showTick) w += fm.horizontalAdvance(tick) + 30;
+        double x0 = std::max(double(area.left()) + 4, area.right() - w - 6), y0 = strip ? area.top() - kStrip + 1 : area.top() + 6;
         p->setPen(Qt::NoPen);
         p->setBrush(QColor(255, 255, 255, 225));
         p->drawRect(QRectF(x0 - 4, y0 - 2, w + 4, 18));
@@ -160,7 +178,8 @@ private:
         p->drawText(QPointF(x0, y0 + 11), head);
         double x = x0 + fm.horizontalAdvance(head) + 10;
         p->setAntialiasing(true);
-        for (int r : ranks) {
+        for (size_t i = 0; i < shown; ++i) {
+            const int r = ranks[i];
             p->setPen(Qt::NoPen);
             p->setBrush(rankColor(r));
             p->drawEllipse(QPointF(x + 5, y0 + 7), 5, 5);
@@ -169,7 +188,14 @@ private:
             p->drawText(QPointF(x + 13, y0 + 11), l);
             x += 16 + fm.horizontalAdvance(l) + 8;
         }
+        if (shown < ranks.size()) {
+            const QString m = more.arg(ranks.size() - shown);
+            p->setPen(QColor(50, 50, 50));
+            p->drawText(QPointF(x, y0 + 11), m);
+            x += fm.horizontalAdvance(m) + 8;
+        }
         p->setAntialiasing(false);
+        if (!showTick) return;
         p->fillRect(QRectF(x + 14, y0 + 2, 2, 10), lateScale(0.3));
         p->fillRect(QRectF(x + 18, y0 + 2, 2, 10), lateScale(0.9));
         p->setPen(QColor(50, 50, 50));
@@ -226,16 +252,37 @@ StepMapView::~StepMapView() = default;
 void StepMapView::setSession(SessionPtr s) {
     s_ = std::move(s);
     selected_ = -1;
+    onlyGroup_ = -1;
+    side_.clear();
+    axisRect()->setMinimumMargins(QMargins(0, 0, 0, 0));
+    rebuild(-1);
+}
+
+void StepMapView::setGroupSession(SessionPtr s, int group, const QString& side) {
+    s_ = std::move(s);
+    selected_ = -1;
+    onlyGroup_ = std::max(0, group);
+    side_ = side;
+    axisRect()->setMinimumMargins(QMargins(0, StepMapLayer::kStrip, 0, 0));
     rebuild(-1);
 }
 
 void StepMapView::rebuild(int preferredGroup) {
-    map_ = s_ ? buildStepMap(s_->profile, s_->analysis, preferredGroup) : StepMap{};
+    map_ = !s_ ? StepMap{} : !side_.isEmpty() ? buildGroupStepMap(s_->profile, s_->analysis, onlyGroup_)
+                                              : buildStepMap(s_->profile, s_->analysis, preferredGroup);
     layer_->maxSkew_ = s_ ? std::max<int64_t>(1, s_->analysis.options.bigSkewNs) : 1;  // only big events reach the top of the scale
     if (s_)
         for (const auto& it : map_.items) layer_->maxSkew_ = std::max(layer_->maxSkew_, s_->analysis.collectives[it.collective].startSkew());
     QString title;
-    if (!s_) title = tr("Step map");
+    if (!side_.isEmpty()) {
+        // a side of the compare view: short, the group is the pair's
+        title = map_.empty() ? tr("%1: no steps").arg(side_)
+                             : tr("%1  \u00B7  %2 %3 steps  \u00B7  %4 big events")
+                                   .arg(side_)
+                                   .arg(map_.steps)
+                                   .arg(map_.source == "nvtx" ? tr("NVTX") : tr("inferred"))
+                                   .arg(map_.big.size());
+    } else if (!s_) title = tr("Step map");
     else if (map_.empty()) title = tr("Step map: no steps");
     else {
         QString src = map_.source == "nvtx" ? tr("NVTX step ranges") : tr("steps inferred from the op sequence of group %1").arg(map_.groups[0]);
@@ -258,7 +305,7 @@ void StepMapView::rebuild(int preferredGroup) {
 }
 
 void StepMapView::resetZoom() {
-    double span = std::max(1.0, double(map_.spanNs) / 1e6);
+    double span = std::max(1.0, double(std::max(map_.spanNs, fitSpanNs_)) / 1e6);
     xAxis->setRange(-span * 0.02, span * 1.06);
     yAxis->setRange(0.4, std::max(1.0, double(map_.steps)) + 0.6);
     replot();
@@ -267,7 +314,7 @@ void StepMapView::resetZoom() {
 void StepMapView::setSelectedCollective(int c) {
     selected_ = (s_ && c >= 0 && size_t(c) < s_->analysis.collectives.size()) ? c : -1;
     // inferred steps number each group apart: show the selected collective's group when it has steps
-    if (selected_ >= 0 && map_.source == "inferred") {
+    if (selected_ >= 0 && map_.source == "inferred" && side_.isEmpty()) {
         const int g = s_->analysis.collectives[size_t(selected_)].group;
         if (g != map_.groups[0] && s_->analysis.groups[size_t(g)].stepsSource == "inferred") rebuild(g);
     }

@@ -23,6 +23,10 @@ public:
     ~StepMapView() override;
 
     void setSession(SessionPtr s);
+    // one group's steps alone, titled "<side>: N steps ..." (a side of the compare view)
+    void setGroupSession(SessionPtr s, int group, const QString& side);
+    // resetZoom shows at least this much of the step (two maps on one axis fit the longer step)
+    void setFitSpanNs(int64_t ns) { fitSpanNs_ = ns; }
     void setSelectedCollective(int c);
     int selectedCollective() const { return selected_; }
     const skew::StepMap& map() const { return map_; }
@@ -57,6 +61,9 @@ private:
     QCPTextElement* title_ = nullptr;
     QPushButton* settings_ = nullptr;
     QPointF pressPos_;
+    int onlyGroup_ = -1;
+    QString side_;
+    int64_t fitSpanNs_ = 0;
 };
 
 }  // namespace skewui

@@ -25,11 +25,14 @@ namespace skew {
 std::string usageText() {
     return "usage:\n"
            "  skewscope [FILE...]                       open the viewer\n"
+           "  skewscope A... --vs B...                  open the viewer comparing capture A (before) with B (after)\n"
            "  skewscope info FILE... [--format text|json] [--output PATH]\n"
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
            "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap] [--collective [G:]K|worst]\n"
            "                   [--range S E] --output shot.png|.svg|.pdf [--size WxH]\n"
+           "  skewscope render A... --vs B... --view compare [--collective [G:]K|worst] --output F [--size WxH]\n"
+           "                   (the compare view; --collective names a collective of A)\n"
            "  skewscope compare A... --vs B... [--format text|json|md] [--output PATH] [analyze's options]\n"
            "  skewscope cache info|clear                 the profile cache (snapshots of exports read before)\n"
            "  --no-cache (info, analyze, render, compare): read every export, keep no snapshot\n"
@@ -98,6 +101,27 @@ bool sameFile(const std::string& a, const std::string& b) {
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+bool parseViewerArgs(const std::vector<std::string>& args, std::vector<std::string>& a, std::vector<std::string>& b,
+                     std::string& error) {
+    bool afterVs = false;
+    for (const auto& x : args) {
+        if (x == "--vs") {
+            if (afterVs) {
+                error = "--vs takes the files after it once: skewscope A... --vs B...";
+                return false;
+            }
+            afterVs = true;
+            continue;
+        }
+        (afterVs ? b : a).push_back(x);
+    }
+    if (afterVs && (a.empty() || b.empty())) {
+        error = "comparing needs the files of both captures: skewscope A... --vs B...";
+        return false;
+    }
+    return true;
+}
+
 bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, std::string& error) {
     if (args.empty()) {
         error = "no command";
@@ -150,9 +174,9 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
             formatGiven = true;
         } else if (a == "--no-cache") {
             out.noCache = true;
-        } else if (a == "--vs" && c == "compare") {
+        } else if (a == "--vs" && (c == "compare" || c == "render")) {
             if (afterVs) {
-                error = "compare takes --vs once: compare A... --vs B...";
+                error = c + " takes --vs once: " + c + " A... --vs B...";
                 return false;
             }
             afterVs = true;
@@ -201,8 +225,8 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         } else if (a == "--view" && c == "render") {
             if (!need(1)) return false;
             out.view = args[++i];
-            if (out.view != "collective" && out.view != "timeline" && out.view != "stepmap" && out.view != "heatmap") {
-                error = "--view takes collective, timeline, stepmap or heatmap; not '" + out.view + "'";
+            if (out.view != "collective" && out.view != "timeline" && out.view != "stepmap" && out.view != "heatmap" && out.view != "compare") {
+                error = "--view takes collective, timeline, stepmap, heatmap or compare; not '" + out.view + "'";
                 return false;
             }
         } else if (a == "--range" && c == "render") {
@@ -261,6 +285,14 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
         }
     }
     if (c == "render") {
+        if (afterVs != (out.view == "compare")) {
+            error = afterVs ? "render A... --vs B... draws --view compare" : "--view compare needs both captures: render A... --vs B... --view compare";
+            return false;
+        }
+        if (afterVs && out.filesB.empty()) {
+            error = "render --vs needs the files of capture B after it";
+            return false;
+        }
         if (out.collective == 0 && out.view == "collective") {
             error = "render needs --collective [G:]K (or --view timeline|stepmap|heatmap)";
             return false;

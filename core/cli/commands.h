@@ -21,7 +21,7 @@ struct CommandLine {
     int width = 1600, height = 900;     // render --size
     bool noCache = false;               // --no-cache: neither read nor write profile snapshots
     std::string cacheAction;            // cache info | clear
-    std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap
+    std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap|compare (compare needs --vs)
     bool hasRange = false;              // render --range S E: the timeline's window
     double rangeStart = 0, rangeEnd = 0;  // seconds on the aligned base
 };
@@ -46,6 +46,12 @@ AnalysisOptions analysisOptions(const CommandLine& cl);
 
 // True when both paths name one existing file (same device and inode, e.g. through a symlink).
 bool sameFile(const std::string& a, const std::string& b);
+
+// The viewer's arguments: `skewscope FILE...` opens files, `skewscope A... --vs B...` compares two
+// captures. Splits at --vs (B stays empty without it); false with a message for --vs given twice or
+// with no file on one side.
+bool parseViewerArgs(const std::vector<std::string>& args, std::vector<std::string>& a, std::vector<std::string>& b,
+                     std::string& error);
 
 // Runs info/analyze; returns the exit code (0 ok, 1 other error, 2 usage, 3 unreadable input).
 int runHeadless(const CommandLine& cl);

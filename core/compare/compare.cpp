@@ -49,24 +49,41 @@ std::array<int64_t, kCauses> causeCounts(const Analysis& a, const Group& g, bool
     return n;
 }
 
-GroupDelta delta(const Side& A, const Group& ga, const Side& B, const Group& gb) {
+// One side's figures in the delta's shape.
+GroupDelta values(const Analysis& a, const Group& g) {
+    GroupDelta v;
+    v.collectives = g.count;
+    v.complete = g.complete;
+    v.startSkew = g.startSkew;
+    v.endSkew = g.endSkew;
+    v.costShare = g.cost.share;
+    v.excessNs = g.cost.excessNs;
+    v.bigCount = g.cost.bigCount;
+    v.bigExcessNs = g.cost.bigExcessNs;
+    for (const RankStats& r : g.perRank) v.perRank.push_back({r.rank, r.rank, int64_t(r.lastCount), r.meanLatenessExclBigNs});
+    v.causes = causeCounts(a, g, false);
+    v.bigCauses = causeCounts(a, g, true);
+    v.hasStepTime = g.stepMedianNs > 0;
+    v.stepMedianNs = g.stepMedianNs;
+    return v;
+}
+
+GroupDelta delta(const GroupDelta& va, const GroupDelta& vb) {
     GroupDelta d;
-    d.collectives = int64_t(gb.count) - int64_t(ga.count);
-    d.complete = int64_t(gb.complete) - int64_t(ga.complete);
-    d.startSkew = minus(gb.startSkew, ga.startSkew);
-    d.endSkew = minus(gb.endSkew, ga.endSkew);
-    d.costShare = gb.cost.share - ga.cost.share;
-    d.excessNs = gb.cost.excessNs - ga.cost.excessNs;
-    d.bigCount = int64_t(gb.cost.bigCount) - int64_t(ga.cost.bigCount);
-    d.bigExcessNs = gb.cost.bigExcessNs - ga.cost.bigExcessNs;
-    for (size_t s = 0; s < ga.perRank.size() && s < gb.perRank.size(); ++s)
-        d.perRank.push_back({ga.perRank[s].rank, gb.perRank[s].rank, int64_t(gb.perRank[s].lastCount) - int64_t(ga.perRank[s].lastCount),
-                             gb.perRank[s].meanLatenessExclBigNs - ga.perRank[s].meanLatenessExclBigNs});
-    auto ca = causeCounts(*A.analysis, ga, false), cb = causeCounts(*B.analysis, gb, false);
-    auto ba = causeCounts(*A.analysis, ga, true), bb = causeCounts(*B.analysis, gb, true);
-    for (size_t k = 0; k < kCauses; ++k) d.causes[k] = cb[k] - ca[k], d.bigCauses[k] = bb[k] - ba[k];
-    d.hasStepTime = ga.stepMedianNs > 0 && gb.stepMedianNs > 0;
-    d.stepMedianNs = d.hasStepTime ? gb.stepMedianNs - ga.stepMedianNs : 0;
+    d.collectives = vb.collectives - va.collectives;
+    d.complete = vb.complete - va.complete;
+    d.startSkew = minus(vb.startSkew, va.startSkew);
+    d.endSkew = minus(vb.endSkew, va.endSkew);
+    d.costShare = vb.costShare - va.costShare;
+    d.excessNs = vb.excessNs - va.excessNs;
+    d.bigCount = vb.bigCount - va.bigCount;
+    d.bigExcessNs = vb.bigExcessNs - va.bigExcessNs;
+    for (size_t s = 0; s < va.perRank.size() && s < vb.perRank.size(); ++s)
+        d.perRank.push_back({va.perRank[s].rankA, vb.perRank[s].rankB, vb.perRank[s].lastCount - va.perRank[s].lastCount,
+                             vb.perRank[s].meanLatenessExclBigNs - va.perRank[s].meanLatenessExclBigNs});
+    for (size_t k = 0; k < kCauses; ++k) d.causes[k] = vb.causes[k] - va.causes[k], d.bigCauses[k] = vb.bigCauses[k] - va.bigCauses[k];
+    d.hasStepTime = va.hasStepTime && vb.hasStepTime;
+    d.stepMedianNs = d.hasStepTime ? vb.stepMedianNs - va.stepMedianNs : 0;
     return d;
 }
 
@@ -137,7 +154,11 @@ Comparison compareCaptures(const Side& A, const Side& B) {
         GroupPair pair;
         pair.a = ga.id;
         pair.b = gb.id;
-        pair.delta = delta(A, ga, B, gb);
+        pair.valuesA = values(a, ga);
+        pair.valuesB = values(b, gb);
+        for (size_t r = 0; r < pair.valuesA.perRank.size() && r < pair.valuesB.perRank.size(); ++r)
+            pair.valuesA.perRank[r].rankB = pair.valuesB.perRank[r].rankB, pair.valuesB.perRank[r].rankA = pair.valuesA.perRank[r].rankA;
+        pair.delta = delta(pair.valuesA, pair.valuesB);
         // ranks pair by their place in the group; say so when their labels differ
         std::string la = ranksText(*A.profile, ga), lb = ranksText(*B.profile, gb);
         if (la != lb) pair.notes.push_back("ranks paired by their place in the group: A " + la + "; B " + lb);
@@ -173,6 +194,29 @@ Comparison compareCaptures(const Side& A, const Side& B) {
         cmp.messages.push_back("B group " + std::to_string(id) + " (" + opsText(b.groups[size_t(id)]) + ", " +
                                    std::to_string(b.groups[size_t(id)].width()) + " ranks) has no counterpart in A");
     return cmp;
+}
+
+PairedCollective pairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA, uint32_t collective) {
+    const Analysis& from = fromA ? *A.analysis : *B.analysis;
+    const Analysis& to = fromA ? *B.analysis : *A.analysis;
+    const Group& gTo = to.groups[size_t(fromA ? pair.b : pair.a)];
+    PairedCollective out;
+    if (collective >= from.collectives.size()) return out;
+    const Collective& c = from.collectives[collective];
+    if (pair.sameStepSequence && c.step > 0 && c.positionInStep > 0) {
+        out.by = PairedCollective::By::StepPosition;
+        // the first of that step and position
+        for (uint32_t i = 0; i < gTo.count; ++i) {
+            const Collective& o = to.collectives[gTo.firstCollective + i];
+            if (o.step == c.step && o.positionInStep == c.positionInStep) {
+                out.collective = int(gTo.firstCollective + i);
+                break;
+            }
+        }
+        return out;
+    }
+    if (c.index >= 1 && c.index <= gTo.count) out.collective = int(gTo.firstCollective + c.index - 1);
+    return out;
 }
 
 }  // namespace skew

@@ -48,6 +48,9 @@ struct GroupDelta {
 struct GroupPair {
     int a = -1, b = -1;  // group ids
     GroupDelta delta;
+    // each side's own figures in the delta's shape (delta = valuesB - valuesA; per-rank entries
+    // carry both rank ids), so a viewer shows A, B and B - A without computing them
+    GroupDelta valuesA, valuesB;
     bool sameStepSequence = false;  // positions are comparable
     std::vector<PositionChange> positions;
     std::vector<std::string> notes;  // e.g. ranks paired by place although their labels differ
@@ -62,6 +65,17 @@ struct Comparison {
 // Pairs groups by rank count and op mix (the share of each op; at least 80% alike, as lane
 // grouping asks of op histograms) and computes the differences.
 Comparison compareCaptures(const Side& a, const Side& b);
+
+// The collective of the other side paired with `collective` (an index into the `fromA` side's
+// collectives, a member of the pair's group there): by step and position in the step when both
+// sides run the same op sequence per step and the collective lies in a step, else by its index in
+// the group. `collective` is -1 when the other side has no such one (a step or an index it lacks).
+struct PairedCollective {
+    enum class By : uint8_t { StepPosition, Index };
+    int collective = -1;
+    By by = By::Index;
+};
+PairedCollective pairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA, uint32_t collective);
 
 // The op sequence of one step of group `g` (positions 1..P), from its first complete step; empty
 // without steps.

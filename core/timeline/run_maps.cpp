@@ -41,6 +41,10 @@ int stepGroup(const Analysis& a) {
     return best;
 }
 
+namespace {
+void fillStepMap(const Profile& p, const Analysis& a, StepMap& m);  // the rows of m.groups, or why there are none
+}  // namespace
+
 StepMap buildStepMap(const Profile& p, const Analysis& a, int preferredGroup) {
     StepMap m;
     for (size_t g = 0; g < a.groups.size(); ++g)
@@ -56,6 +60,23 @@ StepMap buildStepMap(const Profile& p, const Analysis& a, int preferredGroup) {
             m.source = a.groups[size_t(g)].stepsSource;
         }
     }
+    fillStepMap(p, a, m);
+    return m;
+}
+
+StepMap buildGroupStepMap(const Profile& p, const Analysis& a, int group) {
+    StepMap m;
+    if (group >= 0 && size_t(group) < a.groups.size() && a.groups[size_t(group)].stepsSource != "none" && a.groups[size_t(group)].stepCount > 0) {
+        m.groups.push_back(group);
+        m.source = a.groups[size_t(group)].stepsSource;
+    }
+    fillStepMap(p, a, m);
+    return m;
+}
+
+namespace {
+
+void fillStepMap(const Profile& p, const Analysis& a, StepMap& m) {
     if (m.groups.empty()) {
         uint64_t nvtx = 0;
         for (const auto& pr : p.processes) nvtx += pr.nvtx.size();
@@ -68,7 +89,7 @@ StepMap buildStepMap(const Profile& p, const Analysis& a, int preferredGroup) {
                                : "no NVTX range matches the step pattern " + pattern) +
                     ", and no group's sequence of collective ops repeats (a single op, such as only SendRecv, has no "
                     "period to infer steps from).";
-        return m;
+        return;
     }
     for (int g : m.groups) {
         const Group& grp = a.groups[size_t(g)];
@@ -98,8 +119,9 @@ StepMap buildStepMap(const Profile& p, const Analysis& a, int preferredGroup) {
         m.big.push_back(uint32_t(i));
         m.maxBigLatenessNs = std::max(m.maxBigLatenessNs, c.startSkew());
     }
-    return m;
 }
+
+}  // namespace
 
 int64_t nearestStepItem(const StepMap& m, uint32_t step, double offsetNs, double maxDistNs) {
     if (step < 1 || step > m.steps) return -1;

@@ -50,6 +50,8 @@ struct StepMap {
 };
 // `preferredGroup` is used when no group has NVTX steps (inferred steps number each group apart).
 StepMap buildStepMap(const Profile& p, const Analysis& a, int preferredGroup);
+// The step map of one group alone (its NVTX or inferred steps), e.g. one side of a comparison.
+StepMap buildGroupStepMap(const Profile& p, const Analysis& a, int group);
 // Index into items of the collective nearest to `offsetNs` on `step` within maxDistNs, or -1.
 int64_t nearestStepItem(const StepMap& m, uint32_t step, double offsetNs, double maxDistNs);
 

@@ -2,6 +2,7 @@
 //
 //   skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files]
 //           [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]
+//           [--late STEP:POS:RANK:MS[:cpu|gpu]]... [--no-late]
 //
 // Prints one line with the file(s) written and the row counts. Exit codes: 0 done, 2 usage error,
 // 1 generation failed.
@@ -30,7 +31,10 @@ const char* const kUsage =
     "  --per-rank-files    one export per rank, each with its own session start\n"
     "  --layout V          2026.2 (default) or 2024.5 table layout\n"
     "  --seed N            RNG seed\n"
-    "  --kernels-target N  choose steps so that at least N kernels are written (overrides --steps)\n";
+    "  --kernels-target N  choose steps so that at least N kernels are written (overrides --steps)\n"
+    "  --late S:P:R:MS[:K] plant a late arriver: step S, position P of the step (FSDP group), rank R\n"
+    "                      (0-based), MS ms late, K cpu (default) or gpu; repeat it; replaces --demo's\n"
+    "  --no-late           no planted late arrivers (the same run without them, e.g. the \"after\" of a fix)\n";
 
 int usage(const std::string& msg) {
     if (!msg.empty()) std::fprintf(stderr, "skewgen: %s\n", msg.c_str());
@@ -67,6 +71,8 @@ int main(int argc, char** argv) {
     bool haveSeed = false;
     unsigned long long seed = 0;
     std::string layout;
+    bool noLate = false, haveLate = false;
+    std::vector<skewgen::PlantedLate> late;
 
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -94,6 +100,26 @@ int main(int argc, char** argv) {
         } else if (a == "--seed") {
             if (!parseU64(value("--seed"), seed)) return usage("--seed needs a non-negative integer");
             haveSeed = true;
+        } else if (a == "--no-late") {
+            noLate = true;
+        } else if (a == "--late") {
+            // STEP:POS:RANK:MS[:cpu|gpu]
+            const char* v = value("--late");
+            std::vector<std::string> f;
+            std::string cur;
+            for (const char* c = v ? v : ""; *c; ++c) {
+                if (*c == ':') f.push_back(cur), cur.clear();
+                else cur += *c;
+            }
+            f.push_back(cur);
+            long long st = 0, pos = 0, rank = 0, ms = 0;
+            if (!v || (f.size() != 4 && f.size() != 5) || !parseInt(f[0].c_str(), 1, 10'000'000, st) ||
+                !parseInt(f[1].c_str(), 1, 1'000'000, pos) || !parseInt(f[2].c_str(), 0, 4095, rank) ||
+                !parseInt(f[3].c_str(), 1, 1'000'000, ms) || (f.size() == 5 && f[4] != "cpu" && f[4] != "gpu"))
+                return usage("--late needs STEP:POS:RANK:MS[:cpu|gpu], e.g. 2:13:3:30:gpu");
+            late.push_back({int(st), int(pos), int(rank), ms * 1'000'000,
+                            f.size() == 5 && f[4] == "gpu" ? skewgen::LateKind::Gpu : skewgen::LateKind::Cpu});
+            haveLate = true;
         } else if (a == "--layout") {
             const char* v = value("--layout");
             if (!v) return usage("--layout needs 2024.5 or 2026.2");
@@ -114,6 +140,13 @@ int main(int argc, char** argv) {
         for (const auto& p : cfg.late)
             if (p.rank < cfg.ranks) keep.push_back(p);
         cfg.late = keep;
+    }
+    if (noLate && haveLate) return usage("--late and --no-late exclude each other");
+    if (noLate) cfg.late.clear();
+    if (haveLate) {
+        for (const auto& p : late)
+            if (p.rank >= cfg.ranks) return usage("--late names rank " + std::to_string(p.rank) + " of " + std::to_string(cfg.ranks));
+        cfg.late = late;
     }
     if (layers > 0) cfg.layers = int(layers);
     if (steps > 0) cfg.steps = int(steps);

@@ -1,0 +1,417 @@
+// GUI tests of compare mode (offscreen): opening a comparison in the main window (and leaving it),
+// the compare view on a generated pair where the fix removes the planted big events, on the real
+// before/after pair (against `skewscope compare`), on captures whose ranks differ; the paired
+// collective both ways; and `render --view compare` drawing exactly what the viewer exports.
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "collective_view.h"
+#include "compare_delta_model.h"
+#include "compare_events.h"
+#include "compare_rank_bars.h"
+#include "compare_view.h"
+#include "gen_fixture.h"
+#include "gui_util.h"
+#include "json_value.h"
+#include "main_window.h"
+#include "report/format.h"
+#include "run_palette.h"
+#include "skew_cdf_chart.h"
+#include "stepmap_view.h"
+
+using namespace testutil;
+using namespace skewui;
+
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+
+// Big events at positions 13 and 20 of every step (as in tests/test_compare.cpp), and the same run
+// without them: the "after" of a fix.
+skewgen::GenConfig withBigEvents() {
+    skewgen::GenConfig cfg;
+    cfg.steps = 5;
+    cfg.seed = 23;
+    for (int s = 1; s <= 5; ++s) {
+        cfg.late.push_back({s, 13, s % 8, 30 * kMs, skewgen::LateKind::Gpu});
+        cfg.late.push_back({s, 20, (s + 3) % 8, 25 * kMs, skewgen::LateKind::Gpu});
+    }
+    return cfg;
+}
+const Generated& before() { return generated("cmp-before", withBigEvents()); }
+const Generated& after() {
+    auto cfg = withBigEvents();
+    cfg.late.clear();
+    return generated("cmp-after", cfg);
+}
+// the "after" cut at the start of its second step: its FSDP collective k is the full run's k + 27
+const Generated& afterFromStep2() {
+    const Generated& full = after();
+    auto cfg = withBigEvents();
+    cfg.late.clear();
+    for (const auto& tc : full.result.collectives)
+        if (tc.group == 0 && tc.index == 28) {
+            int64_t first = INT64_MAX;
+            for (const auto& m : tc.members) first = std::min(first, m.startNs);
+            cfg.trimStartNs = first - full.result.firstStepNs;
+        }
+    return generated("cmp-after-from-step2", cfg);
+}
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+bool compareAndWait(MainWindow& w, const std::string& a, const std::string& b) {
+    QSignalSpy ok(&w, &MainWindow::comparisonLoaded);
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.openComparison({q(a)}, {q(b)});
+    for (int i = 0; i < 1200 && ok.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
+    return !ok.isEmpty();
+}
+
+// the pair whose A group runs AllGather (the FSDP group)
+int fsdpPair(const CompareView& v) {
+    const auto& c = *v.comparison();
+    for (size_t i = 0; i < c.comparison.pairs.size(); ++i)
+        if (c.a->analysis.groups[size_t(c.comparison.pairs[i].a)].ops.count("AllGather")) return int(i);
+    return -1;
+}
+
+// the collective of a side's group at (step, position), by scanning every collective
+int atStepPosition(const skew::Analysis& a, int group, uint32_t step, uint32_t pos) {
+    for (size_t i = 0; i < a.collectives.size(); ++i)
+        if (a.collectives[i].group == group && a.collectives[i].step == step && a.collectives[i].positionInStep == pos) return int(i);
+    return -1;
+}
+
+QString cell(const CompareView& v, const QString& figure, int column) {
+    const int r = v.deltaModel()->rowOf(figure);
+    return r < 0 ? QString() : v.deltaModel()->index(r, column).data().toString();
+}
+
+bool nearColor(QRgb p, const QColor& c, int tol = 8) {
+    return std::abs(qRed(p) - c.red()) <= tol && std::abs(qGreen(p) - c.green()) <= tol && std::abs(qBlue(p) - c.blue()) <= tol;
+}
+
+// a late-rank marker colour drawn within `r` px of `pos` in the step map's image
+bool markerNear(const QImage& img, QPointF pos, int ranks, int r = 4) {
+    for (int dy = -r; dy <= r; ++dy)
+        for (int dx = -r; dx <= r; ++dx) {
+            QPoint pt(int(pos.x()) + dx, int(pos.y()) + dy);
+            if (!img.rect().contains(pt)) continue;
+            for (int k = 0; k < ranks; ++k)
+                if (nearColor(img.pixel(pt), palette::rankColor(k), 3)) return true;
+        }
+    return false;
+}
+
+TEST(CompareView, FixThatRemovesTheBigEvents) {
+    MainWindow w;
+    w.resize(1600, 950);
+    w.show();
+    ASSERT_TRUE(compareAndWait(w, before().path, after().path));
+    EXPECT_TRUE(w.inCompareMode());
+    CompareView* v = w.compareView();
+    ASSERT_EQ(v->comparison()->comparison.pairs.size(), 2u);
+    EXPECT_TRUE(v->pairBox()->isVisible());  // two pairs: a selector
+    const int pair = fsdpPair(*v);
+    ASSERT_GE(pair, 0);
+    v->pairBox()->setCurrentIndex(pair);
+    ASSERT_EQ(v->pair(), pair);
+    QTest::qWait(50);
+    // big events 10 -> 0: the planted ones (generator's truth) and none after
+    const size_t planted = before().result.late.size();
+    ASSERT_EQ(planted, 10u);
+    ASSERT_EQ(after().result.late.size(), 0u);
+    EXPECT_EQ(cell(*v, "big events", CompareDeltaModel::A), QString::number(planted));
+    EXPECT_EQ(cell(*v, "big events", CompareDeltaModel::B), "0");
+    EXPECT_EQ(cell(*v, "big events", CompareDeltaModel::Delta), QString::fromUtf8("\u2212") + QString::number(planted));
+    EXPECT_TRUE(v->verdictText().contains("big events 10 -> 0")) << v->verdictText().toStdString();
+    bool shown = false;
+    for (QLabel* l : v->findChildren<QLabel*>()) shown |= l->text() == v->verdictText() && l->isVisible();
+    EXPECT_TRUE(shown);
+    // the step maps: A marks every planted (step, position) big, B none of them
+    const auto& c = *v->comparison();
+    const auto& p = c.comparison.pairs[size_t(pair)];
+    EXPECT_EQ(v->stepMapA()->map().big.size(), planted);
+    EXPECT_TRUE(v->stepMapB()->map().big.empty());
+    const QImage imgA = v->stepMapA()->grab().toImage(), imgB = v->stepMapB()->grab().toImage();
+    for (const auto& tl : before().result.late) {
+        SCOPED_TRACE("step " + std::to_string(tl.planted.step) + " position " + std::to_string(tl.planted.positionInStep));
+        const int ca = atStepPosition(c.a->analysis, p.a, uint32_t(tl.planted.step), uint32_t(tl.planted.positionInStep));
+        const int cb = atStepPosition(c.b->analysis, p.b, uint32_t(tl.planted.step), uint32_t(tl.planted.positionInStep));
+        ASSERT_GE(ca, 0);
+        ASSERT_GE(cb, 0);
+        EXPECT_TRUE(c.a->analysis.collectives[size_t(ca)].big);
+        EXPECT_FALSE(c.b->analysis.collectives[size_t(cb)].big);
+        EXPECT_TRUE(markerNear(imgA, v->stepMapA()->collectivePos(ca), 8));
+        EXPECT_FALSE(markerNear(imgB, v->stepMapB()->collectivePos(cb), 8));
+    }
+    // both maps on one offset axis
+    EXPECT_EQ(v->stepMapA()->xAxis->range().lower, v->stepMapB()->xAxis->range().lower);
+    EXPECT_EQ(v->stepMapA()->xAxis->range().upper, v->stepMapB()->xAxis->range().upper);
+    v->stepMapA()->xAxis->setRange(10, 40);
+    EXPECT_EQ(v->stepMapB()->xAxis->range().lower, 10);
+    EXPECT_EQ(v->stepMapB()->xAxis->range().upper, 40);
+    v->stepMapA()->resetZoom();
+    // clicking a big marker of A shows the collective at the same step and position of B
+    const auto& late = before().result.late[3];
+    const int ca = atStepPosition(c.a->analysis, p.a, uint32_t(late.planted.step), uint32_t(late.planted.positionInStep));
+    const int cb = atStepPosition(c.b->analysis, p.b, uint32_t(late.planted.step), uint32_t(late.planted.positionInStep));
+    QTest::mouseClick(v->stepMapA(), Qt::LeftButton, {}, v->stepMapA()->collectivePos(ca).toPoint());
+    EXPECT_EQ(v->selectedA(), ca);
+    EXPECT_EQ(v->selectedB(), cb);
+    EXPECT_FALSE(v->selectedFromB());
+    EXPECT_EQ(v->pairedBy(), skew::PairedCollective::By::StepPosition);
+    EXPECT_EQ(v->collectiveA()->scene().collective, ca);
+    EXPECT_EQ(v->collectiveB()->scene().collective, cb);
+    EXPECT_EQ(v->stepMapB()->selectedCollective(), cb);
+    EXPECT_TRUE(v->pairingText().startsWith(QString("paired by step %1 and position %2").arg(late.planted.step).arg(late.planted.positionInStep)));
+    // the list of big events has the selected one current, under its position
+    QTreeWidgetItem* it = v->events()->currentItem();
+    ASSERT_TRUE(it);
+    EXPECT_EQ(it->data(0, CompareEventsList::CollectiveRole).toInt(), ca);
+    ASSERT_TRUE(it->parent());
+    EXPECT_TRUE(it->parent()->text(0).startsWith(QString("position %1 ").arg(late.planted.positionInStep)));
+    // the per-rank bars: both sides' last counts, rank by rank
+    ASSERT_EQ(v->rankBars()->lastA()->data()->size(), 8);
+    for (int r = 0; r < 8; ++r) {
+        EXPECT_EQ(v->rankBars()->lastA()->data()->at(r)->value, double(p.valuesA.perRank[size_t(r)].lastCount));
+        EXPECT_EQ(v->rankBars()->lastB()->data()->at(r)->value, double(p.valuesB.perRank[size_t(r)].lastCount));
+    }
+    EXPECT_EQ(v->rankBars()->rankLabels().front(), "dev 0");
+    guitest::shot(&w, "compare-generated");
+}
+
+TEST(CompareView, RealPairAgainstTheCommandLine) {
+    const std::string a = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", b = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    ASSERT_TRUE(compareAndWait(w, a, b));
+    CompareView* v = w.compareView();
+    // the verdict line is the one `skewscope compare` prints
+    RunResult text = runSkewscope({"compare", a, "--vs", b});
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text.out, m, std::regex("Verdict: (.*)\\.\n")));
+    EXPECT_EQ(v->verdictText().toStdString(), m[1].str());
+    EXPECT_FALSE(v->pairBox()->isVisible());  // one pair: no selector
+    // the CDFs: one point per complete collective of each side, plus the two ends
+    testjson::Value j = testjson::parse(runSkewscope({"compare", a, "--vs", b, "--format", "json"}).out);
+    const int64_t completeA = j["a"]["groups"][0]["complete"].i64(), completeB = j["b"]["groups"][0]["complete"].i64();
+    EXPECT_EQ(v->cdf()->startCurve()->dataCount(), completeA + 2);
+    EXPECT_EQ(v->cdf()->endCurve()->dataCount(), completeA + 2);
+    EXPECT_EQ(v->cdf()->startCurveB()->dataCount(), completeB + 2);
+    EXPECT_EQ(v->cdf()->endCurveB()->dataCount(), completeB + 2);
+    EXPECT_DOUBLE_EQ(v->cdf()->startCurve()->dataMainKey(int(completeA)), double(j["a"]["groups"][0]["start_skew_ns"]["max"].i64()));
+    EXPECT_DOUBLE_EQ(v->cdf()->startCurveB()->dataMainKey(int(completeB)), double(j["b"]["groups"][0]["start_skew_ns"]["max"].i64()));
+    EXPECT_TRUE(v->cdf()->xAxis->scaleType() == QCPAxis::stLogarithmic);
+    EXPECT_NE(v->cdf()->startCurve()->pen().color(), v->cdf()->startCurveB()->pen().color());  // A and B told apart
+    // the delta table: every figure's difference as the JSON gives it
+    const auto& d = j["groups"][0]["delta"];
+    EXPECT_EQ(cell(*v, "start skew p90", CompareDeltaModel::Delta), "+" + q(skew::formatDuration(d["start_skew_ns"]["p90"].i64())));
+    EXPECT_EQ(cell(*v, "start skew p90", CompareDeltaModel::A), q(skew::formatDuration(j["a"]["groups"][0]["start_skew_ns"]["p90"].i64())));
+    EXPECT_EQ(cell(*v, "start-skew excess", CompareDeltaModel::Delta), "+" + q(skew::formatDuration(d["excess_ns"].i64())));
+    EXPECT_EQ(cell(*v, "collectives", CompareDeltaModel::Delta), QString::fromUtf8("\u2212") + QString::number(-d["collectives"].i64()));
+    EXPECT_EQ(cell(*v, "median step (NVTX)", CompareDeltaModel::Delta), QString::fromUtf8("\u2014"));  // no NVTX steps
+    QAbstractItemModelTester tester(v->deltaModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
+    // no steps: the step maps say so, and collectives pair by index
+    EXPECT_TRUE(v->stepMapA()->map().empty());
+    EXPECT_TRUE(v->stepMapB()->map().empty());
+    const auto& c = *v->comparison();
+    const int b20 = int(c.b->analysis.groups[0].firstCollective) + 19;
+    QTreeWidgetItem* it = v->events()->itemOf(true, b20);
+    if (!it) {
+        v->selectCollective(true, b20);  // not among the largest: select it as a step map would
+    } else {
+        v->events()->setCurrentItem(it);
+    }
+    EXPECT_EQ(v->selectedB(), b20);
+    EXPECT_EQ(v->selectedA(), int(c.a->analysis.groups[0].firstCollective) + 19);
+    EXPECT_EQ(v->pairedBy(), skew::PairedCollective::By::Index);
+    EXPECT_EQ(v->pairingText(), "paired by index #20: neither capture has steps");
+    // A's #32 has no partner: B has 31 collectives
+    v->selectCollective(false, int(c.a->analysis.groups[0].firstCollective) + 31);
+    EXPECT_EQ(v->selectedB(), -1);
+    EXPECT_EQ(v->collectiveB()->scene().collective, -1);
+    EXPECT_EQ(v->pairingText(), "B's group has 31 collectives, none is #32 (paired by index: neither capture has steps)");
+}
+
+TEST(CompareView, RanksThatDifferAreNotCompared) {
+    const auto& seven = generated("demo", skewgen::demoConfig());
+    auto cfg = skewgen::demoConfig();
+    cfg.ranks = 8;
+    cfg.devices.clear();
+    const auto& eight = generated("demo-8", cfg);
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    ASSERT_TRUE(compareAndWait(w, seven.path, eight.path));
+    CompareView* v = w.compareView();
+    EXPECT_TRUE(v->showsNotCompared());
+    EXPECT_EQ(v->pair(), -1);
+    const QString t = v->notComparedText();
+    EXPECT_TRUE(t.startsWith("No group of A (before) was compared with a group of B (after)."));
+    // why, naming both groups of A and their ranks
+    for (int g = 0; g < 2; ++g)
+        EXPECT_TRUE(t.contains(QString("A group %1 (").arg(g))) << t.toStdString();
+    EXPECT_TRUE(t.contains("runs on 7 ranks (dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7), its match in B on a different number of "
+                           "ranks: ranks differ between the captures"));
+    EXPECT_TRUE(t.contains("B group 0 (AllGather 90, ReduceScatter 45, 8 ranks) has no counterpart in A"));
+    EXPECT_EQ(v->verdictText(), QString());
+    guitest::shot(&w, "compare-ranks-differ");
+}
+
+TEST(CompareView, PairedCollectiveBothWays) {
+    // "after" cut at its second step: by step and position, A's k is B's k - 27 (by index it would be k)
+    MainWindow w;
+    w.resize(1600, 950);
+    w.show();
+    ASSERT_TRUE(compareAndWait(w, before().path, afterFromStep2().path));
+    CompareView* v = w.compareView();
+    v->pairBox()->setCurrentIndex(fsdpPair(*v));
+    const auto& c = *v->comparison();
+    const auto& p = c.comparison.pairs[size_t(v->pair())];
+    const uint32_t fa = c.a->analysis.groups[size_t(p.a)].firstCollective, fb = c.b->analysis.groups[size_t(p.b)].firstCollective;
+    ASSERT_EQ(c.b->analysis.groups[size_t(p.b)].count, 108u);
+    // A -> B: the list's big event of A at step 3, position 20 (index 3 * 27 - 27 + 20 = 74)
+    QTreeWidgetItem* it = v->events()->itemOf(false, int(fa + 73));
+    ASSERT_TRUE(it);
+    v->events()->scrollToItem(it);
+    QTest::mouseClick(v->events()->viewport(), Qt::LeftButton, {}, v->events()->visualItemRect(it).topLeft() + QPoint(30, 5));
+    EXPECT_EQ(v->selectedA(), int(fa + 73));
+    EXPECT_EQ(v->selectedB(), int(fb + 73 - 27));
+    EXPECT_EQ(c.b->analysis.collectives[size_t(v->selectedB())].index, 74u - 27u);
+    EXPECT_EQ(v->collectiveB()->scene().collective, v->selectedB());
+    EXPECT_EQ(v->pairedBy(), skew::PairedCollective::By::StepPosition);
+    // B -> A: a tick of B's step map (step 4, position 5: B's #86 - 27 = 59) shows A's #86
+    const int b59 = int(fb + 58);
+    ASSERT_EQ(c.b->analysis.collectives[size_t(b59)].step, 4u);
+    ASSERT_EQ(c.b->analysis.collectives[size_t(b59)].positionInStep, 5u);
+    QTest::mouseClick(v->stepMapB(), Qt::LeftButton, {}, v->stepMapB()->collectivePos(b59).toPoint());
+    EXPECT_EQ(v->selectedB(), b59);
+    EXPECT_TRUE(v->selectedFromB());
+    EXPECT_EQ(v->selectedA(), int(fa + 85));
+    EXPECT_EQ(c.a->analysis.collectives[size_t(v->selectedA())].index, 86u);
+    EXPECT_EQ(v->collectiveA()->scene().collective, int(fa + 85));
+    EXPECT_EQ(v->stepMapA()->selectedCollective(), int(fa + 85));
+    // A's first step has no counterpart in B
+    v->selectCollective(false, int(fa + 4));
+    EXPECT_EQ(v->selectedB(), -1);
+    EXPECT_EQ(v->pairingText(), "B has no collective at step 1, position 5");
+}
+
+TEST(CompareView, LeavingCompareModeAndErrors) {
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    // a side that cannot be read: the message names it, the window stays as it was
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.openComparison({q(before().path)}, {"/nonexistent/after.sqlite"});
+    for (int i = 0; i < 400 && failed.isEmpty(); ++i) QTest::qWait(20);
+    ASSERT_EQ(failed.size(), 1);
+    EXPECT_TRUE(failed[0][0].toString().startsWith("Cannot compare: B (after): ")) << failed[0][0].toString().toStdString();
+    EXPECT_FALSE(w.inCompareMode());
+    ASSERT_TRUE(compareAndWait(w, before().path, after().path));
+    EXPECT_TRUE(w.inCompareMode());
+    // opening files leaves compare mode
+    ASSERT_TRUE(guitest::openAndWait(w, {q(before().path)}));
+    EXPECT_FALSE(w.inCompareMode());
+    EXPECT_FALSE(w.comparison());
+    EXPECT_FALSE(w.showsEmptyState());
+    EXPECT_GE(w.currentCollective(), 0);
+    // and back, then cancelled by a new open: the last one asked for wins
+    w.openComparison({q(before().path)}, {q(after().path)});
+    QSignalSpy ok(&w, &MainWindow::sessionLoaded);
+    w.openFiles({q(after().path)});
+    ASSERT_TRUE(guitest::waitLoaded(ok));
+    EXPECT_FALSE(w.inCompareMode());
+    EXPECT_EQ(w.session()->files.front(), after().path);
+    // the report of a comparison is compare's
+    ASSERT_TRUE(compareAndWait(w, before().path, after().path));
+    std::string dir = tempDir("compare-report");
+    QString err;
+    ASSERT_TRUE(w.exportReport(q(dir + "/cmp.md"), &err)) << err.toStdString();
+    RunResult md = runSkewscope({"compare", before().path, "--vs", after().path, "--format", "md"});
+    std::ifstream in(dir + "/cmp.md");
+    std::string mine((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(mine, md.out);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(CompareView, RenderDrawsTheCompareViewAsTheViewerExportsIt) {
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    ASSERT_TRUE(compareAndWait(w, before().path, after().path));
+    CompareView* v = w.compareView();
+    v->pairBox()->setCurrentIndex(fsdpPair(*v));
+    const auto& c = *v->comparison();
+    const auto& p = c.comparison.pairs[size_t(v->pair())];
+    // A's big event at step 2, position 20
+    const int ca = atStepPosition(c.a->analysis, p.a, 2, 20);
+    ASSERT_GE(ca, 0);
+    v->selectCollective(false, ca);
+    const skew::Collective& col = c.a->analysis.collectives[size_t(ca)];
+    std::string dir = tempDir("compare-render");
+    for (const char* ext : {"png", "svg", "pdf"}) {
+        const std::string mine = dir + "/viewer." + ext;
+        QString err;
+        ASSERT_TRUE(w.exportView(q(mine), 1400, 800, &err)) << err.toStdString();
+        EXPECT_GT(std::filesystem::file_size(mine), 1000u);
+    }
+    RunResult r = runSkewscope({"render", before().path, "--vs", after().path, "--view", "compare", "--collective",
+                                std::to_string(col.group) + ":" + std::to_string(col.index), "--output", dir + "/render.png", "--size", "1400x800"},
+                               "QT_QPA_PLATFORM=offscreen");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    QImage a(q(dir + "/viewer.png")), b(q(dir + "/render.png"));
+    ASSERT_EQ(a.size(), QSize(1400, 800));
+    ASSERT_EQ(b.size(), a.size());
+    EXPECT_TRUE(a.convertToFormat(QImage::Format_ARGB32) == b.convertToFormat(QImage::Format_ARGB32));
+    // the view's selection is drawn: B's paired collective in B's collective view title
+    EXPECT_NE(v->selectedB(), -1);
+    // without --collective: the first pair, opened on A's worst collective, as the viewer opens it
+    RunResult plain = runSkewscope({"render", before().path, "--vs", after().path, "--view", "compare", "--output", dir + "/plain.png",
+                                    "--size", "1200x700"}, "QT_QPA_PLATFORM=offscreen");
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    CompareView fresh;
+    fresh.setComparison(w.comparison());
+    ASSERT_TRUE(fresh.exportTo(q(dir + "/fresh.png"), 1200, 700));
+    EXPECT_TRUE(QImage(q(dir + "/plain.png")).convertToFormat(QImage::Format_ARGB32) ==
+                QImage(q(dir + "/fresh.png")).convertToFormat(QImage::Format_ARGB32));
+    for (auto& e : std::filesystem::directory_iterator(dir)) EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+    std::filesystem::remove_all(dir);
+}
+
+TEST(CompareView, CommandLineForms) {
+    const std::string a = before().path, b = after().path;
+    // render: --vs goes with --view compare, and the other way round
+    EXPECT_EQ(runSkewscope({"render", a, "--vs", b, "--output", "/tmp/x.png"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"render", a, "--view", "compare", "--output", "/tmp/x.png"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"render", a, "--vs", "--view", "compare", "--output", "/tmp/x.png"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"render", a, "--vs", b, "--vs", b, "--view", "compare", "--output", "/tmp/x.png"}).exitCode, 2);
+    RunResult missing = runSkewscope({"render", a, "--vs", "/nonexistent.sqlite", "--view", "compare", "--output", "/tmp/x.png"},
+                                     "QT_QPA_PLATFORM=offscreen");
+    EXPECT_EQ(missing.exitCode, 3);
+    EXPECT_NE(missing.err.find("B (after): "), std::string::npos) << missing.err;
+    EXPECT_EQ(runSkewscope({"render", a, "--vs", b, "--view", "compare", "--collective", "0:999", "--output", "/tmp/x.png"},
+                           "QT_QPA_PLATFORM=offscreen").exitCode, 1);
+    // the viewer: --vs once, with files on both sides
+    EXPECT_EQ(runSkewscope({a, "--vs"}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({"--vs", b}).exitCode, 2);
+    EXPECT_EQ(runSkewscope({a, "--vs", b, "--vs", b}).exitCode, 2);
+}
+
+}  // namespace

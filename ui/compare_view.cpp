@@ -1,0 +1,485 @@
+#include "compare_view.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLayout>
+#include <QPainter>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "collective_scene.h"
+#include "collective_view.h"
+#include "compare_delta_model.h"
+#include "compare_events.h"
+#include "compare_rank_bars.h"
+#include "report/compare_report.h"
+#include "report/format.h"
+#include "run_palette.h"
+#include "skew_cdf_chart.h"
+#include "stepmap_view.h"
+#include "view_export.h"
+
+namespace skewui {
+
+namespace {
+
+QString sideTag(bool sideB) {
+    return QString("<b style=\"color:%1\">%2</b>")
+        .arg((sideB ? palette::kSideB : palette::kSideA).name(), sideB ? QObject::tr("B (after)") : QObject::tr("A (before)"));
+}
+
+QString fileList(const Session& s) {
+    QStringList names;
+    for (const auto& f : s.files) names << QFileInfo(QString::fromStdString(f)).fileName();
+    if (names.size() > 3) return names.mid(0, 2).join(", ") + QObject::tr(" and %1 more").arg(names.size() - 2);
+    return names.join(", ");
+}
+
+QString opsText(const skew::Group& g) {
+    QStringList ops;
+    for (const auto& [op, n] : g.ops) ops << QString::fromStdString(op);
+    return ops.join(", ");
+}
+
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    auto* root = new QVBoxLayout(this);
+    root->setContentsMargins(6, 4, 6, 4);
+    root->setSpacing(3);
+
+    // header: the files, the pair, the verdict in numbers, notes
+    auto* line1 = new QHBoxLayout;
+    files_ = new QLabel;
+    files_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pairLabel_ = new QLabel;
+    pairLabel_->setStyleSheet("QLabel { color: #444; }");
+    pairBox_ = new QComboBox;
+    pairBox_->setToolTip(tr("The pair of groups shown (groups pair by rank count and op mix)"));
+    pairBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    line1->addWidget(files_);
+    line1->addSpacing(16);
+    line1->addWidget(pairLabel_);
+    line1->addWidget(pairBox_);
+    line1->addStretch(1);
+    root->addLayout(line1);
+    verdict_ = new QLabel;
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont vf = verdict_->font();
+    vf.setPointSizeF(vf.pointSizeF() + 2);
+    vf.setBold(true);
+    verdict_->setFont(vf);
+    verdict_->setToolTip(tr("B minus A: each figure from the analysis of each capture (as in skewscope compare)"));
+    root->addWidget(verdict_);
+    notes_ = new QLabel;
+    notes_->setWordWrap(true);
+    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    notes_->setStyleSheet("QLabel { color: #555; }");
+    root->addWidget(notes_);
+
+    // the views
+    events_ = new CompareEventsList;
+    events_->setMinimumWidth(140);
+    mapA_ = new StepMapView;
+    mapB_ = new StepMapView;
+    for (StepMapView* m : {mapA_, mapB_}) m->setMinimumSize(220, 110);
+    maps_ = new QSplitter(Qt::Vertical);
+    maps_->addWidget(mapA_);
+    maps_->addWidget(mapB_);
+    maps_->setChildrenCollapsible(false);
+    collA_ = new CollectiveView;
+    collB_ = new CollectiveView;
+    collLabelA_ = new QLabel;
+    collLabelB_ = new QLabel;
+    auto* collBoxA = new QWidget;
+    auto* collBoxB = new QWidget;
+    for (auto [box, label, view] : {std::tuple{collBoxA, collLabelA_, collA_}, std::tuple{collBoxB, collLabelB_, collB_}}) {
+        view->setMinimumSize(220, 120);
+        view->installEventFilter(this);  // small: the why-line in two lines
+        // never widens the view: wrapped when narrow (how it was paired in full in the tooltip)
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        label->setMinimumWidth(1);
+        label->setWordWrap(true);
+        auto* v = new QVBoxLayout(box);
+        v->setContentsMargins(0, 0, 0, 0);
+        v->setSpacing(1);
+        v->addWidget(label);
+        v->addWidget(view, 1);
+    }
+    colls_ = new QSplitter(Qt::Horizontal);
+    colls_->addWidget(collBoxA);
+    colls_->addWidget(collBoxB);
+    colls_->setChildrenCollapsible(false);
+    top_ = new QSplitter(Qt::Horizontal);
+
+    deltaModel_ = new CompareDeltaModel(this);
+    deltaTable_ = new QTableView;
+    deltaTable_->setModel(deltaModel_);
+    deltaTable_->verticalHeader()->hide();
+    deltaTable_->verticalHeader()->setDefaultSectionSize(19);
+    deltaTable_->horizontalHeader()->setStretchLastSection(false);
+    deltaTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    deltaTable_->horizontalHeader()->setSectionResizeMode(CompareDeltaModel::Figure, QHeaderView::Stretch);
+    deltaTable_->setAlternatingRowColors(true);
+    deltaTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    deltaTable_->setWordWrap(false);
+    deltaTable_->setMinimumWidth(200);
+    cdf_ = new SkewCdfChart;
+    bars_ = new CompareRankBars;
+    // a grid of two rows: what to follow, where it falls and the numbers on top; the collectives
+    // side by side and the distributions below (sizes: applyProportions)
+    top_->addWidget(events_);
+    top_->addWidget(maps_);
+    top_->addWidget(deltaTable_);
+    bottom_ = new QSplitter(Qt::Horizontal);
+    bottom_->addWidget(colls_);
+    bottom_->addWidget(cdf_);
+    bottom_->addWidget(bars_);
+    outer_ = new QSplitter(Qt::Vertical);
+    outer_->addWidget(top_);
+    outer_->addWidget(bottom_);
+    for (QSplitter* s : {outer_, top_, bottom_, maps_, colls_}) {
+        s->setChildrenCollapsible(false);
+        connect(s, &QSplitter::splitterMoved, this, [this] { splittersMoved_ = true; });
+    }
+
+    notCompared_ = new QLabel;
+    notCompared_->setWordWrap(true);
+    notCompared_->setAlignment(Qt::AlignCenter);
+    notCompared_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    notCompared_->setStyleSheet("QLabel { color: #444; font-size: 14px; padding: 40px; }");
+    stack_ = new QStackedWidget;
+    stack_->addWidget(outer_);
+    stack_->addWidget(notCompared_);
+    root->addWidget(stack_, 1);
+
+    // selection: a step map, the list, both ways
+    connect(mapA_, &StepMapView::collectiveClicked, this, [this](int c) { selectCollective(false, c); });
+    connect(mapB_, &StepMapView::collectiveClicked, this, [this](int c) { selectCollective(true, c); });
+    connect(mapA_, &StepMapView::settingsRequested, this, &CompareView::settingsRequested);
+    connect(mapB_, &StepMapView::settingsRequested, this, &CompareView::settingsRequested);
+    connect(events_, &CompareEventsList::collectiveActivated, this, &CompareView::selectCollective);
+    connect(pairBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && i != pair_) setPair(i);
+    });
+    // one offset axis for both step maps
+    connect(mapA_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { lockMaps(true); });
+    connect(mapB_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { lockMaps(false); });
+    collA_->setToolTipProvider([this](const Bar& b) {
+        return c_ ? QString::fromStdString(barSummary(c_->a->profile, collA_->scene(), b)) : QString();
+    });
+    collB_->setToolTipProvider([this](const Bar& b) {
+        return c_ ? QString::fromStdString(barSummary(c_->b->profile, collB_->scene(), b)) : QString();
+    });
+    setComparison(nullptr);
+}
+
+CompareView::~CompareView() = default;
+
+void CompareView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (!splittersMoved_) applyProportions();
+}
+
+void CompareView::applyProportions() {
+    // the default shares of the space, at any size: the maps and collectives get most of it
+    auto share = [](QSplitter* s, std::initializer_list<int> perMille) {
+        const int total = s->orientation() == Qt::Horizontal ? s->width() : s->height();
+        QList<int> sizes;
+        for (int f : perMille) sizes << total * f / 1000;
+        s->setSizes(sizes);
+    };
+    share(outer_, {505, 495});
+    share(top_, {175, 495, 330});
+    share(bottom_, {550, 240, 210});
+    share(maps_, {500, 500});
+    share(colls_, {500, 500});
+}
+
+bool CompareView::eventFilter(QObject* o, QEvent* e) {
+    if ((o == collA_ || o == collB_) && e->type() == QEvent::Resize) {
+        const int h = static_cast<QResizeEvent*>(e)->size().height();
+        static_cast<CollectiveView*>(o)->setSubtitleMaxLines(h < 300 ? 1 : h < 400 ? 2 : 0);
+    }
+    return QWidget::eventFilter(o, e);
+}
+
+void CompareView::lockMaps(bool fromA) {
+    if (syncing_) return;
+    syncing_ = true;
+    StepMapView* other = fromA ? mapB_ : mapA_;
+    other->xAxis->setRange((fromA ? mapA_ : mapB_)->xAxis->range());
+    other->replot();
+    mapsZoomed_ = true;  // by the user: an export keeps it
+    syncing_ = false;
+}
+
+void CompareView::fitMaps() {
+    // both maps show the longer of the two steps
+    const int64_t span = std::max(mapA_->map().spanNs, mapB_->map().spanNs);
+    syncing_ = true;
+    for (StepMapView* m : {mapA_, mapB_}) {
+        m->setFitSpanNs(span);
+        m->resetZoom();
+    }
+    syncing_ = false;
+    mapsZoomed_ = false;
+}
+
+void CompareView::setComparison(CompareSessionPtr c, int pair) {
+    c_ = std::move(c);
+    pair_ = -1;
+    {
+        QSignalBlocker block(pairBox_);
+        pairBox_->clear();
+        if (c_)
+            for (const skew::GroupPair& p : c_->comparison.pairs) {
+                const skew::Group& ga = c_->a->analysis.groups[size_t(p.a)];
+                pairBox_->addItem(tr("A group %1 \u2192 B group %2 \u00B7 %3 \u00B7 %4 ranks").arg(p.a).arg(p.b).arg(opsText(ga)).arg(ga.width()));
+            }
+    }
+    const bool none = !c_ || c_->comparison.pairs.empty();
+    stack_->setCurrentIndex(c_ && none ? 1 : 0);
+    notCompared_->setText(notComparedText());
+    setPair(none ? -1 : std::clamp(pair, 0, int(c_->comparison.pairs.size()) - 1));
+}
+
+void CompareView::setPair(int pair) {
+    const bool valid = c_ && pair >= 0 && size_t(pair) < c_->comparison.pairs.size();
+    pair_ = valid ? pair : -1;
+    selA_ = selB_ = -1;
+    fromB_ = false;
+    {
+        QSignalBlocker block(pairBox_);
+        if (valid) pairBox_->setCurrentIndex(pair);
+    }
+    pairBox_->setVisible(c_ && c_->comparison.pairs.size() > 1);
+    const skew::GroupPair* p = valid ? &c_->comparison.pairs[size_t(pair)] : nullptr;
+    syncing_ = true;
+    if (p) {
+        mapA_->setGroupSession(c_->a, p->a, tr("A (before)"));
+        mapB_->setGroupSession(c_->b, p->b, tr("B (after)"));
+    } else {
+        mapA_->setSession(nullptr);
+        mapB_->setSession(nullptr);
+    }
+    syncing_ = false;
+    fitMaps();
+    cdf_->setComparison(p ? c_->a : nullptr, p ? p->a : -1, p ? c_->b : nullptr, p ? p->b : -1);
+    bars_->setPair(p ? c_ : nullptr, pair_);
+    deltaModel_->setPair(p ? c_ : nullptr, pair_);
+    events_->setPair(p ? c_ : nullptr, pair_);
+    collA_->setScene({});
+    collB_->setScene({});
+    updateHeader();
+    if (!p) {
+        updateSideLabels();
+        return;
+    }
+    // open on the collective a user came for: A's largest start skew (B's when A has none)
+    const int ga = p->a, gb = p->b;
+    int pick = skew::worstCollective(c_->a->analysis, [&](int ci) { return c_->a->analysis.collectives[size_t(ci)].group == ga; });
+    if (pick >= 0) selectCollective(false, pick);
+    else {
+        pick = skew::worstCollective(c_->b->analysis, [&](int ci) { return c_->b->analysis.collectives[size_t(ci)].group == gb; });
+        if (pick >= 0) selectCollective(true, pick);
+        else updateSideLabels();
+    }
+}
+
+void CompareView::selectCollective(bool sideB, int collective) {
+    if (!c_ || pair_ < 0) return;
+    const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
+    const Session& from = sideB ? *c_->b : *c_->a;
+    if (collective < 0 || size_t(collective) >= from.analysis.collectives.size() ||
+        from.analysis.collectives[size_t(collective)].group != (sideB ? p.b : p.a))
+        return;
+    const skew::PairedCollective pc = skew::pairedCollective(c_->sideA(), c_->sideB(), p, !sideB, uint32_t(collective));
+    fromB_ = sideB;
+    by_ = pc.by;
+    selA_ = sideB ? pc.collective : collective;
+    selB_ = sideB ? collective : pc.collective;
+    const QString none = tr("No paired collective: %1").arg(pairingText());
+    for (auto [view, sel, s] : {std::tuple{collA_, selA_, c_->a}, std::tuple{collB_, selB_, c_->b}}) {
+        view->setEmptyText(sel < 0 ? none : QString());
+        view->setScene(sel >= 0 ? buildScene(s->profile, s->analysis, sel) : CollectiveScene{});
+    }
+    mapA_->setSelectedCollective(selA_);
+    mapB_->setSelectedCollective(selB_);
+    events_->setSelected(sideB, collective);
+    updateSideLabels();
+}
+
+QString CompareView::verdictText() const {
+    if (!c_ || pair_ < 0) return {};
+    return QString::fromStdString(skew::verdictLine(c_->sideA(), c_->sideB(), c_->comparison.pairs[size_t(pair_)]));
+}
+
+QString CompareView::pairingText() const {
+    if (!c_ || pair_ < 0 || (fromB_ ? selB_ : selA_) < 0) return {};
+    const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
+    const Session& from = fromB_ ? *c_->b : *c_->a;
+    const Session& to = fromB_ ? *c_->a : *c_->b;
+    const skew::Collective& c = from.analysis.collectives[size_t(fromB_ ? selB_ : selA_)];
+    const int other = fromB_ ? selA_ : selB_;
+    const QString toName = fromB_ ? tr("A") : tr("B");
+    if (by_ == skew::PairedCollective::By::StepPosition)
+        return other >= 0 ? tr("paired by step %1 and position %2 (both captures run the same op sequence per step)").arg(c.step).arg(c.positionInStep)
+                          : tr("%1 has no collective at step %2, position %3").arg(toName).arg(c.step).arg(c.positionInStep);
+    QString why;
+    if (p.sameStepSequence) why = tr("it lies outside the steps");
+    else {
+        const bool stepsA = !skew::stepSequence(c_->a->analysis, c_->a->analysis.groups[size_t(p.a)]).empty();
+        const bool stepsB = !skew::stepSequence(c_->b->analysis, c_->b->analysis.groups[size_t(p.b)]).empty();
+        why = stepsA && stepsB ? tr("the two captures' steps run different op sequences")
+                               : !stepsA && !stepsB ? tr("neither capture has steps") : tr("only one capture has steps");
+    }
+    if (other >= 0) return tr("paired by index #%1: %2").arg(c.index).arg(why);
+    const skew::Group& g = to.analysis.groups[size_t(fromB_ ? p.a : p.b)];
+    return tr("%1's group has %2 collectives, none is #%3 (paired by index: %4)").arg(toName).arg(g.count).arg(c.index).arg(why);
+}
+
+void CompareView::updateSideLabels() {
+    for (bool sideB : {false, true}) {
+        QLabel* l = sideB ? collLabelB_ : collLabelA_;
+        const int sel = sideB ? selB_ : selA_;
+        if (!c_ || pair_ < 0) {
+            l->setText(sideTag(sideB));
+            continue;
+        }
+        QString text = sideTag(sideB), tip;
+        if (sel >= 0) {
+            const Session& s = sideB ? *c_->b : *c_->a;
+            const skew::Collective& c = s.analysis.collectives[size_t(sel)];
+            text += QString(" \u00B7 #%1").arg(c.index);
+            if (c.step) text += tr(" \u00B7 step %1, pos %2").arg(c.step).arg(c.positionInStep);
+        }
+        const bool origin = sideB == fromB_;
+        if (origin && sel >= 0) {
+            text += tr(" \u00B7 <i>selected</i>");
+        } else if (!origin && (fromB_ ? selB_ : selA_) >= 0) {
+            const QString how = pairingText();
+            tip = how;
+            // the gist on the line, all of it in the tooltip
+            text += " \u00B7 <i>" + (by_ == skew::PairedCollective::By::StepPosition && sel >= 0 ? tr("paired by step and position")
+                                      : sel >= 0 ? tr("paired by index") : how).toHtmlEscaped() + "</i>";
+        }
+        l->setText(text);
+        l->setToolTip(tip);
+    }
+}
+
+QString CompareView::notesText() const {
+    if (!c_) return {};
+    QStringList out;
+    if (pair_ >= 0)
+        for (const auto& n : c_->comparison.pairs[size_t(pair_)].notes) out << QString::fromStdString(n);
+    if (!c_->comparison.pairs.empty()) {
+        QStringList not_;
+        for (const auto& m : c_->comparison.messages) not_ << QString::fromStdString(m);
+        // an A group without a counterpart of its own rank count has no message from core
+        for (int id : c_->comparison.unpairedA) {
+            const QString prefix = QString("A group %1 ").arg(id);
+            bool said = std::any_of(not_.begin(), not_.end(), [&](const QString& m) { return m.startsWith(prefix); });
+            if (!said) not_ << tr("A group %1 (%2) has no counterpart in B").arg(id).arg(opsText(c_->a->analysis.groups[size_t(id)]));
+        }
+        if (!not_.isEmpty()) out << tr("Not compared: %1").arg(not_.join("; "));
+    }
+    return out.join("\n");
+}
+
+bool CompareView::showsNotCompared() const { return stack_->currentIndex() == 1; }
+
+QString CompareView::notComparedText() const {
+    if (!c_ || !c_->comparison.pairs.empty()) return {};
+    QStringList lines;
+    lines << tr("No group of A (before) was compared with a group of B (after).");
+    for (const auto& m : c_->comparison.messages) lines << QString::fromStdString(m) + ".";
+    for (int id : c_->comparison.unpairedA) {
+        const QString prefix = QString("A group %1 ").arg(id);
+        bool said = std::any_of(c_->comparison.messages.begin(), c_->comparison.messages.end(),
+                                [&](const std::string& m) { return QString::fromStdString(m).startsWith(prefix); });
+        if (!said) lines << tr("A group %1 (%2) has no counterpart in B.").arg(id).arg(opsText(c_->a->analysis.groups[size_t(id)]));
+    }
+    lines << tr("Groups pair when they run on the same number of ranks with the same mix of ops (80% alike). "
+                "Compare captures of the same job, with every rank's export on each side.");
+    return lines.join("\n\n");
+}
+
+void CompareView::updateHeader() {
+    if (!c_) {
+        files_->setText(tr("No comparison open: File > Compare..."));
+        verdict_->clear();
+        notes_->clear();
+        pairLabel_->clear();
+        return;
+    }
+    files_->setText(sideTag(false) + " " + fileList(*c_->a).toHtmlEscaped() + " &nbsp;\u2192&nbsp; " + sideTag(true) + " " +
+                    fileList(*c_->b).toHtmlEscaped());
+    if (pair_ >= 0) {
+        const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
+        const skew::Group& ga = c_->a->analysis.groups[size_t(p.a)];
+        pairLabel_->setText(c_->comparison.pairs.size() > 1 ? tr("pair:")
+                                                            : tr("A group %1 \u2192 B group %2 \u00B7 %3 \u00B7 %4 ranks")
+                                                                  .arg(p.a).arg(p.b).arg(opsText(ga)).arg(ga.width()));
+    } else {
+        pairLabel_->clear();
+    }
+    verdict_->setText(pair_ >= 0 ? verdictText() : tr("No groups were compared"));
+    const QString notes = notesText();
+    notes_->setText(notes);
+    notes_->setVisible(!notes.isEmpty());
+}
+
+void CompareView::copyStateTo(CompareView& o, const QSize& size) const {
+    o.setComparison(c_, std::max(pair_, 0));
+    const int sel = fromB_ ? selB_ : selA_;
+    if (sel >= 0) o.selectCollective(fromB_, sel);
+    o.resize(size);
+    o.setAttribute(Qt::WA_DontShowOnScreen);
+    o.show();
+    QCoreApplication::sendPostedEvents();
+    o.layout()->activate();
+    if (splittersMoved_) {
+        // the user's proportions, scaled to the export's size
+        for (auto [mine, theirs] : {std::pair{outer_, o.outer_}, std::pair{top_, o.top_}, std::pair{bottom_, o.bottom_},
+                                    std::pair{maps_, o.maps_}, std::pair{colls_, o.colls_}}) {
+            QList<int> s = mine->sizes();
+            int total = 0, their = 0;
+            for (int x : s) total += x;
+            for (int x : theirs->sizes()) their += x;
+            if (total <= 0) continue;
+            for (int& x : s) x = int(qint64(x) * their / total);
+            theirs->setSizes(s);
+        }
+        o.splittersMoved_ = true;
+    }
+    if (mapsZoomed_) {
+        o.syncing_ = true;
+        o.mapA_->xAxis->setRange(mapA_->xAxis->range());
+        o.mapB_->xAxis->setRange(mapB_->xAxis->range());
+        o.syncing_ = false;
+        o.mapsZoomed_ = true;
+    }
+    for (auto [mine, theirs] : {std::pair{collA_, o.collA_}, std::pair{collB_, o.collB_}})
+        if (!mine->isFitted()) theirs->xAxis->setRange(mine->xAxis->range());
+    QCoreApplication::sendPostedEvents();
+    for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
+}
+
+bool CompareView::exportTo(const QString& path, int width, int height, QString* error) const {
+    CompareView copy;
+    copyStateTo(copy, QSize(width, height));
+    return exportPainted(path, width, height, tr("Skewscope comparison"), [&](QPainter& p, const QSize&) { copy.render(&p); }, error);
+}
+
+}  // namespace skewui
