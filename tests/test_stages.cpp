@@ -143,7 +143,8 @@ TEST(Why, TiesPreferAnotherStreamAndSameStreamIsNamed) {
 TEST(Why, CausesAndLatenessSplit) {
     const int64_t late = 4 * kMs, s = T + late;
     // no launch row: unknown, all lateness counted on the GPU
-    const Collective& u = only(twoRanks(late, [](ProfileBuilder&) {}));
+    const Analysis none = twoRanks(late, [](ProfileBuilder&) {});
+    const Collective& u = only(none);
     EXPECT_EQ(u.cause, skew::Cause::Unknown);
     EXPECT_EQ(u.launchIndex, -1);
     EXPECT_EQ(u.gpuNs, late);
