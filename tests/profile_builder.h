@@ -87,7 +87,7 @@ public:
             for (auto& l : r.lanes) {
                 sortLane(l);
                 l.ncclKernels = 0;
-                for (auto n : l.name) l.ncclKernels += p.kernelOp(n) != skew::CollOp::NotNccl;
+                for (auto n : l.name) l.ncclKernels += p.opOfName(n) != skew::CollOp::NotNccl;
                 skew::buildLaneIndex(l);
                 for (size_t i = 0; i < l.size(); ++i) {
                     if (!any || l.start[i] < p.timeStart) p.timeStart = l.start[i];

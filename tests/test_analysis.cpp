@@ -522,7 +522,7 @@ TEST(Analysis, NcclOnlyTimeMatchesBruteForce) {
                 std::vector<std::pair<int64_t, int64_t>> iv;
                 for (const auto& o : r.lanes)
                     for (size_t i = 0; i < o.size(); ++i)
-                        if (p.kernelOp(o.name[i]) == skew::CollOp::NotNccl && o.end[i] > a0 && o.start[i] < b0)
+                        if (p.opOfName(o.name[i]) == skew::CollOp::NotNccl && o.end[i] > a0 && o.start[i] < b0)
                             iv.emplace_back(std::max(a0, o.start[i]), std::min(b0, o.end[i]));
                 std::sort(iv.begin(), iv.end());
                 int64_t covered = 0, cur = a0;

@@ -101,7 +101,7 @@ TEST_P(RealExport, NcclKernelsJoinTheirLaunchesAsSqlDoes) {
         const auto& launches = p.processes[size_t(r.process)].launches;
         for (const auto& l : r.lanes)
             for (size_t i = 0; i < l.size(); ++i) {
-                if (p.kernelOp(l.name[i]) == skew::CollOp::NotNccl) continue;
+                if (p.opOfName(l.name[i]) == skew::CollOp::NotNccl) continue;
                 int64_t li = launches.find(l.correlationId[i]);
                 if (li < 0) continue;
                 ++joined;

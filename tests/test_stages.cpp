@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
 
 #include "analysis/analysis.h"
@@ -31,6 +32,26 @@ constexpr int64_t kUs = 1'000, kMs = 1'000'000;
 constexpr int64_t T = 1'000 * kMs;  // times around 1 s: nothing near zero
 const std::string AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
 const std::string RS = "ncclDevKernel_ReduceScatter_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+
+// ---- string table -----------------------------------------------------------------------------
+
+TEST(StringTable, CopiesFindTheirOwnStringsAfterTheOriginalIsGone) {
+    // long strings (beyond the small-string buffer) live on the heap of the table that made them
+    const std::string a(100, 'a'), b(100, 'b');
+    auto original = std::make_unique<skew::StringTable>();
+    ASSERT_EQ(original->intern(a), 1u);
+    ASSERT_EQ(original->intern(b), 2u);
+    skew::StringTable copy(*original);
+    skew::StringTable assigned;
+    assigned = *original;
+    original.reset();
+    for (skew::StringTable* t : {&copy, &assigned}) {
+        EXPECT_EQ(t->intern(b), 2u);
+        EXPECT_EQ(t->intern(a), 1u);
+        EXPECT_EQ(t->intern("c"), 3u);
+        EXPECT_EQ(t->str(2), b);
+    }
+}
 
 // ---- lane index -----------------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ struct Brute {
                 double w = std::clamp(double(a.collectives[it->second].maxStart), s, e);
                 o.ns[int(Work::NcclWait)] += ov(s, w);
                 o.ns[int(Work::NcclTransfer)] += ov(w, e);
-            } else if (p.kernelOp(kl.name[k]) != CollOp::NotNccl) {
+            } else if (p.opOfName(kl.name[k]) != CollOp::NotNccl) {
                 o.ns[int(Work::OtherNccl)] += ov(s, e);
             } else if (isGemmName(p.strings.str(kl.name[k]))) {
                 o.ns[int(Work::Gemm)] += ov(s, e);

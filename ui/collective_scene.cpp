@@ -97,7 +97,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
             // the kernels overlapping the context (kernels of one stream can overlap: the lane index)
             forEachOverlapping(kl, c.minStart + int64_t(ctx0), c.minStart + int64_t(ctx1) + 1, [&](size_t i) {
                 if (int(li) == gl.lane && a.slotKernel(c, s) == i) return;  // the member itself is on the main row
-                bool nccl = p.kernelOp(kl.name[i]) != CollOp::NotNccl;
+                bool nccl = p.opOfName(kl.name[i]) != CollOp::NotNccl;
                 bool pred = int(s) == c.lateSlot && c.predLane == int(li) && c.predKernel == i;
                 BarKind kind = nccl ? BarKind::OtherNccl : gemm(kl.name[i]) ? BarKind::Gemm : BarKind::Other;
                 sc.bars.push_back({double(kl.start[i]) - t0, double(kl.end[i]) - t0, int(s), true, kind, false, pred, gl.rank, int(li),

@@ -24,7 +24,7 @@ void ncclTime(const Profile& p, const Rank& r, const KernelLane& lane, const std
         cover.clear();
         for (const KernelLane* other : others)
             forEachOverlapping(*other, a, b, [&](size_t i) {
-                if (other->ncclKernels && p.kernelOp(other->name[i]) != CollOp::NotNccl) return;
+                if (other->ncclKernels && p.opOfName(other->name[i]) != CollOp::NotNccl) return;
                 if (!o.inWindow(other->start[i])) return;
                 cover.emplace_back(std::max(a, other->start[i]), std::min(b, other->end[i]));
             });

@@ -53,7 +53,7 @@ KernelOps::KernelOps(const Profile& p) : p_(p) {}
 KernelOps::~KernelOps() = default;
 
 CollOp KernelOps::operator()(const Rank& r, const KernelLane& l, uint32_t k) const {
-    CollOp op = p_.kernelOp(l.name[k]);
+    CollOp op = p_.opOfName(l.name[k]);
     if (op != CollOp::Unknown) return op;
     const Process& pr = p_.processes[size_t(r.process)];
     int64_t li = pr.launches.find(l.correlationId[k]);
@@ -91,7 +91,7 @@ std::vector<LaneCand> laneCandidates(const Profile& p, const AnalysisOptions& o)
             // the window still shows up (as missing) instead of silently narrowing the group.
             bool any = false;
             for (uint32_t k = 0; k < l.size(); ++k) {
-                if (p.kernelOp(l.name[k]) == CollOp::NotNccl) continue;
+                if (p.opOfName(l.name[k]) == CollOp::NotNccl) continue;
                 CollOp op = kernelOp(r, l, k);
                 ++c.hist[size_t(op)];
                 ++c.total;

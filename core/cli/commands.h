@@ -1,5 +1,6 @@
 #pragma once
-// The command-line contract of analysis-spec.md: parsing and the headless commands (info, analyze).
+// The headless commands of analysis-spec.md's command-line contract (info, analyze, render's
+// loading, compare, cache); the arguments are parsed in cli/command_line.h.
 
 #include <cstdint>
 #include <memory>
@@ -7,51 +8,15 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "cli/command_line.h"
 
 namespace skew {
-
-struct CommandLine {
-    std::string command;  // info, analyze, render, help, version
-    std::vector<std::string> files;
-    std::vector<std::string> filesB;  // compare: the files after --vs
-    std::string format = "text";
-    std::string output = "-";
-    AnalysisSettings settings;          // --trim, --big-skew-ms, --step-regex, --anomaly-threshold, --limit
-    int group = 0, collective = 0;      // render: [G:]K, K 1-based; -1: the worst (largest start skew)
-    int width = 1600, height = 900;     // render --size
-    bool noCache = false;               // --no-cache: neither read nor write profile snapshots
-    std::string cacheAction;            // cache info | clear
-    std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap|compare (compare needs --vs)
-    bool hasRange = false;              // render --range S E: the timeline's window
-    double rangeStart = 0, rangeEnd = 0;  // seconds on the aligned base
-};
 
 // The profile cache the command line uses (null with --no-cache), and storing the snapshots of the
 // files that were read from their exports: a folder that cannot be written gives one warning.
 class ProfileCache;
 std::unique_ptr<ProfileCache> commandLineCache(const CommandLine& cl);
 void storeSnapshots(ProfileCache* cache, const Profile& p);
-
-// The subcommands, and whether `word` (a first argument that is not a file) names one.
-bool isCommand(const std::string& word);
-// "unknown command 'analyse'; did you mean 'analyze'?" for a word that is not a command.
-std::string unknownCommandMessage(const std::string& word);
-
-std::string usageText();
-// Parses and checks the arguments: numbers strictly (finite, in range, whole string), and an
-// --output that names one of the inputs (same file, whatever the spelling) is refused.
-bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, std::string& error);
-
-AnalysisOptions analysisOptions(const CommandLine& cl);
-
-// True when both paths name one existing file (same device and inode, e.g. through a symlink).
-bool sameFile(const std::string& a, const std::string& b);
-
-// The viewer's arguments: `skewscope FILE...` opens files, `skewscope A... --vs B...` compares two
-// captures. Splits at --vs (B stays empty without it); false with a message for --vs given twice or
-// with no file on one side.
-bool parseViewerArgs(const std::vector<std::string>& args, std::vector<std::string>& a, std::vector<std::string>& b,
-                     std::string& error);
 
 // Runs info/analyze; returns the exit code (0 ok, 1 other error, 2 usage, 3 unreadable input).
 int runHeadless(const CommandLine& cl);

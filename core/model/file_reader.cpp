@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
@@ -131,6 +132,11 @@ struct KernelPiece {
     std::vector<StrId> name;
     std::vector<uint32_t> correlationId;
     uint64_t skipped = 0, badCorrelation = 0;
+    // Empty again, its columns' memory kept for the next range.
+    void clear() {
+        keys.clear(), lane.clear(), start.clear(), end.clear(), name.clear(), correlationId.clear();
+        skipped = badCorrelation = 0;
+    }
 };
 
 // One range's launch rows in row order, each with its process (an index into `pids`).
@@ -141,6 +147,41 @@ struct RuntimePiece {
     std::vector<int64_t> start, end;
     std::vector<StrId> name;
     uint64_t skipped = 0;
+    void clear() {
+        pids.clear(), proc.clear(), correlationId.clear(), tid.clear(), start.clear(), end.clear(), name.clear();
+        skipped = 0;
+    }
+};
+
+// Pieces whose ranges were merged, kept for the next ranges to read into: their columns are
+// already paged in (a fresh 16 MB column costs milliseconds of page faults, and the allocator
+// hands freed big blocks back to the system). A few are enough: readers take one each.
+template <class Piece>
+class PiecePool {
+public:
+    // `slot` (an empty piece) gets a used one's memory, if any is free.
+    void take(Piece& slot) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (free_.empty()) return;
+        slot = std::move(free_.back());
+        free_.pop_back();
+    }
+    // `piece` emptied; its memory kept when the pool is not full.
+    void give(Piece& piece) {
+        piece.clear();
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (free_.size() < kKept) free_.push_back(std::move(piece));
+        piece = Piece();
+    }
+    void release() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::vector<Piece>().swap(free_);
+    }
+
+private:
+    static constexpr size_t kKept = 4;
+    std::mutex mutex_;
+    std::vector<Piece> free_;
 };
 
 struct NvtxPiece {
@@ -211,6 +252,8 @@ struct FileReader::State {
     // phase 2: pieces per range
     std::vector<KernelPiece> kernels;
     std::vector<RuntimePiece> runtime;
+    PiecePool<KernelPiece> kernelPool;
+    PiecePool<RuntimePiece> runtimePool;
     std::vector<NvtxPiece> nvtx;
     std::vector<SyncPiece> sync;
     std::vector<Range> kernelRanges, runtimeRanges, nvtxRanges, syncRanges;
@@ -386,6 +429,7 @@ struct FileReader::State {
         Connection c(path);
         auto q = rangeQuery(c, kernelSql, kernelRanges[ri]);
         KernelPiece& piece = kernels[ri];
+        kernelPool.take(piece);
         const size_t expect = expectedRows(kernelRanges[ri]);
         piece.lane.reserve(expect), piece.start.reserve(expect), piece.end.reserve(expect), piece.name.reserve(expect),
             piece.correlationId.reserve(expect);
@@ -428,6 +472,7 @@ struct FileReader::State {
         Connection c(path);
         auto q = rangeQuery(c, runtimeSql, runtimeRanges[ri]);
         RuntimePiece& piece = runtime[ri];
+        runtimePool.take(piece);
         const size_t expect = expectedRows(runtimeRanges[ri]);
         piece.proc.reserve(expect), piece.correlationId.reserve(expect), piece.tid.reserve(expect), piece.start.reserve(expect),
             piece.end.reserve(expect), piece.name.reserve(expect);
@@ -563,12 +608,13 @@ struct FileReader::State {
             l.name.push_back(kp.name[i]);
             l.correlationId.push_back(kp.correlationId[i]);
         }
-        kp = KernelPiece();
+        kernelPool.give(kp);
     }
 
     // After the last kernel range: each lane sorted and indexed; which correlation ids have a kernel.
     void finishKernels() {
         std::vector<KernelPiece>().swap(kernels);
+        kernelPool.release();
         part.input.kernelRows = kernelRowsMerged;
         SortScratch scratch;
         for (size_t li = 0; li < part.lanes.size(); ++li) {
@@ -638,7 +684,7 @@ struct FileReader::State {
             L.name.push_back(rp.name[k]);
             L.tid.push_back(rp.tid[k]);
         }
-        rp = RuntimePiece();
+        runtimePool.give(rp);
     }
 
     // Keeps, in place, the launch rows whose (process, correlation id) has a kernel.
@@ -661,6 +707,7 @@ struct FileReader::State {
     void finishLaunches() {
         part.input.runtimeRows = runtimeRowsMerged;
         std::vector<RuntimePiece>().swap(runtime);
+        runtimePool.release();
         SortScratch scratch;
         for (uint64_t gpid : launchPids) {
             auto ids = kernelCorr.find(gpid);

@@ -212,14 +212,21 @@ std::string describeMissingDevices(const std::vector<int>& present) {
            " (not captured, or idle): collectives there lack those ranks";
 }
 
-Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
-    Profile p;
-    Converted converted;
-    std::vector<std::unique_ptr<ExportFile>> files;  // per input; null when read from a snapshot
-    std::vector<FilePart> parts;                      // closed before `converted` removes anything
+namespace {
+
+// The files to read, in order: each input opened (or found in the cache, then it has no
+// ExportFile), what its metadata says recorded in p.inputs. The same file twice (or a symlink to
+// one already given) is read once.
+struct OpenedInputs {
+    Converted converted;                              // .nsys-rep inputs converted to SQLite
+    std::vector<std::unique_ptr<ExportFile>> files;   // per input; null when read from a snapshot
+    std::vector<FilePart> parts;                      // per input
+};
+
+void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOptions& options, OpenedInputs& o) {
     std::vector<std::pair<dev_t, ino_t>> seen;
+    o.parts.reserve(paths.size());  // parts are big: never copied by growth
     for (const auto& path : paths) {
-        // the same file twice (or a symlink to one already given) is read once
         struct stat st {};
         if (::stat(path.c_str(), &st) == 0) {
             std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
@@ -234,24 +241,24 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
         } else {
             seen.push_back({0, 0});
         }
-        parts.emplace_back();
+        o.parts.emplace_back();
         if (options.cache) {
             FileIdentity id = ProfileCache::identify(path);
-            if (options.cache->load(id, parts.back())) {
-                parts.back().input.path = path;
-                p.inputs.push_back(parts.back().input);
-                files.emplace_back();
+            if (options.cache->load(id, o.parts.back())) {
+                o.parts.back().input.path = path;
+                p.inputs.push_back(o.parts.back().input);
+                o.files.emplace_back();
                 continue;
             }
-            parts.back().input.identity = id;
+            o.parts.back().input.identity = id;
         }
         std::string resolved = resolveInput(path);
-        if (resolved != path) converted.paths.push_back(resolved);
-        files.push_back(std::make_unique<ExportFile>(resolved));
-        ExportFile& f = *files.back();
+        if (resolved != path) o.converted.paths.push_back(resolved);
+        o.files.push_back(std::make_unique<ExportFile>(resolved));
+        ExportFile& f = *o.files.back();
         InputFile in;
         in.path = path;
-        in.identity = parts.back().input.identity;
+        in.identity = o.parts.back().input.identity;
         in.nsysVersion = f.meta("EXPORT_PRODUCT_VERSION");
         in.schemaVersion = f.meta("EXPORT_SCHEMA_VERSION");
         in.hasSessionStart = f.hasSessionStart();
@@ -262,7 +269,10 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
             if (f.hasTable(t)) in.featureRows[t] = f.estimatedRows(t);
         p.inputs.push_back(std::move(in));
     }
-    // Aligned base: ns since the earliest session start among the files.
+}
+
+// Aligned base: ns since the earliest session start among the files.
+void alignInputs(Profile& p) {
     int64_t minUtc = 0;
     bool any = false;
     for (const auto& in : p.inputs)
@@ -272,11 +282,14 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
         else if (p.inputs.size() > 1)
             p.warnings.push_back(in.path + ": no session start time (TARGET_INFO_SESSION_START_TIME); its clock is not aligned with the other files");
     }
+}
 
-    // Every file is read as tasks of one graph (file_reader.h): tables split into row-id ranges,
-    // kernel and API rows at the same time, on up to one thread per core.
+// Every file not taken from its snapshot read as tasks of one graph (file_reader.h): tables split
+// into row-id ranges, kernel and API rows at the same time, on up to one thread per core. Closes
+// every connection.
+void readExports(const Profile& p, const LoadOptions& options, OpenedInputs& o) {
     double totalRows = 0;
-    for (const auto& f : files)
+    for (const auto& f : o.files)
         if (f)
             for (const char* t : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
                                   "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
@@ -284,10 +297,10 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     ReadProgress prog(totalRows);
     std::vector<std::unique_ptr<FileReader>> readers;
     TaskGraph graph;
-    for (size_t fi = 0; fi < files.size(); ++fi) {
-        if (!files[fi]) continue;  // from its snapshot
-        parts[fi].input = p.inputs[fi];
-        readers.push_back(std::make_unique<FileReader>(*files[fi], parts[fi], prog));
+    for (size_t fi = 0; fi < o.files.size(); ++fi) {
+        if (!o.files[fi]) continue;
+        o.parts[fi].input = p.inputs[fi];
+        readers.push_back(std::make_unique<FileReader>(*o.files[fi], o.parts[fi], prog));
         readers.back()->plan(graph);
     }
     if (options.progress && !options.progress("reading", 0.0)) throw Cancelled();
@@ -295,20 +308,31 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     graph.run(loadThreads(), prog.cancel, poll);
     if (!poll()) throw Cancelled();  // the last of the reading, also when it took less than one poll
     readers.clear();
-    files.clear();  // every connection closed
+    o.files.clear();
+}
 
-    std::vector<std::vector<FilePart::Lane>> lanesPerFile(parts.size());
-    for (size_t fi = 0; fi < parts.size(); ++fi) {
+}  // namespace
+
+Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
+    Profile p;
+    OpenedInputs o;  // its parts close before `converted` removes anything
+    openInputs(p, paths, options, o);
+    alignInputs(p);
+    readExports(p, options, o);
+
+    std::vector<std::vector<FilePart::Lane>> lanesPerFile(o.parts.size());
+    for (size_t fi = 0; fi < o.parts.size(); ++fi) {
         InputFile& in = p.inputs[fi];
-        in.kernelRows = parts[fi].input.kernelRows;
-        in.runtimeRows = parts[fi].input.runtimeRows;
-        in.nvtxRanges = parts[fi].input.nvtxRanges;
-        in.syncRows = parts[fi].input.syncRows;
-        in.readWarnings = parts[fi].warnings;
-        mergePart(p, std::move(parts[fi]), int(fi), lanesPerFile[fi]);
+        const InputFile& read = o.parts[fi].input;
+        in.kernelRows = read.kernelRows;
+        in.runtimeRows = read.runtimeRows;
+        in.nvtxRanges = read.nvtxRanges;
+        in.syncRows = read.syncRows;
+        in.readWarnings = o.parts[fi].warnings;
+        mergePart(p, std::move(o.parts[fi]), int(fi), lanesPerFile[fi]);
         alignFile(p, int(fi), lanesPerFile[fi], 0, in.alignNs);
     }
-    std::vector<FilePart>().swap(parts);
+    std::vector<FilePart>().swap(o.parts);
     buildRanks(p, lanesPerFile);
     if (p.nameOps.size() < p.strings.size()) p.nameOps.resize(p.strings.size(), CollOp::NotNccl);
     assignRankLabels(p);

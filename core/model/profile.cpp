@@ -4,6 +4,16 @@
 
 namespace skew {
 
+StringTable::StringTable(const StringTable& o) : strings_(o.strings_) {
+    index_.reserve(strings_.size());
+    for (size_t i = 0; i < strings_.size(); ++i) index_.emplace(strings_[i], StrId(i));
+}
+
+StringTable& StringTable::operator=(const StringTable& o) {
+    if (this != &o) *this = StringTable(o);
+    return *this;
+}
+
 StrId StringTable::intern(std::string_view s) {
     if (auto it = index_.find(s); it != index_.end()) return it->second;
     StrId id = static_cast<StrId>(strings_.size());

@@ -26,6 +26,11 @@ constexpr StrId kNoString = 0;  // id 0 is always the empty string
 class StringTable {
 public:
     StringTable() { intern(""); }
+    // A copy gets its own index: the views of the original's index point into the original.
+    StringTable(const StringTable& o);
+    StringTable& operator=(const StringTable& o);
+    StringTable(StringTable&&) = default;  // the deque's elements stay where they are
+    StringTable& operator=(StringTable&&) = default;
     StrId intern(std::string_view s);
     const std::string& str(StrId id) const { return strings_[id]; }
     size_t size() const { return strings_.size(); }
@@ -150,7 +155,9 @@ struct Profile {
     std::vector<std::string> warnings;
     int64_t timeStart = 0, timeEnd = 0;  // over all kernels, aligned; 0/0 without kernels
 
-    CollOp kernelOp(StrId name) const { return name < nameOps.size() ? nameOps[name] : CollOp::NotNccl; }
+    // The op a kernel name says (NotNccl, or Unknown for an NCCL kernel whose name does not tell;
+    // analysis/grouping's KernelOps resolves those through the NVTX range around the launch).
+    CollOp opOfName(StrId name) const { return name < nameOps.size() ? nameOps[name] : CollOp::NotNccl; }
     std::vector<CollOp> nameOps;  // per string id used as a kernel name
 
     uint64_t kernelCount() const;

@@ -147,7 +147,7 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
                 }
                 const StrId name = lane.name[k];
                 if (nameWork_[name] == kUnknown) {
-                    nameWork_[name] = uint8_t(p.kernelOp(name) != CollOp::NotNccl ? Work::OtherNccl
+                    nameWork_[name] = uint8_t(p.opOfName(name) != CollOp::NotNccl ? Work::OtherNccl
                                               : isGemmName(p.strings.str(name)) ? Work::Gemm
                                                                                 : Work::Other);
                 }

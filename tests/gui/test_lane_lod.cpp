@@ -31,7 +31,7 @@ std::vector<LaneClass> bruteColumns(const skew::Profile& p, const skew::Analysis
             if (int(li) == gl.lane && k == a.slotKernel(c, size_t(row))) continue;
             double s = double(kl.start[k] - sc.t0), e = double(kl.end[k] - sc.t0);
             if (s > 4 * span || e < -3 * span) continue;
-            bool isNccl = p.kernelOp(kl.name[k]) != skew::CollOp::NotNccl;
+            bool isNccl = p.opOfName(kl.name[k]) != skew::CollOp::NotNccl;
             bool isGemm = !isNccl && skew::isGemmName(p.strings.str(kl.name[k]));
             for (int i = 0; i < cols.count; ++i) {
                 double cs = cols.x0Ns + i * cols.nsPerPx, ce = cs + cols.nsPerPx;
