@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
 
-#include <regex>
 
 #include "compare/compare.h"
 #include "gen_fixture.h"
@@ -20,9 +19,6 @@ using ::testing::HasSubstr;
 namespace {
 
 constexpr int64_t kMs = 1'000'000;
-
-// `analyze` JSON without the per-run parts (the inputs' cache flag)
-std::string canonical(const std::string& json) { return std::regex_replace(json, std::regex("\"from_cache\": (true|false)"), ""); }
 
 TEST(Compare, RealPairEachSideIsItsAnalysisAndDeltasAreDifferences) {
     const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
