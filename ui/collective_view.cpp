@@ -299,6 +299,9 @@ void CollectiveView::setScene(CollectiveScene scene) {
     title_->setText(QString::fromStdString(scene_.title));
     // the why-line can be long: one line per clause, wrapped to the width when drawn
     subtitle_->setText(QString::fromStdString(scene_.subtitle).replace("; ", "\n"));
+    // no collective: the message alone, not an empty time axis
+    xAxis->setVisible(!scene_.rows.empty());
+    yAxis->setVisible(!scene_.rows.empty());
     resetZoom();
 }
 
