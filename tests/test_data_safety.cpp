@@ -90,6 +90,9 @@ TEST(DataSafety, WriteErrorsKeepTheOldFileAndNameTheReason) {
     RunResult full = runSkewscope({"analyze", in, "--output", "/dev/full"});
     EXPECT_EQ(full.exitCode, 1);
     EXPECT_THAT(full.err, HasSubstr("No space left on device"));
+    RunResult fullJson = runSkewscope({"analyze", in, "--format", "json", "--output", "/dev/full"});  // streamed
+    EXPECT_EQ(fullJson.exitCode, 1);
+    EXPECT_THAT(fullJson.err, HasSubstr("cannot write /dev/full: No space left on device"));
     RunResult pipe = runCommand("sh", {"-c", binDir() + "/skewscope analyze '" + in + "' > /dev/full"});
     EXPECT_EQ(pipe.exitCode, 1);
     EXPECT_THAT(pipe.err, HasSubstr("cannot write standard output: No space left on device"));

@@ -161,6 +161,19 @@ TEST(Why, TiesPreferAnotherStreamAndSameStreamIsNamed) {
     EXPECT_THAT(skew::analysisJson(p, same), HasSubstr("\"same_stream\": true"));
 }
 
+TEST(Report, StreamedJsonIsTheSameTextInPieces) {
+    skew::Profile p;
+    const Analysis a = twoRanks(4 * kMs, [](ProfileBuilder& b) { b.launch(1, 1, T - 1 * kMs, T - 1 * kMs + 5 * kUs); }, &p);
+    const std::string whole = skew::analysisJson(p, a);
+    std::vector<std::string> pieces;
+    skew::writeAnalysisJson(p, a, [&](std::string_view s) { pieces.emplace_back(s); }, 256);
+    std::string joined;
+    for (const auto& s : pieces) joined += s;
+    EXPECT_EQ(joined, whole);
+    EXPECT_GT(pieces.size(), whole.size() / 512);  // handed over as it was written, not at the end
+    for (size_t i = 0; i + 2 < pieces.size(); ++i) EXPECT_LT(pieces[i].size(), 256u + 1024u);
+}
+
 TEST(Why, CausesAndLatenessSplit) {
     const int64_t late = 4 * kMs, s = T + late;
     // no launch row: unknown, all lateness counted on the GPU

@@ -96,8 +96,16 @@ int runHeadless(const CommandLine& cl) {
             AnalysisOptions o = analysisOptions(cl);
             Analysis a = analyze(p, o);
             for (const auto& w : a.warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
-            if (cl.format == "json") out = analysisJson(p, a);
-            else if (cl.format == "md") out = analysisMarkdown(p, a);
+            if (cl.format == "json") {
+                // streamed: the report of a big capture is as big as its model
+                OutputFile file(cl.output);
+                writeAnalysisJson(p, a, [&](std::string_view piece) { file.write(piece); });
+                file.commit();
+                std::fflush(stdout);
+                storeSnapshots(cache.get(), p);
+                return 0;
+            }
+            if (cl.format == "md") out = analysisMarkdown(p, a);
             else if (cl.format == "csv") out = analysisCsv(p, a);
             else out = analysisText(p, a);
         }

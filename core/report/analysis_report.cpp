@@ -247,8 +247,9 @@ void anomaliesJson(JsonWriter& w, const Analysis& a) {
 
 }  // namespace
 
-std::string analysisJson(const Profile& p, const Analysis& a) {
-    JsonWriter w;
+namespace {
+
+void analysisJsonTo(JsonWriter& w, const Profile& p, const Analysis& a) {
     w.beginObject();
     writeToolJson(w);
     writeInputsJson(w, p);
@@ -282,9 +283,24 @@ std::string analysisJson(const Profile& p, const Analysis& a) {
     for (const auto& s : a.warnings) w.value(s);
     w.endArray();
     w.endObject();
+}
+
+}  // namespace
+
+std::string analysisJson(const Profile& p, const Analysis& a) {
+    JsonWriter w;
+    analysisJsonTo(w, p, a);
     std::string out = w.take();
     out.push_back('\n');
     return out;
+}
+
+void writeAnalysisJson(const Profile& p, const Analysis& a, const std::function<void(std::string_view)>& sink, size_t chunk) {
+    JsonWriter w;
+    w.streamTo(sink, chunk);
+    analysisJsonTo(w, p, a);
+    w.flush();
+    sink("\n");
 }
 
 // ---- text and Markdown ---------------------------------------------------------------------

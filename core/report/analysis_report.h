@@ -3,7 +3,9 @@
 // (answers first, next-capture advice last), and CSV with one row per collective and rank. The
 // viewer's findings panel shows the same Markdown, with links to the collectives.
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "analysis/analysis.h"
 #include "model/profile.h"
@@ -11,6 +13,10 @@
 namespace skew {
 
 std::string analysisJson(const Profile& p, const Analysis& a);
+// The same text, handed to `sink` in pieces of about 1 MB as it is written (the command line
+// streams it into its output: a big capture's report is never held whole).
+void writeAnalysisJson(const Profile& p, const Analysis& a, const std::function<void(std::string_view)>& sink,
+                       size_t chunk = size_t(1) << 20);
 std::string analysisText(const Profile& p, const Analysis& a);
 struct MarkdownOptions {
     bool links = false;  // collectives named in the page link to skewscope://collective/G/K (the viewer)

@@ -44,53 +44,67 @@ std::string resolveLink(const std::string& path) {
 
 }  // namespace
 
-void writeOutput(const std::string& requested, std::string_view data) {
+OutputFile::OutputFile(const std::string& requested) {
     if (requested == "-") {
         // stdout may be a full disk or a closed pipe too: say so instead of exiting 0
         std::fflush(stdout);
-        writeAll(STDOUT_FILENO, data, "standard output");
+        stdout_ = true;
+        fd_ = STDOUT_FILENO;
+        path_ = "standard output";
         return;
     }
-    const std::string path = resolveLink(requested);
+    path_ = resolveLink(requested);
     struct stat st {};
-    bool exists = ::stat(path.c_str(), &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) throw std::runtime_error("cannot write " + path + ": it is a directory");
+    bool exists = ::stat(path_.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) throw std::runtime_error("cannot write " + path_ + ": it is a directory");
     if (exists && !S_ISREG(st.st_mode)) {
         // A pipe, a device such as /dev/null, a socket: write into it, never replace it.
-        int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd < 0) fail("cannot open " + path, errno);
-        try {
-            writeAll(fd, data, path);
-        } catch (...) {
-            ::close(fd);
-            throw;
-        }
-        if (::close(fd) != 0) fail("cannot write " + path, errno);
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd_ < 0) fail("cannot open " + path_, errno);
         return;
     }
+    if (exists) mode_ = st.st_mode & 07777;
     std::string dir = ".";
-    if (auto slash = path.rfind('/'); slash != std::string::npos) dir = slash == 0 ? "/" : path.substr(0, slash);
-    std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
-    std::string tmpl = dir + "/." + base + ".tmpXXXXXX";
-    int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) fail("cannot write " + path + " (no temporary file in " + dir + ")", errno);
-    try {
-        writeAll(fd, data, path);
-        if (::fsync(fd) != 0) fail("cannot write " + path, errno);
-        ::fchmod(fd, exists ? (st.st_mode & 07777) : 0644);
-        int rc = ::close(fd);
-        fd = -1;
-        if (rc != 0) fail("cannot write " + path, errno);
-    } catch (...) {
-        if (fd >= 0) ::close(fd);
-        ::unlink(tmpl.c_str());
-        throw;
+    if (auto slash = path_.rfind('/'); slash != std::string::npos) dir = slash == 0 ? "/" : path_.substr(0, slash);
+    std::string base = path_.substr(path_.rfind('/') == std::string::npos ? 0 : path_.rfind('/') + 1);
+    temp_ = dir + "/." + base + ".tmpXXXXXX";
+    fd_ = ::mkstemp(temp_.data());
+    if (fd_ < 0) fail("cannot write " + path_ + " (no temporary file in " + dir + ")", errno);
+}
+
+OutputFile::~OutputFile() {
+    if (committed_ || stdout_) return;
+    if (fd_ >= 0) ::close(fd_);
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void OutputFile::write(std::string_view data) { writeAll(fd_, data, path_); }
+
+void OutputFile::commit() {
+    if (stdout_) {
+        committed_ = true;
+        return;
     }
-    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-        int e = errno;
-        ::unlink(tmpl.c_str());
-        fail("cannot replace " + path, e);
+    if (temp_.empty()) {
+        int rc = ::close(fd_);
+        fd_ = -1;
+        if (rc != 0) fail("cannot write " + path_, errno);
+        committed_ = true;
+        return;
     }
+    if (::fsync(fd_) != 0) fail("cannot write " + path_, errno);
+    ::fchmod(fd_, mode_t(mode_));
+    int rc = ::close(fd_);
+    fd_ = -1;
+    if (rc != 0) fail("cannot write " + path_, errno);
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot replace " + path_, errno);
+    committed_ = true;
+}
+
+void writeOutput(const std::string& path, std::string_view data) {
+    OutputFile out(path);
+    out.write(data);
+    out.commit();
 }
 
 }  // namespace skew

@@ -57,6 +57,7 @@ JsonWriter& JsonWriter::close(char bracket) {
     hasItems_.pop_back();
     if (had) newline();
     out_.push_back(bracket);
+    if (sink_ && out_.size() >= chunk_) flush();
     return *this;
 }
 

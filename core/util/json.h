@@ -2,6 +2,7 @@
 // Minimal streaming JSON writer: keys in insertion order, integers exact, strings escaped.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,17 @@ public:
     template <typename T>
     JsonWriter& field(std::string_view k, const T& v) { key(k); return value(v); }
 
+    // Streaming: the text goes to `sink` in pieces of about `chunk` bytes (at the end of an object
+    // or array) instead of being held whole; flush() sends what is left.
+    void streamTo(std::function<void(std::string_view)> sink, size_t chunk = size_t(1) << 20) {
+        sink_ = std::move(sink);
+        chunk_ = chunk;
+    }
+    void flush() {
+        if (sink_ && !out_.empty()) sink_(out_);
+        out_.clear();
+    }
+
     const std::string& str() const { return out_; }
     std::string take() { return std::move(out_); }
 
@@ -49,6 +61,8 @@ private:
     bool pretty_;
     std::vector<bool> hasItems_;  // per open container
     bool afterKey_ = false;
+    std::function<void(std::string_view)> sink_;
+    size_t chunk_ = 0;
 };
 
 }  // namespace skew
