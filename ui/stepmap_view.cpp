@@ -254,7 +254,7 @@ void StepMapView::setSession(SessionPtr s) {
     selected_ = -1;
     onlyGroup_ = -1;
     side_.clear();
-    axisRect()->setMinimumMargins(QMargins(0, 0, 0, 0));
+    axisRect()->setMinimumMargins(QMargins(0, 0, 16, 0));  // room on the right: the last tick label
     rebuild(-1);
 }
 
@@ -263,7 +263,7 @@ void StepMapView::setGroupSession(SessionPtr s, int group, const QString& side) 
     selected_ = -1;
     onlyGroup_ = std::max(0, group);
     side_ = side;
-    axisRect()->setMinimumMargins(QMargins(0, StepMapLayer::kStrip, 0, 0));
+    axisRect()->setMinimumMargins(QMargins(0, StepMapLayer::kStrip, 16, 0));
     rebuild(-1);
 }
 
