@@ -453,6 +453,31 @@ int main(int argc, char** argv) {
         cache.clear();
     }
     ::rmdir(cacheDir.c_str());
+    {
+        // what the viewer's progress bar and Cancel button see, on every core: the first report of
+        // reading progress, and a cancel 1 s into the read until loadProfile has returned (every
+        // reading thread joined)
+        const double t0 = now();
+        double firstReport = -1, cancelAt = -1;
+        skew::LoadOptions lo;
+        lo.progress = [&](std::string_view phase, double fraction) {
+            const double t = now();
+            if (phase == "reading" && fraction > 0 && firstReport < 0) firstReport = t - t0;
+            if (t - t0 < 1.0) return true;
+            if (cancelAt < 0) cancelAt = t;
+            return false;
+        };
+        bool cancelled = false;
+        try {
+            skew::loadProfile({file}, lo);
+        } catch (const skew::Cancelled&) {
+            cancelled = true;
+        }
+        const double stopped = now();
+        if (!cancelled) die("the load was not cancelled");
+        std::printf("  progress: first reading report %.0f ms after the open; cancel 1 s in: every thread stopped %.0f ms later\n",
+                    firstReport * 1e3, (stopped - cancelAt) * 1e3);
+    }
     if (views) {
 #ifdef SKEWSCOPE_BENCH_VIEWS
         benchViews(argc, argv, std::move(cold.profile), std::move(cold.analysis), file);
