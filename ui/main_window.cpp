@@ -1,3 +1,4 @@
+#include "cli/command_line.h"
 #include "main_window.h"
 
 #include <QAction>
@@ -1019,7 +1020,22 @@ void MainWindow::rememberExportFolder(const QString& path) {
     QSettings().setValue("export/folder", QFileInfo(path).absolutePath());
 }
 
+// An export never replaces one of the open exports (same file by device and inode, whatever the
+// spelling or link): the command line refuses --output the same way.
+bool MainWindow::isOpenInput(const QString& path, QString* error) const {
+    std::vector<std::string> open;
+    for (const SessionPtr& s : {session_, compare_ ? compare_->a : SessionPtr(), compare_ ? compare_->b : SessionPtr()})
+        if (s) open.insert(open.end(), s->files.begin(), s->files.end());
+    for (const auto& f : open)
+        if (sameFile(path.toStdString(), f)) {
+            if (error) *error = tr("%1 is the open export %2; refusing to overwrite an export").arg(path, QString::fromStdString(f));
+            return true;
+        }
+    return false;
+}
+
 bool MainWindow::exportView(const QString& path, int w, int h, QString* error) {
+    if (isOpenInput(path, error)) return false;
     if (inCompareMode()) {
         bool ok = compareView_->exportTo(path, w, h, error);
         if (ok) rememberExportFolder(path);
@@ -1043,6 +1059,7 @@ bool MainWindow::exportView(const QString& path, int w, int h, QString* error) {
 }
 
 bool MainWindow::exportWindow(const QString& path, QString* error) {
+    if (isOpenInput(path, error)) return false;
     QPixmap pm = grab();
     QByteArray bytes;
     QBuffer buf(&bytes);
@@ -1062,6 +1079,7 @@ bool MainWindow::exportWindow(const QString& path, QString* error) {
 }
 
 bool MainWindow::exportReport(const QString& path, QString* error) {
+    if (isOpenInput(path, error)) return false;
     if (inCompareMode()) {
         bool ok = exportComparisonReport(path, error);
         if (ok) rememberExportFolder(path);

@@ -103,6 +103,8 @@ public:
     bool exportView(const QString& path, int w = 1600, int h = 900, QString* error = nullptr);
     bool exportWindow(const QString& path, QString* error = nullptr);
     bool exportReport(const QString& path, QString* error = nullptr);
+    // True (with the message) when `path` is one of the open exports: no export may replace it.
+    bool isOpenInput(const QString& path, QString* error = nullptr) const;
 
     // compare mode (ui/compare_mode.cpp): A (before) and B (after), each one or more files, loaded
     // and analysed in the background; opening files (openFiles) leaves it

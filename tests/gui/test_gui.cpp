@@ -209,6 +209,36 @@ TEST(Gui, ExportsAndRenderDrawTheSameView) {
     std::filesystem::remove_all(dir);
 }
 
+// Exports from the viewer never replace an open export, whatever the spelling (direct path, a
+// symlink): refused with a message naming the file, and the export's bytes are unchanged.
+TEST(Gui, ExportsRefuseToOverwriteAnOpenExport) {
+    std::string dir = tempDir("gui-export-input");
+    std::string copy = dir + "/rank.sqlite";
+    std::filesystem::copy_file(demo().path, copy);
+    std::filesystem::create_symlink(copy, dir + "/link.sqlite");
+    const std::string before = slurp(copy);
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(copy)}));
+    for (const std::string& target : {copy, dir + "/link.sqlite", dir + "/./rank.sqlite"}) {
+        SCOPED_TRACE(target);
+        QString t = QString::fromStdString(target), err;
+        EXPECT_FALSE(w.exportView(t, 800, 600, &err));
+        EXPECT_NE(err.indexOf("refusing to overwrite"), -1) << err.toStdString();
+        err.clear();
+        EXPECT_FALSE(w.exportWindow(t, &err));
+        EXPECT_NE(err.indexOf(QString::fromStdString(copy)), -1) << err.toStdString();
+        err.clear();
+        EXPECT_FALSE(w.exportReport(t, &err));
+        EXPECT_NE(err.indexOf("refusing to overwrite"), -1) << err.toStdString();
+    }
+    EXPECT_TRUE(slurp(copy) == before);
+    // another name in the same folder is fine
+    EXPECT_TRUE(w.exportReport(QString::fromStdString(dir + "/report.md")));
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Gui, RenderErrors) {
     EXPECT_EQ(runSkewscope({"render", demo().path, "--collective", "0:999", "--output", "/tmp/x.png"}).exitCode, 1);
     EXPECT_EQ(runSkewscope({"render", demo().path, "--collective", "7:1", "--output", "/tmp/x.png"}).exitCode, 1);
