@@ -652,6 +652,33 @@ TEST(Collectives, SkewsExcessAndBigFromTheMembers) {
     EXPECT_EQ(g.perRank[0].lastCount, 1u);
 }
 
+// Members of a collective and their lateness (start - the earliest start), found by slot or by kernel.
+TEST(Collectives, MembersAndTheirLatenessByKernel) {
+    ProfileBuilder b;
+    for (int r = 0; r < 3; ++r) b.rank(r);
+    b.kernel(0, 56, T, T + 40 * kMs, AG).kernel(1, 56, T + 30 * kMs, T + 41 * kMs, AG).kernel(2, 56, T + 10 * kUs, T + 42 * kMs, AG);
+    b.kernel(0, 56, T + 100 * kMs, T + 102 * kMs, AG).kernel(1, 56, T + 100 * kMs + 7 * kUs, T + 102 * kMs, AG);
+    b.kernel(2, 56, T + 100 * kMs + 3 * kUs, T + 102 * kMs, AG);
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.collectives.size(), 2u);
+    const Collective& c = a.collectives[0];
+    std::vector<int64_t> lateness;
+    for (const skew::Member& m : skew::members(p, a, c)) lateness.push_back(m.latenessNs);
+    EXPECT_THAT(lateness, ElementsAre(0, 30 * kMs, 10 * kUs));
+    // each rank has one lane (index 0); kernel 0 is its member of the first collective, kernel 1 of the second
+    auto m = skew::memberOfKernel(p, a, c, 1, 0, 0);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->rank, 1);
+    EXPECT_EQ(m->startNs, T + 30 * kMs);
+    EXPECT_EQ(m->latenessNs, 30 * kMs);
+    EXPECT_EQ(int(m->slot), c.lateSlot);
+    EXPECT_FALSE(skew::memberOfKernel(p, a, c, 1, 0, 1).has_value());
+    auto second = skew::memberOfKernel(p, a, a.collectives[1], 2, 0, 1);
+    ASSERT_TRUE(second.has_value());
+    EXPECT_EQ(second->latenessNs, 3 * kUs);
+}
+
 // Anomalies: rows over 3x their op's mean duration, grouped into events; the limit keeps whole events.
 TEST(Anomalies, RowsAndEventsOverTheOpMean) {
     ProfileBuilder b;

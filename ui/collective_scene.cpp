@@ -154,12 +154,11 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
     }
     if (ci >= 0 && size_t(ci) < a.collectives.size()) {
         const Collective& c = a.collectives[size_t(ci)];
-        const Group& g = a.groups[size_t(c.group)];
-        for (size_t s = 0; s < g.width(); ++s) {
-            if (g.lanes[s].rank != rank || g.lanes[s].lane != lane || a.slotKernel(c, s) != kernel) continue;
+        if (auto m = memberOfKernel(p, a, c, rank, lane, kernel)) {
+            const size_t s = m->slot;
             line("Collective", "group " + std::to_string(c.group) + " #" + std::to_string(c.index) + " " + opName(c.op) +
                                    (c.complete ? "" : " (partial)"));
-            line("Lateness", formatDuration(member(p, a, c, s)->latenessNs));
+            line("Lateness", formatDuration(m->latenessNs));
             if (c.step) line("Step", std::to_string(c.step) + ", offset " + formatDuration(c.offsetInStepNs));
             if (int(s) == c.lateSlot) {
                 line("Late arriver", std::string("yes, cause ") + causeName(c.cause));

@@ -1131,12 +1131,12 @@ QString TimelineView::kernelTip(int rank, int lane, int64_t k) const {
     int64_t ci = ix.collectiveOf(rank, lane, uint32_t(k));
     if (ci >= 0) {
         const Collective& c = s_->analysis.collectives[size_t(ci)];
-        int64_t late = kl.start[size_t(k)] - c.minStart;
         t += QString("<br>collective group %1 #%2 %3 \u00B7 start skew %4").arg(c.group).arg(c.index).arg(opName(c.op)).arg(dur(double(c.startSkew())));
-        t += QString("<br>lateness %1 \u00B7 waited %2%3")
-                 .arg(late == 0 ? tr("0 (first)") : "+" + dur(double(late)))
-                 .arg(dur(double(ix.waitNs(rank, lane, uint32_t(k)))))
-                 .arg(kl.start[size_t(k)] == c.maxStart ? tr(" \u00B7 <b>late arriver</b>") : QString());
+        if (auto m = memberOfKernel(prof, s_->analysis, c, rank, lane, uint32_t(k)))
+            t += QString("<br>lateness %1 \u00B7 waited %2%3")
+                     .arg(m->latenessNs == 0 ? tr("0 (first)") : "+" + dur(double(m->latenessNs)))
+                     .arg(dur(double(ix.waitNs(rank, lane, uint32_t(k)))))
+                     .arg(int(m->slot) == c.lateSlot ? tr(" \u00B7 <b>late arriver</b>") : QString());
     }
     return t;
 }

@@ -84,6 +84,13 @@ std::optional<Member> member(const Profile& p, const Analysis& a, const Collecti
     return Member{s, gl.rank, gl.lane, k, kl.start[k], kl.end[k], kl.start[k] - c.minStart};
 }
 
+std::optional<Member> memberOfKernel(const Profile& p, const Analysis& a, const Collective& c, int rank, int lane, uint32_t kernel) {
+    const Group& g = a.groups[size_t(c.group)];
+    for (size_t s = 0; s < g.width(); ++s)
+        if (g.lanes[s].rank == rank && g.lanes[s].lane == lane && a.slotKernel(c, s) == kernel) return member(p, a, c, s);
+    return std::nullopt;
+}
+
 std::vector<Member> members(const Profile& p, const Analysis& a, const Collective& c) {
     std::vector<Member> out;
     for (size_t s = 0; s < a.groups[size_t(c.group)].width(); ++s)

@@ -268,6 +268,8 @@ struct Member {
 std::vector<Member> members(const Profile& p, const Analysis& a, const Collective& c);
 // The member of group slot `slot`, or nothing when that rank lacks the collective.
 std::optional<Member> member(const Profile& p, const Analysis& a, const Collective& c, size_t slot);
+// The member that is kernel `kernel` of lane (rank, lane), or nothing when that kernel is not one of `c`.
+std::optional<Member> memberOfKernel(const Profile& p, const Analysis& a, const Collective& c, int rank, int lane, uint32_t kernel);
 // Index of the complete collective with the largest start skew (ties: the first) among those
 // `accept` takes (all by default), -1 when none.
 int worstCollective(const Analysis& a, const std::function<bool(int)>& accept = {});

@@ -20,6 +20,7 @@
 #include "heatmap_view.h"
 #include "main_window.h"
 #include "model/loader.h"
+#include "report/format.h"
 #include "models.h"
 #include "run_palette.h"
 #include "skew_cdf_chart.h"
@@ -160,6 +161,54 @@ TEST(RunViews, LateArriversVisibleAtFullZoomOutOfALargeExport) {
         EXPECT_EQ(h.kind, TimelineView::Hit::Marker);
         EXPECT_EQ(h.collective, ci);
         EXPECT_NE(v.tooltipAt(at).indexOf("big event"), -1);
+    }
+}
+
+// Hovering each member kernel of a planted collective: the tooltip's lateness is the member's start
+// minus the earliest member start, both from the generator; only the planted rank is the late arriver.
+TEST(RunViews, KernelTooltipShowsTheMembersLatenessFromTheTruth) {
+    SessionPtr s = load(demo().path);
+    const skew::Analysis& a = s->analysis;
+    TimelineView v;
+    v.resize(1600, 900);
+    v.setSession(s);
+    ASSERT_FALSE(demo().result.late.empty());
+    for (const auto& tl : demo().result.late) {
+        SCOPED_TRACE("planted index " + std::to_string(tl.index));
+        const skewgen::TruthCollective* tc = nullptr;
+        for (const auto& t : demo().result.collectives)
+            if (t.group == tl.group && t.index == tl.index) tc = &t;
+        ASSERT_TRUE(tc);
+        int64_t minStart = INT64_MAX;
+        for (const auto& m : tc->members) minStart = std::min(minStart, m.startNs);
+        const int ci = collectiveIndex(a, tl.group, tl.index);
+        ASSERT_GE(ci, 0);
+        const skew::Collective& c = a.collectives[size_t(ci)];
+        const skew::Group& g = a.groups[size_t(c.group)];
+        ASSERT_EQ(g.width(), tc->members.size());
+        for (const auto& m : tc->members) {
+            int rank = -1;
+            for (const auto& r : s->profile.ranks)
+                if (r.label == demo().result.rankLabels[size_t(m.rank)]) rank = r.id;
+            ASSERT_GE(rank, 0);
+            size_t slot = 0;
+            while (slot < g.width() && g.lanes[slot].rank != rank) ++slot;
+            ASSERT_LT(slot, g.width());
+            const int lane = g.lanes[slot].lane;
+            const uint32_t k = a.slotKernel(c, slot);
+            const skew::KernelLane& kl = s->profile.ranks[size_t(rank)].lanes[size_t(lane)];
+            const double d = double(kl.end[k] - kl.start[k]);
+            v.setRange(double(kl.start[k]) - d, double(kl.end[k]) + d);  // the kernel is the middle third
+            const QPointF at((v.xAtTime(double(kl.start[k])) + v.xAtTime(double(kl.end[k]))) / 2, v.rowRect(v.rowOf(rank, lane)).center().y());
+            TimelineView::Hit h = v.hitTest(at);
+            ASSERT_EQ(h.kind, TimelineView::Hit::Kernel);
+            ASSERT_EQ(h.index, int64_t(k));
+            const int64_t lateness = m.startNs - minStart;
+            const QString want = lateness == 0 ? QString("lateness 0 (first)") : "lateness +" + QString::fromStdString(skew::formatDuration(lateness));
+            const QString tip = v.tooltipAt(at);
+            EXPECT_NE(tip.indexOf(want), -1) << tip.toStdString() << " wants " << want.toStdString();
+            EXPECT_EQ(tip.indexOf("late arriver") != -1, m.rank == tl.planted.rank) << tip.toStdString();
+        }
     }
 }
 
