@@ -162,7 +162,9 @@ TEST(GeneratedLoad, ResidentMemoryPerKernelWithinBudget) {
     EXPECT_GE(perKernel, 24.0);  // start, end, name, correlation id at least
 }
 
-TEST(GeneratedLoad, ProgressAndCancel) {
+// Progress rises to 1; a cancel makes loadProfile throw instead of returning a partial profile
+// (that the reading threads themselves stop is CancelStopsTheReadingThreads, below).
+TEST(GeneratedLoad, ProgressRisesToOneAndCancelThrows) {
     const auto& g = generated("demo", skewgen::demoConfig());
     std::vector<double> seen;
     skew::LoadOptions o;

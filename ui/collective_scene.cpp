@@ -87,7 +87,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     sc.fitX1 = hi + span * 0.22;  // room for the lateness labels right of the aligned ends
     sc.endX = hi;
     // Context: the other streams' kernels around the collective (3 spans each side).
-    GemmNames gemm(p.strings);
+    GemmNames isGemm(p.strings);
     const double ctx0 = lo - 3 * span, ctx1 = hi + 3 * span;
     for (size_t s = 0; s < g.width(); ++s) {
         const GroupLane& gl = g.lanes[s];
@@ -99,7 +99,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
                 if (int(li) == gl.lane && a.slotKernel(c, s) == i) return;  // the member itself is on the main row
                 bool nccl = p.opOfName(kl.name[i]) != CollOp::NotNccl;
                 bool pred = int(s) == c.lateSlot && c.predLane == int(li) && c.predKernel == i;
-                BarKind kind = nccl ? BarKind::OtherNccl : gemm(kl.name[i]) ? BarKind::Gemm : BarKind::Other;
+                BarKind kind = nccl ? BarKind::OtherNccl : isGemm(kl.name[i]) ? BarKind::Gemm : BarKind::Other;
                 sc.bars.push_back({double(kl.start[i]) - t0, double(kl.end[i]) - t0, int(s), true, kind, false, pred, gl.rank, int(li),
                                    uint32_t(i)});
             });

@@ -58,7 +58,7 @@ std::vector<GroupSums> buildCollectives(const Profile& p, Analysis& a, const Ana
     size_t total = 0;
     for (const Group& g : a.groups) total += g.count;
     a.collectives.reserve(total);
-    WhyFinder why(p);
+    WhyFinder whyLate(p);
     std::vector<GroupSums> sums;
     sums.reserve(a.groups.size());
     for (Group& g : a.groups) {
@@ -112,7 +112,7 @@ std::vector<GroupSums> buildCollectives(const Profile& p, Analysis& a, const Ana
                     if (!col.big) gs.latenessSumNotBig[s] = satAdd(gs.latenessSumNotBig[s], lat);
                 }
             }
-            if (present >= 2) why.explain(g, col);
+            if (present >= 2) whyLate.explain(g, col);
             a.collectives.push_back(col);
             if (col.complete) ++g.complete;
             ++opCount[size_t(col.op)];

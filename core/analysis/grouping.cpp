@@ -77,7 +77,7 @@ struct LaneCand {
 };
 
 std::vector<LaneCand> laneCandidates(const Profile& p, const AnalysisOptions& o) {
-    KernelOps kernelOp(p);
+    KernelOps opOfKernel(p);
     std::vector<LaneCand> cands;
     for (size_t ri = 0; ri < p.ranks.size(); ++ri) {
         const Rank& r = p.ranks[ri];
@@ -92,7 +92,7 @@ std::vector<LaneCand> laneCandidates(const Profile& p, const AnalysisOptions& o)
             bool any = false;
             for (uint32_t k = 0; k < l.size(); ++k) {
                 if (p.opOfName(l.name[k]) == CollOp::NotNccl) continue;
-                CollOp op = kernelOp(r, l, k);
+                CollOp op = opOfKernel(r, l, k);
                 ++c.hist[size_t(op)];
                 ++c.total;
                 if (!any) c.first = l.start[k];
