@@ -7,7 +7,6 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +15,7 @@
 
 #include "report/info_report.h"
 #include "run_palette.h"
+#include "timeline_raster.h"
 #include "view_export.h"
 
 using namespace skew;
@@ -48,16 +48,6 @@ QString tickLabel(double ns, double stepNs) {
     }
     return s + " s";
 }
-
-double niceStep(double raw) {
-    double e = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * e >= raw) return m * e;
-    return 10 * e;
-}
-
-// bottom-to-top order of the stacked classes in a pixel column
-constexpr Work kStack[] = {Work::NcclTransfer, Work::NcclWait, Work::Gemm, Work::OtherNccl, Work::Other};
 
 }  // namespace
 
@@ -362,229 +352,18 @@ QString TimelineView::elidedName(StrId name, int width) const {
 
 
 void TimelineView::buildBody(const Frame& f, qreal dpr, QImage& img) const {
-    const int W = std::max(1, int(std::lround(f.rows.width() * dpr))), H = std::max(1, int(std::lround(f.rows.height() * dpr)));
-    if (img.size() != QSize(W, H) || img.format() != QImage::Format_ARGB32_Premultiplied)
-        img = QImage(W, H, QImage::Format_ARGB32_Premultiplied);  // else the last frame's memory is reused
-    img.setDevicePixelRatio(dpr);
-    const PixelMap m = PixelMap::fit(t0_, t1_, W);
-    // opaque: rank blocks' backgrounds, a line above each rank and the time grid, painted by each
-    // row's task below (rows past the last rank here)
-    std::vector<uint32_t> bg(static_cast<size_t>(H), qRgb(255, 255, 255));
-    {
-        int rankIdx = -1;
-        for (const Row& r : rows_) {
-            if (r.kind == Row::Header) rankIdx = r.rank;
-            const uint32_t c = rankIdx % 2 ? qRgb(0xf4, 0xf6, 0xf9) : qRgb(0xfb, 0xfc, 0xfd);
-            const int y0 = int(std::lround((r.y - scrollY_) * dpr)), y1 = int(std::lround((r.y + r.h - scrollY_) * dpr));
-            for (int y = std::max(0, y0); y < std::min(H, y1); ++y) bg[size_t(y)] = c;
-            if (r.kind == Row::Header && y0 >= 0 && y0 < H) bg[size_t(y0)] = qRgb(200, 204, 210);
-        }
-    }
-    std::vector<int> gridX;
-    {
-        const double step = niceStep(m.nsPerPx / dpr * 75);
-        for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step) {
-            const int x = int(std::floor(m.x(t)));
-            if (x >= 0 && x < W) gridX.push_back(x);
-        }
-    }
-    // the selected collective's band: a tint behind its ranks' rows, from its first start to its last end
-    int bandX0 = 0, bandX1 = 0;
-    std::vector<uint8_t> inBand(s_ ? s_->profile.ranks.size() : 0, 0);
-    if (s_ && selected_ >= 0) {
-        const Collective& c = s_->analysis.collectives[size_t(selected_)];
-        double xa = m.x(double(c.minStart)), xb = m.x(double(c.maxEnd));
-        if (xb - xa < 3 * dpr) xa = (xa + xb) / 2 - 1.5 * dpr, xb = xa + 3 * dpr;
-        bandX0 = std::clamp(int(std::floor(xa)), 0, W);
-        bandX1 = std::clamp(int(std::ceil(xb)), 0, W);
-        for (const GroupLane& gl : s_->analysis.groups[size_t(c.group)].lanes) inBand[size_t(gl.rank)] = 1;
-    }
-    auto tint = [](uint32_t b) {  // 20% of the selection colour over the background
-        return qRgb((qRed(b) * 205 + kSelect.red() * 50) / 255, (qGreen(b) * 205 + kSelect.green() * 50) / 255, (qBlue(b) * 205 + kSelect.blue() * 50) / 255);
-    };
-    auto grid = [](uint32_t b) { return qRgb(qRed(b) * 237 / 255, qGreen(b) * 237 / 255, qBlue(b) * 237 / 255); };  // 7% black
-    uint32_t* const pixels = reinterpret_cast<uint32_t*>(img.bits());
-    const size_t stride = size_t(img.bytesPerLine() / 4);
-    auto background = [&](int y0, int y1, bool band) {  // device rows [y0, y1)
-        for (int y = std::max(0, y0); y < std::min(H, y1); ++y) {
-            uint32_t* line = pixels + size_t(y) * stride;
-            const uint32_t b = bg[size_t(y)], t = tint(b);
-            std::fill(line, line + W, b);
-            if (band) std::fill(line + bandX0, line + bandX1, t);
-            for (int x : gridX) line[x] = grid(band && x >= bandX0 && x < bandX1 ? t : b);
-        }
-    };
-    if (!s_ || !s_->timeline.valid()) {
-        background(0, H, false);
-        return;
-    }
-    const TimelineIndex& ix = s_->timeline;
-    uint32_t colors[kWorkKinds], hatch = kWaitHatch.rgb();
-    for (int w = 0; w < kWorkKinds; ++w) colors[w] = workColor(Work(w)).rgb();
-    const int bpl = int(img.bytesPerLine() / 4);
-    uint32_t* bits = reinterpret_cast<uint32_t*>(img.bits());
-
-    // per task: the columns of a row and what the painting needs
-    struct Scratch {
-        std::vector<ColumnSum> cols;
-        std::vector<uint32_t> all, nccl;
-        std::vector<uint64_t> ends;  // per column: the pixel height where each class ends, a byte per class
-        std::vector<std::pair<int, int>> runs;
-    };
-    // stacked shares of one row's columns, between device rows [top, bottom): per column the pixel
-    // height where each class ends (from the bottom), then the rows written in order
-    auto stack = [&](Scratch& sc, int top, int bottom) {
-        const auto& cols = sc.cols;
-        auto& ends = sc.ends;
-        auto& runs = sc.runs;
-        const int h = std::min(bottom - top, 255);
-        if (h <= 0) return;
-        bottom = top + h;
-        auto endOf = [](uint64_t e, int j) { return int((e >> (8 * j)) & 0xFF); };
-        for (int x = 0; x < W; ++x) {
-            const ColumnSum& c = cols[size_t(x)];
-            const double busy = c.busy();
-            if (busy <= 0) {
-                ends[size_t(x)] = 0;
-                continue;
-            }
-            const double denom = std::max(m.nsPerPx, busy);  // overlapping kernels: shares of the busy time
-            int used = 0;
-            double cum = 0;
-            uint64_t e = 0;
-            for (int j = 0; j < kWorkKinds; ++j) {
-                const double v = c.ns[int(kStack[j])];
-                if (v > 0 && used < h) {
-                    cum += v / denom;
-                    used = std::min(h, std::max(used + 1, int(cum * h + 0.5)));  // a class that ran takes >= 1 px
-                }
-                e |= uint64_t(used) << (8 * j);
-            }
-            ends[size_t(x)] = e;
-        }
-        // runs of columns that look alike (zoomed in: whole kernels), then the rows in order
-        runs.clear();
-        for (int x = 0; x < W;) {
-            int x1 = x + 1;
-            while (x1 < W && ends[size_t(x1)] == ends[size_t(x)]) ++x1;
-            if (ends[size_t(x)]) runs.push_back({x, x1});
-            x = x1;
-        }
-        for (int y = std::max(0, top); y < std::min(H, bottom); ++y) {
-            const int fromBottom = bottom - y;  // 1 .. h
-            uint32_t* line = bits + size_t(y) * size_t(bpl);
-            for (const auto& [x0, x1] : runs) {
-                const uint64_t e = ends[size_t(x0)];
-                if (endOf(e, kWorkKinds - 1) < fromBottom) continue;  // idle at this height
-                int j = 0;
-                while (endOf(e, j) < fromBottom) ++j;
-                const Work w = kStack[j];
-                if (w == Work::NcclWait) {
-                    for (int x = x0; x < x1; ++x) line[x] = (x + y) % 5 == 0 ? hatch : colors[int(w)];
-                } else {
-                    std::fill(line + x0, line + x1, colors[int(w)]);
-                }
-            }
-        }
-    };
-
-    const int viewTop = scrollY_, viewBottom = scrollY_ + f.rows.height();
-    auto drawRow = [&](const Row& r, Scratch& sc) {
-        auto& cols = sc.cols;
-        auto& all = sc.all;
-        auto& nccl = sc.nccl;
-        background(int(std::lround((r.y - scrollY_) * dpr)), int(std::lround((r.y + r.h - scrollY_) * dpr)), inBand[size_t(r.rank)]);
-        const int top = int(std::lround((r.y - scrollY_ + 2) * dpr)), bottom = int(std::lround((r.y - scrollY_ + r.h - 1) * dpr));
-        if (r.kind == Row::Lane) {
-            auto [first, last] = ix.kernelsIn(r.rank, r.lane, t0_, t1_);
-            if (first >= last) return;  // nothing on this stream in view
-            ix.columns(r.rank, r.lane, m, cols.data());
-            stack(sc, top, bottom);
-            // each kernel outlined once kernels are a few pixels wide, so neighbours of one class stay apart
-            if (last - first <= uint32_t(W / 4)) {
-                const KernelLane& kl = s_->profile.ranks[size_t(r.rank)].lanes[size_t(r.lane)];
-                const int y0 = std::max(0, top), y1 = std::min(H, bottom);
-                for (uint32_t k = first; k < last; ++k) {
-                    const double xa = m.x(double(kl.start[k])), xb = m.x(double(kl.end[k]));
-                    if (xb - xa < 4 * dpr || y1 <= y0) continue;
-                    const uint32_t edge = workColor(ix.kernelWork(r.rank, r.lane, k)).darker(150).rgb();
-                    const int a = std::max(0, int(std::floor(xa))), b = std::min(W - 1, int(std::ceil(xb)) - 1);
-                    if (b < a) continue;
-                    std::fill(bits + size_t(y0) * size_t(bpl) + size_t(a), bits + size_t(y0) * size_t(bpl) + size_t(b) + 1, edge);
-                    std::fill(bits + size_t(y1 - 1) * size_t(bpl) + size_t(a), bits + size_t(y1 - 1) * size_t(bpl) + size_t(b) + 1, edge);
-                    for (int y = y0; y < y1; ++y) {
-                        if (xa >= 0) bits[size_t(y) * size_t(bpl) + size_t(a)] = edge;
-                        if (xb <= W) bits[size_t(y) * size_t(bpl) + size_t(b)] = edge;
-                    }
-                }
-            }
-        } else if (r.kind == Row::Header && rankCollapsed(r.rank)) {
-            std::fill(cols.begin(), cols.end(), ColumnSum{});
-            for (int l : ix.laneOrder(r.rank)) ix.columns(r.rank, l, m, cols.data(), true);
-            stack(sc, top, bottom);
-        } else if (r.kind == Row::Cpu) {
-            const int y0 = std::max(0, top - 1), y1 = std::min(H, bottom);
-            auto [lo, hi] = ix.launchesIn(r.rank, t0_, t1_);
-            const Launches& L = s_->profile.processes[size_t(ix.process(r.rank))].launches;
-            const auto& nl = ix.ncclLaunches(r.rank);
-            auto isNccl = [&](uint32_t li) {
-                auto it = std::lower_bound(nl.begin(), nl.end(), li, [&](uint32_t a, uint32_t b) {
-                    return L.start[a] < L.start[b] || (L.start[a] == L.start[b] && a < b);
-                });
-                return it != nl.end() && *it == li;
-            };
-            auto fill = [&](int xa, int xb, uint32_t col) {
-                for (int y = y0; y < y1; ++y)
-                    for (int x = std::max(0, xa); x < std::min(W, xb); ++x) bits[size_t(y) * size_t(bpl) + size_t(x)] = col;
-            };
-            auto fillColumns = [&](const uint32_t* colour) {  // one colour (or 0) per column, rows written in order
-                for (int y = y0; y < y1; ++y) {
-                    uint32_t* line = bits + size_t(y) * size_t(bpl);
-                    for (int x = 0; x < W; ++x)
-                        if (colour[x]) line[x] = colour[x];
-                }
-            };
-            if (hi - lo <= uint32_t(W / 3)) {
-                // zoomed in: every launch call as a bar over its duration, NCCL launches on top
-                for (int pass = 0; pass < 2; ++pass)
-                    for (uint32_t o = lo; o < hi; ++o) {
-                        uint32_t li = ix.launchAtOrder(r.rank, o);
-                        bool n = isNccl(li);
-                        if (n != (pass == 1)) continue;
-                        int xa = int(std::floor(m.x(double(L.start[li])))), xb = int(std::ceil(m.x(double(L.end[li]))));
-                        fill(xa, std::max(xa + 1, xb), (n ? kLaunchNccl : kLaunch).rgb());
-                    }
-            } else {
-                // zoomed out: where the rank's NCCL kernels were launched (every launch would be a solid bar)
-                ix.launchColumns(r.rank, m, all.data(), nccl.data());
-                const uint32_t tick = QColor(0x95, 0x75, 0xbd).rgb();
-                for (int x = 0; x < W; ++x) all[size_t(x)] = nccl[size_t(x)] ? tick : 0;
-                fillColumns(all.data());
-            }
-        }
-    };
-    // rows are independent (disjoint pixel rows): one task per rank, on the thread pool; the gaps
-    // between ranks and the space below the last one are background
-    std::vector<std::vector<const Row*>> tasks;
-    int covered = 0;  // device rows painted by the tasks end here
-    for (const Row& r : rows_) {
-        if (r.y + r.h <= viewTop || r.y >= viewBottom) continue;
-        if (tasks.empty() || tasks.back().front()->rank != r.rank) {
-            background(covered, int(std::lround((r.y - scrollY_) * dpr)), false);
-            tasks.emplace_back();
-        }
-        tasks.back().push_back(&r);
-        covered = int(std::lround((r.y + r.h - scrollY_) * dpr));
-    }
-    background(covered, H, false);
-    QtConcurrent::blockingMap(tasks, [&](const std::vector<const Row*>& rows) {
-        thread_local Scratch sc;  // kept per thread: no allocation per frame
-        sc.cols.resize(size_t(W));
-        sc.all.resize(size_t(W));
-        sc.nccl.resize(size_t(W));
-        sc.ends.resize(size_t(W));
-        for (const Row* r : rows) drawRow(*r, sc);
-    });
+    RasterFrame rf;
+    rf.session = s_.get();
+    rf.rows = &rows_;
+    rf.collapsed = [this](int rank) { return rankCollapsed(rank); };
+    rf.t0 = t0_;
+    rf.t1 = t1_;
+    rf.scrollY = scrollY_;
+    rf.width = f.rows.width();
+    rf.height = f.rows.height();
+    rf.dpr = dpr;
+    rf.selected = selected_;
+    paintTimelineBody(rf, img);
 }
 
 void TimelineView::paintBackgrounds(QPainter& p, const Frame& f) const {
@@ -1184,7 +963,7 @@ QString TimelineView::tooltipAt(const QPointF& pos) const {
         if (cs.kernels > 1) {
             static const char* names[] = {"NCCL transfer", "NCCL waiting", "GEMM", "other NCCL", "other"};
             QStringList parts;
-            for (Work w : kStack)
+            for (Work w : kStackOrder)
                 if (cs.ns[int(w)] > 0) parts << QString("%1 %2%").arg(names[int(w)]).arg(100.0 * cs.ns[int(w)] / npp, 0, 'f', 0);
             merged = tr("<i>%1 kernels in this pixel (%2): %3</i>").arg(cs.kernels).arg(dur(npp), parts.join(", "));
         }

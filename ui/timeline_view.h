@@ -24,6 +24,7 @@
 
 #include "overview_strip.h"
 #include "session.h"
+#include "timeline_raster.h"
 
 class QScrollBar;
 
@@ -54,11 +55,7 @@ public:
     bool rankCollapsed(int rank) const { return size_t(rank) < collapsed_.size() && collapsed_[size_t(rank)]; }
     void scrollRows(int pixels);
 
-    struct Row {
-        enum Kind { Header, Lane, Cpu } kind;
-        int rank, lane;  // lane: index in Rank::lanes (Lane rows)
-        int y, h;        // content coordinates (before scrolling)
-    };
+    using Row = TimelineRow;  // content coordinates (before scrolling)
     const std::vector<Row>& rows() const { return rows_; }
     int rowOf(int rank, int lane) const;   // the Lane row, or the rank's header when collapsed; -1
     int cpuRowOf(int rank) const;
@@ -133,7 +130,7 @@ private:
     static int areaHeight(const QSize& size);
     void updateScrollBar();
     int clampScroll(int y, const Frame& f) const;
-    void buildBody(const Frame& f, qreal dpr, QImage& into) const;  // the rows' pixels, opaque
+    void buildBody(const Frame& f, qreal dpr, QImage& into) const;  // the rows' pixels, opaque (timeline_raster.cpp)
     void paintBackgrounds(QPainter& p, const Frame& f) const;
     void paintGutter(QPainter& p, const Frame& f) const;
     void paintRuler(QPainter& p, const Frame& f, bool screen) const;
