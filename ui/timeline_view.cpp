@@ -529,24 +529,33 @@ std::vector<TimelineView::Marker> TimelineView::markers(const Frame& f) const {
     return out;
 }
 
+// What is drawn over the body image: kernel names, the selected collective's outline, the lines to
+// the CPU launches, late-arriver markers, the measured range and the hover line; clipped to the rows.
 void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
     if (!s_) return;
+    p.save();
+    p.setClipRect(f.rows);
+    paintKernelNames(p, f);
+    paintSelection(p, f);
+    paintLaunchLines(p, f);
+    paintMarkers(p, f);
+    paintMeasure(p, f, screen);
+    p.restore();
+}
+
+double TimelineView::xIn(const QRect& ra, double t) const { return ra.left() + (t - t0_) / ((t1_ - t0_) / std::max(1, ra.width())); }
+
+double TimelineView::rowTopIn(const QRect& ra, int row) const { return double(ra.top() + rows_[size_t(row)].y - scrollY_); }
+
+void TimelineView::paintKernelNames(QPainter& p, const Frame& f) const {
     const TimelineIndex& ix = s_->timeline;
-    const Analysis& a = s_->analysis;
     const Profile& prof = s_->profile;
     const QRect& ra = f.rows;
     const double nsPerPx = (t1_ - t0_) / std::max(1, ra.width());
-    auto X = [&](double t) { return ra.left() + (t - t0_) / nsPerPx; };
+    auto X = [&](double t) { return xIn(ra, t); };
     auto timeAt = [&](double x) { return t0_ + (x - ra.left()) * nsPerPx; };
-    auto rowTop = [&](int i) { return double(ra.top() + rows_[size_t(i)].y - scrollY_); };
-    p.save();
-    p.setClipRect(ra);
-    QFont small = font();
-    small.setPointSizeF(std::max(6.5, small.pointSizeF() - 1.5));
-    p.setFont(small);
-    QFontMetrics fm(small);
-
-    // kernel names once kernels are wide enough (their outlines are in the body)
+    auto rowTop = [&](int i) { return rowTopIn(ra, i); };
+    // once kernels are wide enough (their outlines are in the body)
     for (size_t i = 0; i < rows_.size(); ++i) {
         const Row& r = rows_[i];
         if (r.kind != Row::Lane) continue;
@@ -570,40 +579,54 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
             }
         }
     }
+}
 
-    // the selected collective: a band over its ranks, members outlined
-    if (selected_ >= 0) {
-        const Collective& c = a.collectives[size_t(selected_)];
-        const Group& g = a.groups[size_t(c.group)];
-        double xa = X(double(c.minStart)), xb = X(double(c.maxEnd));
-        if (xb - xa < 3) {
-            double m = (xa + xb) / 2;
-            xa = m - 1.5, xb = m + 1.5;
-        }
-        for (size_t s = 0; s < g.width(); ++s) {
-            int rank = g.lanes[s].rank;
-            // the rank's block: its header to its CPU row
-            double top = 1e9, bottom = -1e9;
-            for (size_t i = 0; i < rows_.size(); ++i)
-                if (rows_[i].rank == rank) top = std::min(top, rowTop(int(i))), bottom = std::max(bottom, rowTop(int(i)) + rows_[i].h);
-            // (its tint is in the body image, behind the kernels)
-            p.setPen(QPen(kSelect.darker(120), 1));
-            p.drawLine(QPointF(xa, top), QPointF(xa, bottom));
-            p.drawLine(QPointF(xb, top), QPointF(xb, bottom));
-            uint32_t k = a.slotKernel(c, s);
-            int row = rowOf(rank, g.lanes[s].lane);
-            if (k == kMissing || row < 0) continue;
-            const KernelLane& kl = prof.ranks[size_t(rank)].lanes[size_t(g.lanes[s].lane)];
-            double ka = X(double(kl.start[k])), kb = std::max(ka + 2, X(double(kl.end[k])));
-            bool late = int(s) == c.lateSlot;
-            p.setPen(QPen(late ? kLate : QColor(0x10, 0x30, 0x60), late ? 2 : 1.5));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(QRectF(ka, rowTop(row) + 1, kb - ka, rows_[size_t(row)].h - 2));
-        }
+// the selected collective: a band over its ranks, members outlined
+void TimelineView::paintSelection(QPainter& p, const Frame& f) const {
+    if (selected_ < 0) return;
+    const Analysis& a = s_->analysis;
+    const Profile& prof = s_->profile;
+    const QRect& ra = f.rows;
+    auto X = [&](double t) { return xIn(ra, t); };
+    auto rowTop = [&](int i) { return rowTopIn(ra, i); };
+    const Collective& c = a.collectives[size_t(selected_)];
+    const Group& g = a.groups[size_t(c.group)];
+    double xa = X(double(c.minStart)), xb = X(double(c.maxEnd));
+    if (xb - xa < 3) {
+        double m = (xa + xb) / 2;
+        xa = m - 1.5, xb = m + 1.5;
     }
+    for (size_t s = 0; s < g.width(); ++s) {
+        int rank = g.lanes[s].rank;
+        // the rank's block: its header to its CPU row
+        double top = 1e9, bottom = -1e9;
+        for (size_t i = 0; i < rows_.size(); ++i)
+            if (rows_[i].rank == rank) top = std::min(top, rowTop(int(i))), bottom = std::max(bottom, rowTop(int(i)) + rows_[i].h);
+        // (its tint is in the body image, behind the kernels)
+        p.setPen(QPen(kSelect.darker(120), 1));
+        p.drawLine(QPointF(xa, top), QPointF(xa, bottom));
+        p.drawLine(QPointF(xb, top), QPointF(xb, bottom));
+        uint32_t k = a.slotKernel(c, s);
+        int row = rowOf(rank, g.lanes[s].lane);
+        if (k == kMissing || row < 0) continue;
+        const KernelLane& kl = prof.ranks[size_t(rank)].lanes[size_t(g.lanes[s].lane)];
+        double ka = X(double(kl.start[k])), kb = std::max(ka + 2, X(double(kl.end[k])));
+        bool late = int(s) == c.lateSlot;
+        p.setPen(QPen(late ? kLate : QColor(0x10, 0x30, 0x60), late ? 2 : 1.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(ka, rowTop(row) + 1, kb - ka, rows_[size_t(row)].h - 2));
+    }
+}
 
-    // lines from NCCL kernels to their CPU launches, when few collectives are in view (and for the
-    // selection): aliased and opaque, drawn in one call (blended antialiased lines cost milliseconds)
+// lines from NCCL kernels to their CPU launches, when few collectives are in view (and for the
+// selection): aliased and opaque, drawn in one call (blended antialiased lines cost milliseconds)
+void TimelineView::paintLaunchLines(QPainter& p, const Frame& f) const {
+    const TimelineIndex& ix = s_->timeline;
+    const Analysis& a = s_->analysis;
+    const Profile& prof = s_->profile;
+    const QRect& ra = f.rows;
+    auto X = [&](double t) { return xIn(ra, t); };
+    auto rowTop = [&](int i) { return rowTopIn(ra, i); };
     std::vector<QLineF> lines;
     uint32_t inView = 0;
     for (size_t gi = 0; gi < a.groups.size(); ++gi) {
@@ -642,8 +665,12 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
 
     p.setPen(QPen(QColor(0xa5, 0x7d, 0xc6), 1));
     p.drawLines(lines.data(), int(lines.size()));
+}
 
-    // late arrivers: every one when collectives are far enough apart, big events always
+// late arrivers: every one when collectives are far enough apart, big events always
+void TimelineView::paintMarkers(QPainter& p, const Frame& f) const {
+    const Analysis& a = s_->analysis;
+    const QRect& ra = f.rows;
     p.setRenderHint(QPainter::Antialiasing, true);
     double lastLabel = -1e9;
     int lastLabelRow = -1;
@@ -667,8 +694,13 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
         lastLabelRow = mk.row;
     }
     p.setRenderHint(QPainter::Antialiasing, false);
+}
 
-    // the measured range (over the rows while it is narrower than the view; the ruler always shows it)
+// the measured range (over the rows while it is narrower than the view; the ruler always shows it)
+// and the hover line
+void TimelineView::paintMeasure(QPainter& p, const Frame& f, bool screen) const {
+    const QRect& ra = f.rows;
+    auto X = [&](double t) { return xIn(ra, t); };
     if (!std::isnan(measureA_) && X(measureB_) - X(measureA_) < 0.9 * ra.width()) {
         double xa = X(measureA_), xb = X(measureB_);
         p.fillRect(QRectF(xa, ra.top(), std::max(1.0, xb - xa), ra.height()), QColor(0x10, 0x60, 0xc0, 28));
@@ -680,7 +712,6 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
         p.setPen(QPen(QColor(40, 40, 40, 120), 1));
         p.drawLine(QPointF(hoverX_, ra.top()), QPointF(hoverX_, ra.bottom()));
     }
-    p.restore();
 }
 
 void TimelineView::paintLegend(QPainter& p, const Frame& f) const {

@@ -135,6 +135,13 @@ private:
     void paintGutter(QPainter& p, const Frame& f) const;
     void paintRuler(QPainter& p, const Frame& f, bool screen) const;
     void paintOverlays(QPainter& p, const Frame& f, bool screen);
+    void paintKernelNames(QPainter& p, const Frame& f) const;
+    void paintSelection(QPainter& p, const Frame& f) const;
+    void paintLaunchLines(QPainter& p, const Frame& f) const;
+    void paintMarkers(QPainter& p, const Frame& f) const;
+    void paintMeasure(QPainter& p, const Frame& f, bool screen) const;
+    double xIn(const QRect& rows, double t) const;      // ns -> x in the rows area `rows`
+    double rowTopIn(const QRect& rows, int row) const;  // top of row `row` there, after scrolling
     void paintLegend(QPainter& p, const Frame& f) const;
     std::vector<Marker> markers(const Frame& f) const;  // late arrivers to draw, by x
     double spanLimit() const;
