@@ -1,16 +1,19 @@
 // Unit tests of the analysis stages on tiny hand-built profiles: the lane interval index against
 // brute force, the why stage at its window edges, steps (nested, inferred, none), group statistics
 // (ends that do not cluster, NCCL-only time under a window), unmatched lanes, the answers'
-// verdicts and big-event positions, the chi-square tail against closed forms, and cancel.
+// verdicts and big-event positions, the chi-square tail against closed forms, cancel, and the
+// capture advice's option spellings per Nsight Systems release.
 
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 #include <random>
 
 #include "analysis/analysis.h"
+#include "analysis/capture_advice.h"
 #include "analysis/steps.h"
 #include "analysis/why.h"
 #include "model/lane_index.h"
@@ -675,6 +678,115 @@ TEST(Anomalies, RowsAndEventsOverTheOpMean) {
     Analysis limited = skew::analyze(q, o);
     EXPECT_EQ(limited.anomalies.rows, 3u);
     EXPECT_TRUE(limited.anomalies.items.empty());
+}
+
+// ---- capture advice: option spellings per Nsight Systems release -------------------------------
+
+// The advice of a profile whose files carry `versions`, on an analysis with one cpu_launch and one
+// gpu_dependency late arriver, a device missing in the first file, and none of the feature tables:
+// the four rules that name Nsight Systems options all fire.
+std::map<std::string, std::string> adviceFor(const std::vector<std::string>& versions) {
+    skew::Profile p;
+    for (const auto& v : versions) {
+        skew::InputFile in;
+        in.path = "node" + std::to_string(p.inputs.size()) + ".sqlite";
+        in.nsysVersion = v;
+        p.inputs.push_back(in);
+    }
+    p.inputs[0].missingDevices = "no kernels on device(s) 3 of the node's 4";
+    Analysis a;
+    for (auto cause : {skew::Cause::CpuLaunch, skew::Cause::GpuDependency}) {
+        Collective c;
+        c.complete = true;
+        c.cause = cause;
+        a.collectives.push_back(c);
+    }
+    std::map<std::string, std::string> byId;
+    for (const auto& ad : skew::captureAdvice(p, a)) byId[ad.id] = ad.advice;
+    return byId;
+}
+
+const std::string kDevices =
+    "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... torchrun ...), or one nsys "
+    "per rank with per-rank names (-o rank_%q{RANK}), and open every file together; check CUDA_VISIBLE_DEVICES";
+const std::string kSampling = "Record what the launching thread was doing: ";
+const std::string kSamplingRest = " --cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks";
+// the two rules whose release could not be placed read the same for every export
+const std::string kWaits =
+    "Capture with --trace=cuda so that stream-wait records are kept, and export without a --tables filter; "
+    "--cuda-event-trace=true, where nsys profile --help lists it, adds CUDA event completion (overhead; auto turns it "
+    "off when CUDA_DEVICE_MAX_CONNECTIONS=1).";
+const std::string kMetrics =
+    "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (earlier releases spell it "
+    "--gpu-metrics-device=all; nsys profile --help shows which yours takes), with --gpu-metrics-frequency for the rate.";
+
+std::string spelledFor(const std::string& version) {
+    return " (options spelled for Nsight Systems " + version + ", the export's version).";
+}
+
+TEST(CaptureAdvice, ReleaseOfTheExportVersionText) {
+    EXPECT_EQ(skew::parseNsysRelease("2024.5.1.113"), (skew::NsysRelease{2024, 5}));
+    EXPECT_EQ(skew::parseNsysRelease("2026.2.1.210"), (skew::NsysRelease{2026, 2}));
+    EXPECT_EQ(skew::parseNsysRelease("2022.2.1.31"), (skew::NsysRelease{2022, 2}));
+    EXPECT_EQ(skew::parseNsysRelease("2025.6"), (skew::NsysRelease{2025, 6}));
+    EXPECT_EQ(skew::parseNsysRelease("2021.12.0"), (skew::NsysRelease{2021, 12}));
+    EXPECT_EQ(skew::parseNsysRelease(""), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("unknown"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("2024"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("2024."), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("2024.5a"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("20245.1"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("1999.1"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("2024.-1"), std::nullopt);
+    EXPECT_LT((skew::NsysRelease{2024, 6}), (skew::NsysRelease{2024, 7}));
+    EXPECT_LT((skew::NsysRelease{2023, 12}), (skew::NsysRelease{2024, 1}));
+}
+
+TEST(CaptureAdvice, OptionsAreSpelledForTheExportsRelease) {
+    // two files of one release: the release is known
+    auto newest = adviceFor({"2026.2.1.210", "2026.2.1.210"});
+    EXPECT_EQ(newest["missing_devices"], kDevices + " and --cuda-trace-scope" + spelledFor("2026.2.1.210"));
+    EXPECT_EQ(newest["no_cpu_sampling"], kSampling + "--sample=process-tree" + kSamplingRest + spelledFor("2026.2.1.210"));
+    EXPECT_EQ(newest["no_stream_waits"], kWaits);
+    EXPECT_EQ(newest["no_gpu_metrics"], kMetrics);
+
+    // 2024.5: before --cuda-trace-scope (new in 2025.6), after --sample=process-tree (2022.1)
+    auto mid = adviceFor({"2024.5.1.113"});
+    EXPECT_EQ(mid["missing_devices"], kDevices + spelledFor("2024.5.1.113"));
+    EXPECT_EQ(mid["no_cpu_sampling"], kSampling + "--sample=process-tree" + kSamplingRest + spelledFor("2024.5.1.113"));
+    EXPECT_EQ(mid["no_stream_waits"], kWaits);
+    EXPECT_EQ(mid["no_gpu_metrics"], kMetrics);
+
+    // the boundaries: --cuda-trace-scope from 2025.6; --sample=cpu in the 2021.4 guide, process-tree
+    // in the 2022.1 one, and 2021.5 (between them, not checked) gets both
+    EXPECT_EQ(adviceFor({"2025.5.1.1"})["missing_devices"], kDevices + spelledFor("2025.5.1.1"));
+    EXPECT_EQ(adviceFor({"2025.6.1.190"})["missing_devices"], kDevices + " and --cuda-trace-scope" + spelledFor("2025.6.1.190"));
+    EXPECT_EQ(adviceFor({"2022.1.3.3"})["no_cpu_sampling"], kSampling + "--sample=process-tree" + kSamplingRest + spelledFor("2022.1.3.3"));
+    EXPECT_EQ(adviceFor({"2021.4.1.73"})["no_cpu_sampling"], kSampling + "--sample=cpu" + kSamplingRest + spelledFor("2021.4.1.73"));
+    EXPECT_EQ(adviceFor({"2021.5.2.53"})["no_cpu_sampling"],
+              kSampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
+                  kSamplingRest + ".");
+
+    // GPU metrics and event trace: the same text whatever the release
+    for (const char* v : {"2021.4.1.73", "2023.4.1.97", "2024.7.1.84", "2025.6.1.190", "2026.2.1.210"}) {
+        auto byId = adviceFor({v});
+        EXPECT_EQ(byId["no_gpu_metrics"], kMetrics) << v;
+        EXPECT_EQ(byId["no_stream_waits"], kWaits) << v;
+    }
+}
+
+TEST(CaptureAdvice, UnknownOrMixedReleasesNameBothSpellings) {
+    // files from two releases, an unreadable version, no version: both spellings with their releases
+    for (const auto& versions : std::vector<std::vector<std::string>>{
+             {"2024.5.1.113", "2026.2.1.210"}, {"custom build"}, {""}, {"2026.2.1.210", ""}}) {
+        auto byId = adviceFor(versions);
+        EXPECT_EQ(byId["missing_devices"], kDevices + " and --cuda-trace-scope (Nsight Systems 2025.6 and later).");
+        EXPECT_EQ(byId["no_cpu_sampling"],
+                  kSampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
+                      kSamplingRest + ".");
+        EXPECT_EQ(byId["no_stream_waits"], kWaits);
+        EXPECT_EQ(byId["no_gpu_metrics"], kMetrics);
+    }
 }
 
 }  // namespace
