@@ -1,8 +1,8 @@
 // Unit tests of the analysis stages on tiny hand-built profiles: the lane interval index against
 // brute force, the why stage at its window edges, steps (nested, inferred, none), group statistics
 // (ends that do not cluster, NCCL-only time under a window), unmatched lanes, the answers'
-// verdicts and big-event positions, the chi-square tail against closed forms, cancel, and the
-// capture advice's option spellings per Nsight Systems release.
+// verdicts and big-event positions, the chi-square tail against closed forms, cancel, the clock
+// refinement of several files, and the capture advice's option spellings per Nsight Systems release.
 
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
@@ -14,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/capture_advice.h"
+#include "analysis/clocks.h"
 #include "analysis/steps.h"
 #include "analysis/why.h"
 #include "model/lane_index.h"
@@ -678,6 +679,104 @@ TEST(Anomalies, RowsAndEventsOverTheOpMean) {
     Analysis limited = skew::analyze(q, o);
     EXPECT_EQ(limited.anomalies.rows, 3u);
     EXPECT_TRUE(limited.anomalies.items.empty());
+}
+
+// ---- clocks: per-file offsets from collective ends ----------------------------------------------
+
+// Three ranks, five collectives: ranks 0 and 1 in file 0 end each collective together; rank 2 is
+// the only rank of file 1, whose clock is ahead by `ahead`, and ends 1000 + jitter ns after them.
+// The group is built by hand, as alignment would leave it (collective c is kernel c of each lane).
+struct TwoFiles {
+    skew::Profile p;
+    Analysis a;
+};
+const int64_t kJitter[5] = {0, 100, -100, 300, 50};
+TwoFiles twoFiles(int64_t ahead) {
+    ProfileBuilder b;
+    for (int d = 0; d < 3; ++d) b.rank(d);
+    for (int c = 0; c < 5; ++c) {
+        const int64_t start = T + c * kMs, end = start + 200 * kUs;
+        b.kernel(0, 7, start, end, AG).kernel(1, 7, start, end, AG);
+        b.kernel(2, 7, start + ahead + 30 * kUs, end + ahead + 1000 + kJitter[c], AG, uint32_t(10 + c));
+    }
+    b.launch(2, 10, T + ahead - 10 * kUs, T + ahead - 5 * kUs);
+    b.nvtx(2, T + ahead - 20 * kUs, T + ahead + 5 * kMs, "step 1");
+    b.wait(2, 7, T + ahead, T + ahead + 1000);
+    TwoFiles f;
+    f.p = b.build();
+    skew::InputFile second;
+    second.path = "node1.sqlite";
+    f.p.inputs.push_back(second);
+    f.p.ranks[2].file = 1;
+    f.p.processes[size_t(f.p.ranks[2].process)].file = 1;
+    skew::Group g;
+    for (int r = 0; r < 3; ++r) {
+        skew::GroupLane gl;
+        gl.rank = r;
+        gl.kernels = {0, 1, 2, 3, 4};
+        g.lanes.push_back(gl);
+    }
+    for (uint32_t c = 0; c < 5; ++c) g.cells.insert(g.cells.end(), {c, c, c});
+    g.count = g.complete = 5;
+    f.a.groups.push_back(g);
+    f.a.clocks.assign(3, {});
+    return f;
+}
+
+TEST(Clocks, AFileAheadIsShiftedBackByTheMedianOfItsEndResiduals) {
+    const int64_t ahead = 5 * kMs;
+    TwoFiles f = twoFiles(ahead);
+    const skew::Profile before = f.p;
+    skew::AnalysisOptions o;  // applies offsets of 50 us and more
+    ASSERT_TRUE(skew::refineClocks(f.p, f.a, o));
+    // file 1's end residuals are ahead + 1000 + {0, 100, -100, 300, 50}: median ahead + 1050
+    const int64_t shift = -(ahead + 1050);
+    EXPECT_EQ(f.a.clocks[0].estimateNs, 0);
+    EXPECT_EQ(f.a.clocks[1].estimateNs, 0);
+    EXPECT_EQ(f.a.clocks[2].estimateNs, shift);
+    EXPECT_EQ(f.p.ranks[2].clockOffsetNs, shift);
+    EXPECT_EQ(f.p.ranks[0].clockOffsetNs, 0);
+    EXPECT_EQ(f.p.inputs[1].alignNs, shift);
+    EXPECT_EQ(f.p.inputs[0].alignNs, 0);
+    // every time of file 1 moved by the shift, nothing of file 0
+    const auto& l2 = f.p.ranks[2].lanes[0];
+    const auto& was = before.ranks[2].lanes[0];
+    for (size_t k = 0; k < 5; ++k) {
+        EXPECT_EQ(l2.start[k], was.start[k] + shift);
+        EXPECT_EQ(l2.end[k], was.end[k] + shift);
+        EXPECT_EQ(f.p.ranks[0].lanes[0].end[k], before.ranks[0].lanes[0].end[k]);
+    }
+    const auto& pr = f.p.processes[size_t(f.p.ranks[2].process)];
+    EXPECT_EQ(pr.launches.start[0], T + ahead - 10 * kUs + shift);
+    EXPECT_EQ(pr.nvtx.end[0], T + ahead + 5 * kMs + shift);
+    EXPECT_EQ(pr.waits.start[0], T + ahead + shift);
+    ASSERT_EQ(f.a.warnings.size(), 1u);
+    EXPECT_EQ(f.a.warnings[0], "clock of " + f.p.ranks[2].label +
+                                   " shifted by -5001050 ns so that collective ends line up (per-file host clock offset)");
+
+    // after the shift rank 2 ends {-50, 50, -150, 250, 0} ns from the others: p90 of the magnitudes
+    // {0, 50, 50, 150, 250} by linear interpolation at 3.6 is 150 + 0.6 * 100 = 210
+    skew::measureClockResiduals(f.p, f.a);
+    EXPECT_EQ(f.a.clocks[2].offsetNs, shift);
+    EXPECT_EQ(f.a.clocks[2].residualP90Ns, 210);
+    EXPECT_EQ(f.a.clocks[0].offsetNs, 0);
+    EXPECT_EQ(f.a.clocks[0].residualP90Ns, 0);
+}
+
+TEST(Clocks, AnOffsetUnderTheThresholdIsEstimatedButNotApplied) {
+    TwoFiles f = twoFiles(20 * kUs);
+    const skew::Profile before = f.p;
+    skew::AnalysisOptions o;
+    EXPECT_FALSE(skew::refineClocks(f.p, f.a, o));
+    EXPECT_EQ(f.a.clocks[2].estimateNs, -(20 * kUs + 1050));  // 21.05 us, under 50 us
+    EXPECT_EQ(f.p.ranks[2].clockOffsetNs, 0);
+    EXPECT_EQ(f.p.inputs[1].alignNs, 0);
+    EXPECT_EQ(f.p.ranks[2].lanes[0].end, before.ranks[2].lanes[0].end);
+    EXPECT_TRUE(f.a.warnings.empty());
+    // the same offset is applied once the threshold is under it
+    o.clockOffsetMinNs = 20 * kUs;
+    EXPECT_TRUE(skew::refineClocks(f.p, f.a, o));
+    EXPECT_EQ(f.p.ranks[2].clockOffsetNs, -(20 * kUs + 1050));
 }
 
 // ---- capture advice: option spellings per Nsight Systems release -------------------------------
