@@ -215,6 +215,11 @@ std::string modifiedDemo(const std::string& name, const std::string& sql) {
     return path;
 }
 
+const std::string kDevicesAdvice =
+    "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... torchrun ...), or one nsys "
+    "per rank with per-rank names (-o rank_%q{RANK}), and open every file together; check CUDA_VISIBLE_DEVICES";
+const std::string kSpelled2026 = " (options spelled for Nsight Systems 2026.2.1.210, the export's version).";
+
 Analysis analyzed(const std::string& path) {
     skew::Profile p = skew::loadProfile({path});
     return skew::analyze(p);
@@ -231,7 +236,13 @@ TEST(CaptureAdvice, TheDemoLacksADeviceAndMore) {
     EXPECT_THAT(byId["nccl_config_unknown"]->advice, HasSubstr("NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,COLL"));
     EXPECT_THAT(byId["nccl_config_unknown"]->advice, HasSubstr("TORCH_NCCL_TRACE_BUFFER_SIZE"));
     ASSERT_TRUE(byId.count("no_gpu_metrics"));
-    EXPECT_THAT(byId["no_gpu_metrics"]->advice, HasSubstr("--gpu-metrics-devices=all"));
+    // the rename's release was not found: both spellings, for every export
+    EXPECT_EQ(byId["no_gpu_metrics"]->advice,
+              "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (earlier releases spell it "
+              "--gpu-metrics-device=all; nsys profile --help shows which yours takes), with --gpu-metrics-frequency for "
+              "the rate.");
+    // the demo is written as Nsight Systems 2026.2.1.210, after --cuda-trace-scope came (2025.6)
+    EXPECT_EQ(byId["missing_devices"]->advice, kDevicesAdvice + " and --cuda-trace-scope" + kSpelled2026);
     ASSERT_TRUE(byId.count("no_cpu_sampling"));  // three big events are cpu_launch
     EXPECT_THAT(byId["no_cpu_sampling"]->evidence, HasSubstr("3 late arrivers launched late by the CPU"));
     // what the demo has: NVTX steps, launch rows, stream waits; big events mostly CPU-caused
@@ -239,6 +250,34 @@ TEST(CaptureAdvice, TheDemoLacksADeviceAndMore) {
     EXPECT_FALSE(byId.count("no_launch_rows"));
     EXPECT_FALSE(byId.count("no_stream_waits"));
     EXPECT_FALSE(byId.count("ab_test"));
+}
+
+// The same run written in the 2024.5 layout (EXPORT_PRODUCT_VERSION 2024.5.1.113) gets the spellings
+// of that release (no --cuda-trace-scope, new in 2025.6); opened together with the 2026.2 one, both
+// spellings with their releases.
+TEST(CaptureAdvice, OptionsFollowTheGeneratedExportsVersion) {
+    const std::string sampling = "Record what the launching thread was doing: ";
+    const std::string samplingRest = " --cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks";
+    auto cfg = skewgen::demoConfig();
+    cfg.layout = skewgen::Layout::V2024_5;
+    const auto& old = generated("demo-2024.5", cfg);
+    skew::Profile p = skew::loadProfile({old.path});
+    ASSERT_EQ(p.inputs[0].nsysVersion, "2024.5.1.113");
+    Analysis a = skew::analyze(p);
+    std::map<std::string, std::string> byId;
+    for (const auto& ad : a.advice) byId[ad.id] = ad.advice;
+    const std::string v = " (options spelled for Nsight Systems 2024.5.1.113, the export's version).";
+    EXPECT_EQ(byId["no_cpu_sampling"], sampling + "--sample=process-tree" + samplingRest + v);
+    EXPECT_EQ(byId["missing_devices"], kDevicesAdvice + v);
+
+    skew::Profile both = skew::loadProfile({old.path, generated("demo", skewgen::demoConfig()).path});
+    Analysis mixed = skew::analyze(both);
+    byId.clear();
+    for (const auto& ad : mixed.advice) byId[ad.id] = ad.advice;
+    EXPECT_EQ(byId["missing_devices"], kDevicesAdvice + " and --cuda-trace-scope (Nsight Systems 2025.6 and later).");
+    EXPECT_EQ(byId["no_cpu_sampling"],
+              sampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
+                  samplingRest + ".");
 }
 
 TEST(CaptureAdvice, EachRuleFiresWhenItsEvidenceIsMissing) {

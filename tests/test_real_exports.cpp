@@ -1,10 +1,12 @@
-// Every real export in tests/data/real opens, and `info` counts exactly what SQLite counts.
+// Every real export in tests/data/real opens, `info` counts exactly what SQLite counts, and the
+// capture advice spells Nsight Systems options for the release that wrote each file.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <map>
 
+#include "analysis/capture_advice.h"
 #include "json_value.h"
 #include "model/loader.h"
 #include "test_util.h"
@@ -117,6 +119,65 @@ TEST_P(RealExport, NcclKernelsJoinTheirLaunchesAsSqlDoes) {
                                              "(r.globalTid>>24)=(k.globalPid>>24))"));
     }
     if (p.kernelCount() > 1000) { EXPECT_LE(double(p.residentBytes()) / double(p.kernelCount()), 64.0); }
+}
+
+// The release each file was written by (PROVENANCE.md), and whether --cuda-trace-scope (new in
+// Nsight Systems 2025.6) exists in it; all of them are after --sample=process-tree (2022.1).
+const std::map<std::string, bool> kHasTraceScope = {
+    {"nsysai-h100_2gpu_1s", true},  {"nsysai-mfu_2gpu_after", true}, {"nsysai-mfu_2gpu_before", true},
+    {"nsysai-mock", true},          {"pipit-cloverleaf", false},     {"pipit-saxpy-mpi", false},
+};
+
+TEST_P(RealExport, CaptureAdviceIsSpelledForTheFilesRelease) {
+    const std::string path = GetParam();
+    const std::string stem = std::filesystem::path(path).stem().string();
+    ASSERT_TRUE(kHasTraceScope.count(stem)) << stem;
+    // the version as SQLite reads it from the export's metadata table
+    const std::string meta = hasTable(path, "META_DATA_EXPORT") ? "META_DATA_EXPORT" : "EXPORT_META_DATA";
+    std::string version;
+    {
+        sqlite3* db = nullptr;
+        sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, ("SELECT value FROM " + meta + " WHERE name='EXPORT_PRODUCT_VERSION'").c_str(), -1, &st,
+                               nullptr) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            version = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+    ASSERT_FALSE(version.empty());
+    skew::Profile p = skew::loadProfile({path});
+    ASSERT_EQ(p.inputs.size(), 1u);
+    EXPECT_EQ(p.inputs[0].nsysVersion, version);
+
+    // make the release-dependent rules fire: a device said missing, one cpu_launch late arriver
+    p.inputs[0].missingDevices = "no kernels on device(s) 7 of the node's 8";
+    skew::Analysis a;
+    skew::Collective c;
+    c.complete = true;
+    c.cause = skew::Cause::CpuLaunch;
+    a.collectives.push_back(c);
+    std::map<std::string, std::string> byId;
+    for (const auto& ad : skew::captureAdvice(p, a)) byId[ad.id] = ad.advice;
+
+    const std::string spelled = " (options spelled for Nsight Systems " + version + ", the export's version).";
+    EXPECT_EQ(byId["missing_devices"],
+              "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... torchrun ...), or "
+              "one nsys per rank with per-rank names (-o rank_%q{RANK}), and open every file together; check "
+              "CUDA_VISIBLE_DEVICES" +
+                  std::string(kHasTraceScope.at(stem) ? " and --cuda-trace-scope" : "") + spelled);
+    // CPU sampling advice only where SQLite finds no samples or no context switches
+    auto rows = [&](const char* t) { return hasTable(path, t) ? sqlCount(path, std::string("SELECT count(*) FROM ") + t) : 0; };
+    const bool sampled = rows("COMPOSITE_EVENTS") + rows("SAMPLING_CALLCHAINS") > 0 && rows("SCHED_EVENTS") > 0;
+    if (sampled) {
+        EXPECT_FALSE(byId.count("no_cpu_sampling"));
+    } else {
+        EXPECT_EQ(byId["no_cpu_sampling"], "Record what the launching thread was doing: --sample=process-tree "
+                                           "--cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks" +
+                                               spelled);
+    }
+    EXPECT_EQ(byId.count("no_gpu_metrics"), rows("GPU_METRICS") == 0 ? 1u : 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, RealExport, ::testing::ValuesIn(realExports()),

@@ -1,16 +1,20 @@
 // Unit tests of the analysis stages on tiny hand-built profiles: the lane interval index against
 // brute force, the why stage at its window edges, steps (nested, inferred, none), group statistics
 // (ends that do not cluster, NCCL-only time under a window), unmatched lanes, the answers'
-// verdicts and big-event positions, the chi-square tail against closed forms, and cancel.
+// verdicts and big-event positions, the chi-square tail against closed forms, cancel, the clock
+// refinement of several files, and the capture advice's option spellings per Nsight Systems release.
 
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 #include <random>
 
 #include "analysis/analysis.h"
+#include "analysis/capture_advice.h"
+#include "analysis/clocks.h"
 #include "analysis/steps.h"
 #include "analysis/why.h"
 #include "model/lane_index.h"
@@ -702,6 +706,213 @@ TEST(Anomalies, RowsAndEventsOverTheOpMean) {
     Analysis limited = skew::analyze(q, o);
     EXPECT_EQ(limited.anomalies.rows, 3u);
     EXPECT_TRUE(limited.anomalies.items.empty());
+}
+
+// ---- clocks: per-file offsets from collective ends ----------------------------------------------
+
+// Three ranks, five collectives: ranks 0 and 1 in file 0 end each collective together; rank 2 is
+// the only rank of file 1, whose clock is ahead by `ahead`, and ends 1000 + jitter ns after them.
+// The group is built by hand, as alignment would leave it (collective c is kernel c of each lane).
+struct TwoFiles {
+    skew::Profile p;
+    Analysis a;
+};
+const int64_t kJitter[5] = {0, 100, -100, 300, 50};
+TwoFiles twoFiles(int64_t ahead) {
+    ProfileBuilder b;
+    for (int d = 0; d < 3; ++d) b.rank(d);
+    for (int c = 0; c < 5; ++c) {
+        const int64_t start = T + c * kMs, end = start + 200 * kUs;
+        b.kernel(0, 7, start, end, AG).kernel(1, 7, start, end, AG);
+        b.kernel(2, 7, start + ahead + 30 * kUs, end + ahead + 1000 + kJitter[c], AG, uint32_t(10 + c));
+    }
+    b.launch(2, 10, T + ahead - 10 * kUs, T + ahead - 5 * kUs);
+    b.nvtx(2, T + ahead - 20 * kUs, T + ahead + 5 * kMs, "step 1");
+    b.wait(2, 7, T + ahead, T + ahead + 1000);
+    TwoFiles f;
+    f.p = b.build();
+    skew::InputFile second;
+    second.path = "node1.sqlite";
+    f.p.inputs.push_back(second);
+    f.p.ranks[2].file = 1;
+    f.p.processes[size_t(f.p.ranks[2].process)].file = 1;
+    skew::Group g;
+    for (int r = 0; r < 3; ++r) {
+        skew::GroupLane gl;
+        gl.rank = r;
+        gl.kernels = {0, 1, 2, 3, 4};
+        g.lanes.push_back(gl);
+    }
+    for (uint32_t c = 0; c < 5; ++c) g.cells.insert(g.cells.end(), {c, c, c});
+    g.count = g.complete = 5;
+    f.a.groups.push_back(g);
+    f.a.clocks.assign(3, {});
+    return f;
+}
+
+TEST(Clocks, AFileAheadIsShiftedBackByTheMedianOfItsEndResiduals) {
+    const int64_t ahead = 5 * kMs;
+    TwoFiles f = twoFiles(ahead);
+    const skew::Profile before = f.p;
+    skew::AnalysisOptions o;  // applies offsets of 50 us and more
+    ASSERT_TRUE(skew::refineClocks(f.p, f.a, o));
+    // file 1's end residuals are ahead + 1000 + {0, 100, -100, 300, 50}: median ahead + 1050
+    const int64_t shift = -(ahead + 1050);
+    EXPECT_EQ(f.a.clocks[0].estimateNs, 0);
+    EXPECT_EQ(f.a.clocks[1].estimateNs, 0);
+    EXPECT_EQ(f.a.clocks[2].estimateNs, shift);
+    EXPECT_EQ(f.p.ranks[2].clockOffsetNs, shift);
+    EXPECT_EQ(f.p.ranks[0].clockOffsetNs, 0);
+    EXPECT_EQ(f.p.inputs[1].alignNs, shift);
+    EXPECT_EQ(f.p.inputs[0].alignNs, 0);
+    // every time of file 1 moved by the shift, nothing of file 0
+    const auto& l2 = f.p.ranks[2].lanes[0];
+    const auto& was = before.ranks[2].lanes[0];
+    for (size_t k = 0; k < 5; ++k) {
+        EXPECT_EQ(l2.start[k], was.start[k] + shift);
+        EXPECT_EQ(l2.end[k], was.end[k] + shift);
+        EXPECT_EQ(f.p.ranks[0].lanes[0].end[k], before.ranks[0].lanes[0].end[k]);
+    }
+    const auto& pr = f.p.processes[size_t(f.p.ranks[2].process)];
+    EXPECT_EQ(pr.launches.start[0], T + ahead - 10 * kUs + shift);
+    EXPECT_EQ(pr.nvtx.end[0], T + ahead + 5 * kMs + shift);
+    EXPECT_EQ(pr.waits.start[0], T + ahead + shift);
+    ASSERT_EQ(f.a.warnings.size(), 1u);
+    EXPECT_EQ(f.a.warnings[0], "clock of " + f.p.ranks[2].label +
+                                   " shifted by -5001050 ns so that collective ends line up (per-file host clock offset)");
+
+    // after the shift rank 2 ends {-50, 50, -150, 250, 0} ns from the others: p90 of the magnitudes
+    // {0, 50, 50, 150, 250} by linear interpolation at 3.6 is 150 + 0.6 * 100 = 210
+    skew::measureClockResiduals(f.p, f.a);
+    EXPECT_EQ(f.a.clocks[2].offsetNs, shift);
+    EXPECT_EQ(f.a.clocks[2].residualP90Ns, 210);
+    EXPECT_EQ(f.a.clocks[0].offsetNs, 0);
+    EXPECT_EQ(f.a.clocks[0].residualP90Ns, 0);
+}
+
+TEST(Clocks, AnOffsetUnderTheThresholdIsEstimatedButNotApplied) {
+    TwoFiles f = twoFiles(20 * kUs);
+    const skew::Profile before = f.p;
+    skew::AnalysisOptions o;
+    EXPECT_FALSE(skew::refineClocks(f.p, f.a, o));
+    EXPECT_EQ(f.a.clocks[2].estimateNs, -(20 * kUs + 1050));  // 21.05 us, under 50 us
+    EXPECT_EQ(f.p.ranks[2].clockOffsetNs, 0);
+    EXPECT_EQ(f.p.inputs[1].alignNs, 0);
+    EXPECT_EQ(f.p.ranks[2].lanes[0].end, before.ranks[2].lanes[0].end);
+    EXPECT_TRUE(f.a.warnings.empty());
+    // the same offset is applied once the threshold is under it
+    o.clockOffsetMinNs = 20 * kUs;
+    EXPECT_TRUE(skew::refineClocks(f.p, f.a, o));
+    EXPECT_EQ(f.p.ranks[2].clockOffsetNs, -(20 * kUs + 1050));
+}
+
+// ---- capture advice: option spellings per Nsight Systems release -------------------------------
+
+// The advice of a profile whose files carry `versions`, on an analysis with one cpu_launch and one
+// gpu_dependency late arriver, a device missing in the first file, and none of the feature tables:
+// the four rules that name Nsight Systems options all fire.
+std::map<std::string, std::string> adviceFor(const std::vector<std::string>& versions) {
+    skew::Profile p;
+    for (const auto& v : versions) {
+        skew::InputFile in;
+        in.path = "node" + std::to_string(p.inputs.size()) + ".sqlite";
+        in.nsysVersion = v;
+        p.inputs.push_back(in);
+    }
+    p.inputs[0].missingDevices = "no kernels on device(s) 3 of the node's 4";
+    Analysis a;
+    for (auto cause : {skew::Cause::CpuLaunch, skew::Cause::GpuDependency}) {
+        Collective c;
+        c.complete = true;
+        c.cause = cause;
+        a.collectives.push_back(c);
+    }
+    std::map<std::string, std::string> byId;
+    for (const auto& ad : skew::captureAdvice(p, a)) byId[ad.id] = ad.advice;
+    return byId;
+}
+
+const std::string kDevices =
+    "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... torchrun ...), or one nsys "
+    "per rank with per-rank names (-o rank_%q{RANK}), and open every file together; check CUDA_VISIBLE_DEVICES";
+const std::string kSampling = "Record what the launching thread was doing: ";
+const std::string kSamplingRest = " --cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks";
+// the two rules whose release could not be placed read the same for every export
+const std::string kWaits =
+    "Capture with --trace=cuda so that stream-wait records are kept, and export without a --tables filter; "
+    "--cuda-event-trace=true, where nsys profile --help lists it, adds CUDA event completion (overhead; auto turns it "
+    "off when CUDA_DEVICE_MAX_CONNECTIONS=1).";
+const std::string kMetrics =
+    "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (earlier releases spell it "
+    "--gpu-metrics-device=all; nsys profile --help shows which yours takes), with --gpu-metrics-frequency for the rate.";
+
+std::string spelledFor(const std::string& version) {
+    return " (options spelled for Nsight Systems " + version + ", the export's version).";
+}
+
+TEST(CaptureAdvice, ReleaseOfTheExportVersionText) {
+    EXPECT_EQ(skew::parseNsysRelease("2024.5.1.113"), (skew::NsysRelease{2024, 5}));
+    EXPECT_EQ(skew::parseNsysRelease("2026.2.1.210"), (skew::NsysRelease{2026, 2}));
+    EXPECT_EQ(skew::parseNsysRelease("2022.2.1.31"), (skew::NsysRelease{2022, 2}));
+    EXPECT_EQ(skew::parseNsysRelease("2025.6"), (skew::NsysRelease{2025, 6}));
+    EXPECT_EQ(skew::parseNsysRelease("2021.12.0"), (skew::NsysRelease{2021, 12}));
+    EXPECT_EQ(skew::parseNsysRelease(""), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("unknown"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("2024"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("2024."), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("2024.5a"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("20245.1"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("1999.1"), std::nullopt);
+    EXPECT_EQ(skew::parseNsysRelease("2024.-1"), std::nullopt);
+    EXPECT_LT((skew::NsysRelease{2024, 6}), (skew::NsysRelease{2024, 7}));
+    EXPECT_LT((skew::NsysRelease{2023, 12}), (skew::NsysRelease{2024, 1}));
+}
+
+TEST(CaptureAdvice, OptionsAreSpelledForTheExportsRelease) {
+    // two files of one release: the release is known
+    auto newest = adviceFor({"2026.2.1.210", "2026.2.1.210"});
+    EXPECT_EQ(newest["missing_devices"], kDevices + " and --cuda-trace-scope" + spelledFor("2026.2.1.210"));
+    EXPECT_EQ(newest["no_cpu_sampling"], kSampling + "--sample=process-tree" + kSamplingRest + spelledFor("2026.2.1.210"));
+    EXPECT_EQ(newest["no_stream_waits"], kWaits);
+    EXPECT_EQ(newest["no_gpu_metrics"], kMetrics);
+
+    // 2024.5: before --cuda-trace-scope (new in 2025.6), after --sample=process-tree (2022.1)
+    auto mid = adviceFor({"2024.5.1.113"});
+    EXPECT_EQ(mid["missing_devices"], kDevices + spelledFor("2024.5.1.113"));
+    EXPECT_EQ(mid["no_cpu_sampling"], kSampling + "--sample=process-tree" + kSamplingRest + spelledFor("2024.5.1.113"));
+    EXPECT_EQ(mid["no_stream_waits"], kWaits);
+    EXPECT_EQ(mid["no_gpu_metrics"], kMetrics);
+
+    // the boundaries: --cuda-trace-scope from 2025.6; --sample=cpu in the 2021.4 guide, process-tree
+    // in the 2022.1 one, and 2021.5 (between them, not checked) gets both
+    EXPECT_EQ(adviceFor({"2025.5.1.1"})["missing_devices"], kDevices + spelledFor("2025.5.1.1"));
+    EXPECT_EQ(adviceFor({"2025.6.1.190"})["missing_devices"], kDevices + " and --cuda-trace-scope" + spelledFor("2025.6.1.190"));
+    EXPECT_EQ(adviceFor({"2022.1.3.3"})["no_cpu_sampling"], kSampling + "--sample=process-tree" + kSamplingRest + spelledFor("2022.1.3.3"));
+    EXPECT_EQ(adviceFor({"2021.4.1.73"})["no_cpu_sampling"], kSampling + "--sample=cpu" + kSamplingRest + spelledFor("2021.4.1.73"));
+    EXPECT_EQ(adviceFor({"2021.5.2.53"})["no_cpu_sampling"],
+              kSampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
+                  kSamplingRest + ".");
+
+    // GPU metrics and event trace: the same text whatever the release
+    for (const char* v : {"2021.4.1.73", "2023.4.1.97", "2024.7.1.84", "2025.6.1.190", "2026.2.1.210"}) {
+        auto byId = adviceFor({v});
+        EXPECT_EQ(byId["no_gpu_metrics"], kMetrics) << v;
+        EXPECT_EQ(byId["no_stream_waits"], kWaits) << v;
+    }
+}
+
+TEST(CaptureAdvice, UnknownOrMixedReleasesNameBothSpellings) {
+    // files from two releases, an unreadable version, no version: both spellings with their releases
+    for (const auto& versions : std::vector<std::vector<std::string>>{
+             {"2024.5.1.113", "2026.2.1.210"}, {"custom build"}, {""}, {"2026.2.1.210", ""}}) {
+        auto byId = adviceFor(versions);
+        EXPECT_EQ(byId["missing_devices"], kDevices + " and --cuda-trace-scope (Nsight Systems 2025.6 and later).");
+        EXPECT_EQ(byId["no_cpu_sampling"],
+                  kSampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
+                      kSamplingRest + ".");
+        EXPECT_EQ(byId["no_stream_waits"], kWaits);
+        EXPECT_EQ(byId["no_gpu_metrics"], kMetrics);
+    }
 }
 
 }  // namespace

@@ -1,16 +1,76 @@
 #include "analysis/capture_advice.h"
 
 #include <cstdio>
+#include <set>
 
 namespace skew {
 namespace {
 
 std::string count(uint64_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
+// Where the Nsight Systems documentation places an option's spelling; docs/analysis.md (Capture
+// advice) cites each page. A renamed option: `older` in the guides up to `lastOlder`, `newer` from
+// `firstNewer` on; releases between the two were not checked, so they get both spellings.
+struct Renamed {
+    const char* newer;
+    const char* older;
+    NsysRelease lastOlder, firstNewer;
+};
+constexpr Renamed kSampleProcessTree{"--sample=process-tree", "--sample=cpu", {2021, 4}, {2022, 1}};
+// An option the release notes call new in this release.
+constexpr NsysRelease kCudaTraceScope{2025, 6};
+
+std::string name(NsysRelease r) { return std::to_string(r.year) + "." + std::to_string(r.minor); }
+
+// Option spellings for the release that wrote the export(s); both spellings with their releases
+// when that release is unknown, falls between two checked guides, or the open files disagree.
+class Spelling {
+public:
+    explicit Spelling(const Profile& p) {
+        std::set<std::string> versions;
+        for (const auto& in : p.inputs) versions.insert(in.nsysVersion);
+        if (versions.size() == 1) release_ = parseNsysRelease(*versions.begin());
+        if (release_) version_ = *versions.begin();
+    }
+
+    std::string option(const Renamed& r) const {
+        if (release_ && *release_ >= r.firstNewer) return r.newer;
+        if (release_ && *release_ <= r.lastOlder) return r.older;
+        return std::string(r.newer) + " (Nsight Systems " + name(r.firstNewer) + " and later; " + r.older + " in " +
+               name(r.lastOlder) + " and earlier)";
+    }
+    // An option new in release `from`: `known` for such an export, nothing for an older one, and
+    // `unknown` (which names the release) otherwise.
+    std::string since(NsysRelease from, const std::string& known, const std::string& unknown) const {
+        if (release_) return *release_ >= from ? known : std::string();
+        return unknown;
+    }
+    // Whether the export's release picks one spelling of `r`.
+    bool decides(const Renamed& r) const { return release_ && (*release_ >= r.firstNewer || *release_ <= r.lastOlder); }
+    // " (options spelled for Nsight Systems V, the export's version)" when the release is known and
+    // `spelled` (the rule's options were picked for it), nothing otherwise.
+    std::string note(bool spelled = true) const {
+        return release_ && spelled ? " (options spelled for Nsight Systems " + version_ + ", the export's version)"
+                                   : std::string();
+    }
+
+private:
+    std::optional<NsysRelease> release_;
+    std::string version_;
+};
+
 }  // namespace
+
+std::optional<NsysRelease> parseNsysRelease(const std::string& version) {
+    int year = 0, minor = 0, used = 0;
+    if (std::sscanf(version.c_str(), "%4d.%d%n", &year, &minor, &used) != 2 || year < 2000 || minor < 0) return std::nullopt;
+    if (size_t(used) < version.size() && version[size_t(used)] != '.') return std::nullopt;
+    return NsysRelease{year, minor};
+}
 
 std::vector<CaptureAdvice> captureAdvice(const Profile& p, const Analysis& a) {
     std::vector<CaptureAdvice> out;
+    const Spelling nsys(p);
     // what the analysis found, over complete collectives
     uint64_t complete = 0, unknown = 0, gpuCaused = 0, cpuCaused = 0, nvtxRanges = 0, syncRows = 0, runtimeRows = 0;
     uint64_t bigEvents = 0, bigGpu = 0;
@@ -43,7 +103,10 @@ std::vector<CaptureAdvice> captureAdvice(const Profile& p, const Analysis& a) {
             out.push_back({"missing_devices", in.path + ": " + in.missingDevices,
                            "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... "
                            "torchrun ...), or one nsys per rank with per-rank names (-o rank_%q{RANK}), and open every "
-                           "file together; check CUDA_VISIBLE_DEVICES and, from 2025.6, --cuda-trace-scope."});
+                           "file together; check CUDA_VISIBLE_DEVICES" +
+                               nsys.since(kCudaTraceScope, " and --cuda-trace-scope",
+                                          " and --cuda-trace-scope (Nsight Systems " + name(kCudaTraceScope) + " and later)") +
+                               nsys.note() + "."});
     if (!nvtxSteps && !a.groups.empty())
         out.push_back({"no_nvtx_steps",
                        "no NVTX range matches the step pattern (" + count(nvtxRanges, "NVTX range") + " read); steps are " +
@@ -63,13 +126,16 @@ std::vector<CaptureAdvice> captureAdvice(const Profile& p, const Analysis& a) {
         out.push_back({"no_stream_waits",
                        count(gpuCaused, "late arriver") + " caused on the GPU (gpu_dependency or gpu_other) and no "
                                                           "synchronization rows (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)",
+                       // the release that brought --cuda-event-trace was not found: no release named
                        "Capture with --trace=cuda so that stream-wait records are kept, and export without a --tables "
-                       "filter; --cuda-event-trace=true adds CUDA event completion (overhead; auto turns it off when "
-                       "CUDA_DEVICE_MAX_CONNECTIONS=1)."});
+                       "filter; --cuda-event-trace=true, where nsys profile --help lists it, adds CUDA event completion "
+                       "(overhead; auto turns it off when CUDA_DEVICE_MAX_CONNECTIONS=1)."});
     if (!gpuMetrics)
         out.push_back({"no_gpu_metrics", "no GPU metrics (GPU_METRICS table): clocks, power and throttling of each GPU are unknown",
-                       "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (older releases: "
-                       "--gpu-metrics-device), with --gpu-metrics-frequency for the rate."});
+                       // the release of the rename was not found: both spellings, no release named
+                       "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (earlier releases spell it "
+                       "--gpu-metrics-device=all; nsys profile --help shows which yours takes), with "
+                       "--gpu-metrics-frequency for the rate."});
     if (cpuCaused > 0 && (!cpuSamples || !contextSwitches))
         out.push_back({"no_cpu_sampling",
                        count(cpuCaused, "late arriver") + " launched late by the CPU (cpu_launch) and " +
@@ -77,8 +143,10 @@ std::vector<CaptureAdvice> captureAdvice(const Profile& p, const Analysis& a) {
                             : !cpuSamples                  ? "no CPU samples (COMPOSITE_EVENTS)"
                                                            : "no context switches (SCHED_EVENTS)") +
                            " in the export",
-                       "Record what the launching thread was doing: --sample=process-tree --cpuctxsw=process-tree, "
-                       "with --backtrace=dwarf for native call stacks."});
+                       "Record what the launching thread was doing: " +
+                           nsys.option(kSampleProcessTree) +
+                           " --cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks" +
+                           nsys.note(nsys.decides(kSampleProcessTree)) + "."});
     out.push_back({"nccl_config_unknown",
                    "the export does not say which NCCL topology, algorithm and protocol ran (kernel names do not carry them)",
                    "Log them on every rank: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,COLL "
