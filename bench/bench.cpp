@@ -85,7 +85,7 @@ uint64_t plainScan(const std::string& path, int part = 0, int parts = 1) {
         int64_t lo = INT64_MIN, hi = INT64_MAX;
         if (parts > 1) {
             sqlite3_stmt* b = nullptr;
-            std::string sql = std::string("SELECT min(rowid), max(rowid) FROM ") + q.table;
+            std::string sql = skew::rowidBoundsSql(q.table);  // two seeks: min(rowid), max(rowid) together would scan
             if (sqlite3_prepare_v2(db, sql.c_str(), -1, &b, nullptr) != SQLITE_OK || sqlite3_step(b) != SQLITE_ROW) die("cannot size " + sql);
             int64_t a = sqlite3_column_int64(b, 0), z = sqlite3_column_int64(b, 1) + 1;
             sqlite3_finalize(b);

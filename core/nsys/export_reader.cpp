@@ -296,10 +296,17 @@ int64_t ExportFile::estimatedRows(const std::string& table) { return rowidBounds
 
 std::pair<int64_t, int64_t> ExportFile::rowidBounds(const std::string& table) {
     if (!hasTable(table)) return {0, 0};
-    // min and max of the rowid: two seeks in the table's B-tree, no scan
-    Query q(db(), "SELECT min(rowid), max(rowid) FROM \"" + table + "\"", path_);
+    Query q(db(), rowidBoundsSql(table), path_);
     if (!q.step() || q.isNull(0)) return {0, 0};
     return {q.i64(0), q.i64(1)};
+}
+
+// min and max of the rowid as two subqueries: each is one seek in the table's B-tree. The plain
+// "SELECT min(rowid), max(rowid)" is not: SQLite's min/max optimisation takes a single aggregate,
+// and with two it scans the whole table (0.57 s per call on a 6-million-kernel export).
+std::string rowidBoundsSql(const std::string& table) {
+    const std::string t = "\"" + table + "\"";
+    return "SELECT (SELECT min(rowid) FROM " + t + "), (SELECT max(rowid) FROM " + t + ")";
 }
 
 std::string ExportFile::meta(const std::string& name) const {

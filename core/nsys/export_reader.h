@@ -127,4 +127,8 @@ std::string sqliteProblem(sqlite3* db, int rc, const std::string& path);
 // Returns the path of the SQLite export to open. Throws InputError.
 std::string resolveInput(const std::string& path);
 
+// The SQL of ExportFile::rowidBounds: the smallest and largest rowid of `table` by two seeks (its
+// query plan searches the table's B-tree and never scans it).
+std::string rowidBoundsSql(const std::string& table);
+
 }  // namespace skew
