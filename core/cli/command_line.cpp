@@ -18,9 +18,9 @@ std::string usageText() {
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
            "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap] [--collective [G:]K|worst]\n"
-           "                   [--range S E] --output shot.png|.svg|.pdf [--size WxH]\n"
+           "                   [--range S E] --output shot.png|.svg|.pdf [--size WxH] [analyze's options]\n"
            "  skewscope render A... --vs B... --view compare [--collective [G:]K|worst] --output F [--size WxH]\n"
-           "                   (the compare view; --collective names a collective of A)\n"
+           "                   [analyze's options] (the compare view; --collective names a collective of A)\n"
            "  skewscope compare A... --vs B... [--format text|json|md] [--output PATH] [analyze's options]\n"
            "  skewscope cache info|clear                 the profile cache (snapshots of exports read before)\n"
            "  --no-cache (info, analyze, render, compare): read every export, keep no snapshot\n"
@@ -129,7 +129,7 @@ public:
                 return true;
             }
             Took t = commonOption(a);
-            if (t == Took::No && (c == "analyze" || c == "compare")) t = analysisOption(a);
+            if (t == Took::No && (c == "analyze" || c == "compare" || c == "render")) t = analysisOption(a);
             if (t == Took::No && c == "render") t = renderOption(a);
             if (t == Took::Failed) return false;
             if (t == Took::Yes) continue;
@@ -186,7 +186,7 @@ private:
         return Took::Yes;
     }
 
-    // analyze's and compare's analysis settings.
+    // the analysis settings of analyze, compare and render (the picture shows that analysis).
     Took analysisOption(const std::string& a) {
         AnalysisSettings& s = out_.settings;
         if (a == "--trim") {

@@ -15,6 +15,7 @@
 
 #include "collective_view.h"
 #include "gen_fixture.h"
+#include "json_value.h"
 #include "main_window.h"
 #include "models.h"
 
@@ -236,6 +237,37 @@ TEST(Gui, ExportsRefuseToOverwriteAnOpenExport) {
     EXPECT_TRUE(slurp(copy) == before);
     // another name in the same folder is fine
     EXPECT_TRUE(w.exportReport(QString::fromStdString(dir + "/report.md")));
+    std::filesystem::remove_all(dir);
+}
+
+// render takes analyze's options and draws that analysis: with --trim, "worst" is the largest start
+// skew inside the window (found here from analyze's JSON with the same --trim), not the run's.
+TEST(Gui, RenderTakesTheAnalysisOptions) {
+    const std::vector<std::string> trim = {"--trim", "5.0", "5.25"};
+    std::vector<std::string> analyze = {"analyze", demo().path, "--format", "json"};
+    analyze.insert(analyze.end(), trim.begin(), trim.end());
+    RunResult a = runSkewscope(analyze);
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    auto v = testjson::parse(a.out);
+    int64_t best = -1;
+    std::string worst;
+    for (const auto& c : v["collectives"].arr)
+        if (c["complete"].b && c["start_skew_ns"].i64() > best)
+            best = c["start_skew_ns"].i64(), worst = std::to_string(c["group"].i64()) + ":" + std::to_string(c["index"].i64());
+    ASSERT_EQ(worst, "0:41");  // the 47.06 ms event: the run's worst (55 ms) lies outside the window
+    std::string dir = tempDir("render-options");
+    auto render = [&](const std::string& collective, bool trimmed, const std::string& out) {
+        std::vector<std::string> args = {"render", demo().path, "--collective", collective, "--output", dir + "/" + out, "--size", "800x450"};
+        if (trimmed) args.insert(args.end(), trim.begin(), trim.end());
+        RunResult r = runSkewscope(args, "QT_QPA_PLATFORM=offscreen");
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return QImage(QString::fromStdString(dir + "/" + out)).convertToFormat(QImage::Format_ARGB32);
+    };
+    const QImage trimmedWorst = render("worst", true, "worst-trimmed.png");
+    ASSERT_FALSE(trimmedWorst.isNull());
+    EXPECT_TRUE(trimmedWorst == render(worst, true, "named-trimmed.png"));
+    EXPECT_FALSE(trimmedWorst == render("worst", false, "worst.png"));
+    EXPECT_EQ(runSkewscope({"render", demo().path, "--collective", "worst", "--output", dir + "/x.png", "--big-skew-ms", "abc"}).exitCode, 2);
     std::filesystem::remove_all(dir);
 }
 
