@@ -319,6 +319,33 @@ void CompareView::selectCollective(bool sideB, int collective) {
     updateSideLabels();
 }
 
+bool CompareView::stepCollective(int delta, bool bigOnly) {
+    if (!c_ || pair_ < 0 || delta == 0) return false;
+    const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
+    const bool sideB = (fromB_ && selB_ >= 0) || (selA_ < 0 && selB_ >= 0);  // the side the selection came from
+    const int group = sideB ? p.b : p.a;
+    const auto& cs = (sideB ? *c_->b : *c_->a).analysis.collectives;
+    const int cur = sideB ? selB_ : selA_;
+    // a group's collectives are contiguous and by index (Group::firstCollective): its run order
+    for (int i = cur < 0 ? (delta > 0 ? 0 : int(cs.size()) - 1) : cur + delta; i >= 0 && size_t(i) < cs.size(); i += delta) {
+        const skew::Collective& c = cs[size_t(i)];
+        if (c.group != group || (bigOnly && !(c.big && c.complete))) continue;
+        selectCollective(sideB, i);
+        return true;
+    }
+    return false;
+}
+
+void CompareView::zoomCollectives(double factor) {
+    collA_->zoomBy(factor);
+    collB_->zoomBy(factor);
+}
+
+void CompareView::fitCollectives() {
+    collA_->resetZoom();
+    collB_->resetZoom();
+}
+
 QString CompareView::verdictText() const {
     if (!c_ || pair_ < 0) return {};
     return QString::fromStdString(skew::verdictLine(c_->sideA(), c_->sideB(), c_->comparison.pairs[size_t(pair_)]));

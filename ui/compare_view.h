@@ -42,6 +42,12 @@ public:
     // selects collective `collective` (index into that side's collectives; it must belong to the
     // pair's group there) and shows its paired collective on the other side
     void selectCollective(bool sideB, int collective);
+    // the Navigate menu in compare mode: the next/previous collective (big late arrivers only
+    // when `bigOnly`) of the pair's group on the side the selection came from, in run order; false
+    // when there is none in that direction
+    bool stepCollective(int delta, bool bigOnly);
+    void zoomCollectives(double factor);  // both collective views; factor < 1 zooms in
+    void fitCollectives();
     int selectedA() const { return selA_; }
     int selectedB() const { return selB_; }
     bool selectedFromB() const { return fromB_; }

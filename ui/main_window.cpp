@@ -476,6 +476,7 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* nav = menuBar()->addMenu(tr("&Navigate"));
+    // in compare mode they act on the compare view (the collective of the side selected from)
     nav->addAction(tr("&Next Collective"), QKeySequence(Qt::Key_N), this, [this] { stepCollective(+1); });
     nav->addAction(tr("&Previous Collective"), QKeySequence(Qt::Key_P), this, [this] { stepCollective(-1); });
     nav->addAction(tr("Next &Big Late Arriver"), QKeySequence(Qt::Key_B), this, [this] { stepBigCollective(+1); });
@@ -491,11 +492,16 @@ void MainWindow::buildMenus() {
     };
     twoKeys(tr("Zoom &In"), {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal),
                             QKeySequence(Qt::Key_Equal)},
-            [this] { view_->zoomBy(0.8); });
-    twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)}, [this] { view_->zoomBy(1.25); });
+            [this] { inCompareMode() ? compareView_->zoomCollectives(0.8) : view_->zoomBy(0.8); });
+    twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)},
+            [this] { inCompareMode() ? compareView_->zoomCollectives(1.25) : view_->zoomBy(1.25); });
     twoKeys(tr("&Fit Collective"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)},
-            [this] { view_->resetZoom(); });
+            [this] { inCompareMode() ? compareView_->fitCollectives() : view_->resetZoom(); });
     nav->addAction(tr("Show &Late Arriver Details"), QKeySequence(Qt::Key_L), this, [this] {
+        if (inCompareMode()) {
+            statusLabel_->setText(tr("Details are shown for one capture: leave the comparison (open a capture) to see them."));
+            return;
+        }
         if (!session_ || current_ < 0) return;
         const Collective& c = session_->analysis.collectives[size_t(current_)];
         if (c.lateSlot < 0) return;
@@ -525,8 +531,8 @@ QString MainWindow::shortcutsHtml() {
         {"Ctrl+Shift+O", "compare two captures (A before, B after)"},
         {"F5", "reload (keeps the selected collective and the filters)"},
         {"Ctrl+,", "analysis settings"},
-        {"N / P", "next / previous collective in the table"},
-        {"B / Shift+B", "next / previous big late arriver"},
+        {"N / P", "next / previous collective in the table (comparing: in the pair's group of the side selected)"},
+        {"B / Shift+B", "next / previous big late arriver (comparing: likewise)"},
         {"L", "details of the late arriver"},
         {"+ / -  or  Ctrl++ / Ctrl+-", "zoom in / out"},
         {"0 or Home  or  Ctrl+0", "fit the collective"},
@@ -968,6 +974,10 @@ void MainWindow::openLink(const QUrl& url) {
 }
 
 void MainWindow::stepCollective(int delta) {
+    if (inCompareMode()) {
+        if (!compareView_->stepCollective(delta, false)) statusLabel_->setText(delta > 0 ? tr("Last collective of the group.") : tr("First collective of the group."));
+        return;
+    }
     int rows = filter_->rowCount();
     if (rows == 0) return;
     QModelIndex cur = filter_->mapFromSource(model_->index(std::max(current_, 0), 0));
@@ -977,6 +987,11 @@ void MainWindow::stepCollective(int delta) {
 }
 
 void MainWindow::stepBigCollective(int delta) {
+    if (inCompareMode()) {
+        if (!compareView_->stepCollective(delta, true))
+            statusLabel_->setText(delta > 0 ? tr("No later big late arriver in this group.") : tr("No earlier big late arriver in this group."));
+        return;
+    }
     if (!session_) return;
     // in the table's order, among the rows the filters show
     const auto& cs = session_->analysis.collectives;

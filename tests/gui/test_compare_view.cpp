@@ -313,6 +313,50 @@ TEST(CompareView, PairedCollectiveBothWays) {
     EXPECT_EQ(v->pairingText(), "B has no collective at step 1, position 5");
 }
 
+// The Navigate menu acts on the compare view in compare mode: B / Shift+B step through the big
+// events planted at positions 13 and 20 of each 27-collective step, N the next collective, zoom
+// keys both collective views; the hidden single-capture view is left as it was.
+TEST(CompareView, NavigateMenuActsOnTheCompareView) {
+    MainWindow w;
+    w.resize(1600, 950);
+    w.show();
+    ASSERT_TRUE(compareAndWait(w, before().path, after().path));
+    CompareView* v = w.compareView();
+    v->pairBox()->setCurrentIndex(fsdpPair(*v));
+    const auto& c = *v->comparison();
+    const uint32_t fa = c.a->analysis.groups[size_t(c.comparison.pairs[size_t(v->pair())].a)].firstCollective;
+    auto action = [&](const QString& text) {
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text().startsWith(text)) return a;
+        ADD_FAILURE() << "no action " << text.toStdString();
+        return static_cast<QAction*>(nullptr);
+    };
+    const int hiddenBefore = w.currentCollective();
+    v->selectCollective(false, int(fa + 4));  // index 5 of step 1
+    auto indexA = [&] { return c.a->analysis.collectives[size_t(v->selectedA())].index; };
+    action("Next &Big")->trigger();
+    EXPECT_EQ(indexA(), 13u);
+    action("Next &Big")->trigger();
+    EXPECT_EQ(indexA(), 20u);
+    action("Next &Big")->trigger();
+    EXPECT_EQ(indexA(), 27u + 13u);
+    action("Previous Bi&g")->trigger();
+    EXPECT_EQ(indexA(), 20u);
+    action("&Next Collective")->trigger();
+    EXPECT_EQ(indexA(), 21u);
+    EXPECT_EQ(v->collectiveA()->scene().collective, v->selectedA());
+    action("&Previous Collective")->trigger();
+    EXPECT_EQ(indexA(), 20u);
+    // zoom: both collective views narrow their time axis, fit restores it
+    const double spanA = v->collectiveA()->xAxis->range().size(), spanB = v->collectiveB()->xAxis->range().size();
+    action("Zoom &In")->trigger();
+    EXPECT_LT(v->collectiveA()->xAxis->range().size(), spanA * 0.9);
+    EXPECT_LT(v->collectiveB()->xAxis->range().size(), spanB * 0.9);
+    action("&Fit Collective")->trigger();
+    EXPECT_NEAR(v->collectiveA()->xAxis->range().size(), spanA, spanA * 1e-9);
+    EXPECT_EQ(w.currentCollective(), hiddenBefore);
+}
+
 TEST(CompareView, LeavingCompareModeAndErrors) {
     MainWindow w;
     w.resize(1200, 800);
