@@ -12,6 +12,9 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <memory>
 
 #include <algorithm>
 
@@ -503,9 +506,32 @@ void CompareView::copyStateTo(CompareView& o, const QSize& size) const {
     for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
 }
 
+namespace {
+
+// While the copy is rendered, each plot paints itself with QCustomPlot::toPainter, through the
+// painter's redirection into the export, instead of blitting its pixel buffer: its axes, bars,
+// curves and labels stay vectors in SVG and PDF (a PNG is the same either way).
+class PlotsAsVectors : public QObject {
+public:
+    explicit PlotsAsVectors(QWidget& root) {
+        for (QCustomPlot* plot : root.findChildren<QCustomPlot*>()) plot->installEventFilter(this);
+    }
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (e->type() != QEvent::Paint) return false;
+        auto* plot = static_cast<QCustomPlot*>(o);
+        QCPPainter painter(plot);
+        plot->toPainter(&painter, plot->width(), plot->height());
+        return true;
+    }
+};
+
+}  // namespace
+
 bool CompareView::exportTo(const QString& path, int width, int height, QString* error) const {
     CompareView copy;
     copyStateTo(copy, QSize(width, height));
+    const bool vector = !path.endsWith(".png", Qt::CaseInsensitive);
+    std::unique_ptr<PlotsAsVectors> vectors = vector ? std::make_unique<PlotsAsVectors>(copy) : nullptr;
     return exportPainted(path, width, height, tr("Skewscope comparison"), [&](QPainter& p, const QSize&) { copy.render(&p); }, error);
 }
 

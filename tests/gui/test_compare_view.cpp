@@ -416,6 +416,16 @@ TEST(CompareView, RenderDrawsTheCompareViewAsTheViewerExportsIt) {
         ASSERT_TRUE(w.exportView(q(mine), 1400, 800, &err)) << err.toStdString();
         EXPECT_GT(std::filesystem::file_size(mine), 1000u);
     }
+    // the SVG's plots are vectors: their axis labels are text (one per collective view, the CDF's),
+    // not inside a bitmap
+    const std::string svg = slurp(dir + "/viewer.svg");
+    auto count = [&](const std::string& what) {
+        size_t n = 0;
+        for (size_t at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) ++n;
+        return n;
+    };
+    EXPECT_EQ(count("time since the first rank"), 2u);
+    EXPECT_EQ(count("skew per collective (log scale)"), 1u);
     RunResult r = runSkewscope({"render", before().path, "--vs", after().path, "--view", "compare", "--collective",
                                 std::to_string(col.group) + ":" + std::to_string(col.index), "--output", dir + "/render.png", "--size", "1400x800"},
                                "QT_QPA_PLATFORM=offscreen");
