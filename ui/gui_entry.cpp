@@ -92,9 +92,18 @@ static int namedCollective(const skew::CommandLine& cl, const skew::Analysis& a)
     return int(g.firstCollective) + cl.collective - 1;
 }
 
+// The offscreen platform says it cannot propagate size hints whenever a window is laid out: noise
+// on render's stderr, not a problem of the picture. Everything else goes to Qt's handler.
+QtMessageHandler qtHandler = nullptr;
+void quietOffscreen(QtMsgType type, const QMessageLogContext& ctx, const QString& msg) {
+    if (msg.contains("does not support propagateSizeHints")) return;
+    if (qtHandler) qtHandler(type, ctx, msg);
+}
+
 int runRender(int argc, char** argv, const skew::CommandLine& cl) {
     if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
     ensureRuntimeDir();
+    qtHandler = qInstallMessageHandler(quietOffscreen);
     QApplication app(argc, argv);
     setIdentity();
     if (cl.view == "compare") return renderCompare(cl);

@@ -430,6 +430,7 @@ TEST(CompareView, RenderDrawsTheCompareViewAsTheViewerExportsIt) {
                                 std::to_string(col.group) + ":" + std::to_string(col.index), "--output", dir + "/render.png", "--size", "1400x800"},
                                "QT_QPA_PLATFORM=offscreen");
     ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err, "");  // no platform noise on stderr
     QImage a(q(dir + "/viewer.png")), b(q(dir + "/render.png"));
     ASSERT_EQ(a.size(), QSize(1400, 800));
     ASSERT_EQ(b.size(), a.size());
