@@ -116,6 +116,7 @@ void MainWindow::onComparisonLoaded() {
     }
     if (!r.error.empty()) {
         statusLabel_->setText(compare_ ? compareStatusText() : statusText());
+        removeRecent(comparisonEntry(compareA_, compareB_));  // a recent comparison that no longer opens leaves the menu
         QString msg = tr("Cannot compare: %1").arg(QString::fromStdString(r.error));
         emit loadFailed(msg);
         if (!qEnvironmentVariableIsSet("SKEWSCOPE_NO_DIALOGS")) QMessageBox::warning(this, tr("Cannot compare"), msg);
@@ -144,6 +145,10 @@ void MainWindow::setComparison(CompareSessionPtr c) {
                             QFileInfo(QString::fromStdString(c->b->files.front())).fileName()));
     storeSnapshots(c->a);
     storeSnapshots(c->b);
+    QStringList a, b;  // the files of the comparison shown (also one opened from the command line)
+    for (const auto& f : c->a->files) a << QString::fromStdString(f);
+    for (const auto& f : c->b->files) b << QString::fromStdString(f);
+    addRecent(comparisonEntry(a, b));  // only comparisons that opened
     emit comparisonLoaded();
 }
 

@@ -1157,10 +1157,15 @@ void MainWindow::chooseAndExportReport() {
     else statusLabel_->setText(tr("Saved %1").arg(path));
 }
 
+// One line per file, absolute; a comparison is A's files, a line "--vs", then B's files.
 static QString recentEntry(const QStringList& files) {
     QStringList abs;
-    for (const auto& f : files) abs << QFileInfo(f).absoluteFilePath();
+    for (const auto& f : files) abs << (f == "--vs" ? f : QFileInfo(f).absoluteFilePath());
     return abs.join('\n');
+}
+
+QStringList MainWindow::comparisonEntry(const QStringList& filesA, const QStringList& filesB) {
+    return filesA + QStringList{"--vs"} + filesB;
 }
 
 void MainWindow::addRecent(const QStringList& files) {
@@ -1185,10 +1190,19 @@ void MainWindow::removeRecent(const QStringList& files) {
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     QStringList recent = QSettings().value("recent").toStringList();
+    auto name = [this](const QStringList& files) {
+        return QFileInfo(files.front()).fileName() + (files.size() > 1 ? tr(" (+%1 more)").arg(files.size() - 1) : QString());
+    };
     for (const QString& entry : recent) {
         QStringList files = entry.split('\n');
-        QString label = QFileInfo(files.front()).fileName() + (files.size() > 1 ? tr(" (+%1 more)").arg(files.size() - 1) : QString());
-        recentMenu_->addAction(label, this, [this, files] { openFiles(files); })->setToolTip(files.join(", "));
+        const qsizetype vs = files.indexOf("--vs");
+        if (vs > 0 && vs + 1 < files.size()) {
+            const QStringList a = files.mid(0, vs), b = files.mid(vs + 1);
+            recentMenu_->addAction(tr("%1 vs %2").arg(name(a), name(b)), this, [this, a, b] { openComparison(a, b); })
+                ->setToolTip(tr("compare %1 with %2").arg(a.join(", "), b.join(", ")));
+        } else if (vs < 0) {
+            recentMenu_->addAction(name(files), this, [this, files] { openFiles(files); })->setToolTip(files.join(", "));
+        }
     }
     recentMenu_->setEnabled(!recent.isEmpty());
 }

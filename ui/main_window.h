@@ -131,7 +131,8 @@ private:
     void onLoaded();
     void onBarClicked(int rank, int lane, quint32 kernel);
     void updateRecentMenu();
-    void addRecent(const QStringList& files);
+    void addRecent(const QStringList& files);  // files, or a comparisonEntry
+    static QStringList comparisonEntry(const QStringList& filesA, const QStringList& filesB);
     void removeRecent(const QStringList& files);
     void updateRanksChart();
     void layoutRanksTicks();

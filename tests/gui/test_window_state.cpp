@@ -144,6 +144,44 @@ TEST(WindowState, OpenRecentListsOnlyFilesThatOpened) {
     std::filesystem::remove_all(dir);
 }
 
+// A comparison that opened is remembered as one entry "A vs B" that reopens the comparison; one
+// that no longer opens leaves the menu when chosen.
+TEST(WindowState, OpenRecentRemembersComparisons) {
+    std::string dir = testutil::tempDir("recent-compare");
+    const std::string a = dir + "/before.sqlite", b = dir + "/after.sqlite";
+    std::filesystem::copy_file(demo().path, a);
+    std::filesystem::copy_file(demo().path, b);
+    MainWindow w;
+    w.show();
+    QSignalSpy compared(&w, &MainWindow::comparisonLoaded);
+    w.openComparison({QString::fromStdString(a)}, {QString::fromStdString(b)});
+    for (int i = 0; i < 600 && compared.isEmpty(); ++i) QTest::qWait(50);
+    ASSERT_EQ(compared.size(), 1);
+    ASSERT_EQ(w.recentMenu()->actions().size(), 1);
+    EXPECT_EQ(w.recentMenu()->actions()[0]->text(), "before.sqlite vs after.sqlite");
+    // open one capture (leaves compare mode), then the remembered comparison again
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(a)}));
+    EXPECT_FALSE(w.inCompareMode());
+    ASSERT_EQ(w.recentMenu()->actions().size(), 2);
+    EXPECT_EQ(w.recentMenu()->actions()[0]->text(), "before.sqlite");
+    w.recentMenu()->actions()[1]->trigger();
+    for (int i = 0; i < 600 && compared.size() < 2; ++i) QTest::qWait(50);
+    ASSERT_EQ(compared.size(), 2);
+    EXPECT_TRUE(w.inCompareMode());
+    EXPECT_EQ(w.comparison()->a->files, std::vector<std::string>{a});
+    EXPECT_EQ(w.comparison()->b->files, std::vector<std::string>{b});
+    EXPECT_EQ(w.recentMenu()->actions()[0]->text(), "before.sqlite vs after.sqlite");
+    // B gone: choosing the comparison fails and removes it
+    std::filesystem::remove(b);
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.recentMenu()->actions()[0]->trigger();
+    for (int i = 0; i < 200 && failed.isEmpty(); ++i) QTest::qWait(20);
+    ASSERT_EQ(failed.size(), 1);
+    ASSERT_EQ(w.recentMenu()->actions().size(), 1);
+    EXPECT_EQ(w.recentMenu()->actions()[0]->text(), "before.sqlite");
+    std::filesystem::remove_all(dir);
+}
+
 TEST(WindowState, ExportsStartInTheLastExportFolder) {
     std::string dir = testutil::tempDir("export-folder");
     {
