@@ -212,6 +212,87 @@ TEST(RunViews, KernelTooltipShowsTheMembersLatenessFromTheTruth) {
     }
 }
 
+// Zoomed to one collective (F): each member's NCCL launch is a bar in its rank's CPU row ending at
+// the launch end the generator recorded, and a line joins it to the kernel's start; Shift+drag
+// measures a range and Z zooms to it; dragging the overview's handle pans by the strip's scale.
+TEST(RunViews, CpuRowsLaunchLinesMeasureAndOverview) {
+    SessionPtr s = load(demo().path);
+    const skew::Analysis& a = s->analysis;
+    TimelineView v;
+    v.resize(1400, 900);
+    v.show();
+    v.setSession(s);
+    const double full = v.rangeEnd() - v.rangeStart();
+    const skewgen::TruthLate& tl = demo().result.late.front();
+    const int ci = collectiveIndex(a, tl.group, tl.index);
+    ASSERT_GE(ci, 0);
+    v.setSelectedCollective(ci);
+    QTest::keyClick(&v, Qt::Key_F);
+    const skew::Collective& c = a.collectives[size_t(ci)];
+    const double span = double(c.maxEnd - c.minStart);
+    EXPECT_NEAR(v.rangeStart(), double(c.minStart) - span * 0.25, 1);
+    EXPECT_NEAR(v.rangeEnd(), double(c.maxEnd) + span * 0.25, 1);
+    const QImage img = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    const skewgen::TruthCollective* tc = nullptr;
+    for (const auto& t : demo().result.collectives)
+        if (t.group == tl.group && t.index == tl.index) tc = &t;
+    ASSERT_TRUE(tc);
+    const QColor lineColour(0xa5, 0x7d, 0xc6);
+    auto anyIn = [&](QRect r, const QColor& col) {
+        r = r.intersected(img.rect());
+        for (int y = r.top(); y <= r.bottom(); ++y)
+            for (int x = r.left(); x <= r.right(); ++x)
+                if (near(img.pixel(x, y), col, 4)) return true;
+        return false;
+    };
+    int checked = 0;
+    for (const auto& m : tc->members) {
+        int rank = -1;
+        for (const auto& r : s->profile.ranks)
+            if (r.label == demo().result.rankLabels[size_t(m.rank)]) rank = r.id;
+        ASSERT_GE(rank, 0);
+        int lane = -1;
+        for (size_t l = 0; l < s->profile.ranks[size_t(rank)].lanes.size(); ++l)
+            if (s->profile.ranks[size_t(rank)].lanes[l].stream == m.stream) lane = int(l);
+        ASSERT_GE(lane, 0);
+        SCOPED_TRACE("rank " + std::to_string(rank));
+        const QRect cpu = v.rowRect(v.cpuRowOf(rank)), row = v.rowRect(v.rowOf(rank, lane));
+        const int xe = int(v.xAtTime(double(m.launchEndNs)));
+        SCOPED_TRACE("launch end x " + std::to_string(xe) + ", rows from x " + std::to_string(v.rowsArea().left()));
+        // the launch bar ends in the launch end's pixel column (at least one pixel wide)
+        EXPECT_TRUE(anyIn(QRect(xe - 2, cpu.top() + 2, 3, cpu.height() - 4), palette::kLaunchNccl));
+        // the line from the launch end (CPU row) to the kernel's start (its stream's row), midway
+        const QPointF from(v.xAtTime(double(m.launchEndNs)), cpu.top() + 1), to(v.xAtTime(double(m.startNs)), row.bottom());
+        const QPoint mid = ((from + to) / 2).toPoint();
+        EXPECT_TRUE(anyIn(QRect(mid - QPoint(2, 2), QSize(5, 5)), lineColour));
+        ++checked;
+    }
+    EXPECT_EQ(checked, int(tc->members.size()));
+    // Shift+drag over the rows measures; Z zooms to the measured range
+    const QRect area = v.rowsArea();
+    const int xa = area.left() + 300, xb = area.left() + 700;
+    const double ta = v.timeAtX(xa), tb = v.timeAtX(xb);
+    QTest::mousePress(&v, Qt::LeftButton, Qt::ShiftModifier, QPoint(xa, area.top() + 10));
+    QTest::mouseMove(&v, QPoint(xb, area.top() + 10));
+    QTest::mouseRelease(&v, Qt::LeftButton, Qt::ShiftModifier, QPoint(xb, area.top() + 10));
+    EXPECT_NEAR(v.measureStart(), ta, 1);
+    EXPECT_NEAR(v.measureEnd(), tb, 1);
+    QTest::keyClick(&v, Qt::Key_Z);
+    EXPECT_NEAR(v.rangeStart(), ta, 1);
+    EXPECT_NEAR(v.rangeEnd(), tb, 1);
+    // the overview maps the whole run over its width: dragging the handle 50 px pans by 50 of them
+    const QRect ov = v.overviewArea();
+    QTest::keyClick(&v, Qt::Key_Home);
+    const double runStart = v.rangeStart();
+    v.setRange(ta, tb);
+    const double handleX = ov.left() + (ta + (tb - ta) / 2 - runStart) / full * ov.width();
+    QTest::mousePress(&v, Qt::LeftButton, {}, QPoint(int(handleX), ov.center().y()));
+    QTest::mouseMove(&v, QPoint(int(handleX) + 50, ov.center().y()));
+    QTest::mouseRelease(&v, Qt::LeftButton, {}, QPoint(int(handleX) + 50, ov.center().y()));
+    EXPECT_NEAR(v.rangeStart() - ta, 50 * full / ov.width(), full / ov.width() * 2);
+    EXPECT_NEAR(v.rangeEnd() - v.rangeStart(), tb - ta, 1);
+}
+
 TEST(RunViews, TimelineNavigation) {
     SessionPtr s = load(demo().path);
     TimelineView v;
