@@ -7,9 +7,11 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
+#include <QPlainTextEdit>
 #include <QPainter>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -140,9 +142,16 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     bars_ = new CompareRankBars;
     // a grid of two rows: what to follow, where it falls and the numbers on top; the collectives
     // side by side and the distributions below (sizes: applyProportions)
+    // the delta table, and the details of a bar clicked in either collective view
+    details_ = new QPlainTextEdit;
+    details_->setReadOnly(true);
+    details_->setPlaceholderText(tr("Click a bar of A's or B's collective view for its details."));
+    side_ = new QTabWidget;
+    side_->addTab(deltaTable_, tr("Delta"));
+    side_->addTab(details_, tr("Details"));
     top_->addWidget(events_);
     top_->addWidget(maps_);
-    top_->addWidget(deltaTable_);
+    top_->addWidget(side_);
     bottom_ = new QSplitter(Qt::Horizontal);
     bottom_->addWidget(colls_);
     bottom_->addWidget(cdf_);
@@ -183,6 +192,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     collB_->setToolTipProvider([this](const Bar& b) {
         return c_ ? QString::fromStdString(barSummary(c_->b->profile, collB_->scene(), b)) : QString();
     });
+    connect(collA_, &CollectiveView::barClicked, this, [this](int rank, int lane, quint32 k) { showDetails(false, rank, lane, k); });
+    connect(collB_, &CollectiveView::barClicked, this, [this](int rank, int lane, quint32 k) { showDetails(true, rank, lane, k); });
     setComparison(nullptr);
 }
 
@@ -319,6 +330,8 @@ void CompareView::selectCollective(bool sideB, int collective) {
     mapA_->setSelectedCollective(selA_);
     mapB_->setSelectedCollective(selB_);
     events_->setSelected(sideB, collective);
+    details_->clear();  // they were of a bar of the collective shown before
+    side_->setCurrentWidget(deltaTable_);
     updateSideLabels();
 }
 
@@ -348,6 +361,31 @@ void CompareView::fitCollectives() {
     collA_->resetZoom();
     collB_->resetZoom();
 }
+
+void CompareView::showDetails(bool sideB, int rank, int lane, quint32 kernel) {
+    if (!c_) return;
+    const Session& s = sideB ? *c_->b : *c_->a;
+    const QString text = QString::fromStdString(
+        kernelDetails(s.profile, s.analysis, sideB ? selB_ : selA_, rank, lane, kernel, &s.nvtx));
+    details_->setPlainText((sideB ? tr("B (after)") : tr("A (before)")) + "\n" + text);
+    (sideB ? collB_ : collA_)->setHighlight(rank, lane, kernel);
+    side_->setCurrentWidget(details_);
+}
+
+bool CompareView::showLateArriver() {
+    if (!c_) return false;
+    const bool sideB = (fromB_ && selB_ >= 0) || (selA_ < 0 && selB_ >= 0);
+    const int sel = sideB ? selB_ : selA_;
+    if (sel < 0) return false;
+    const skew::Analysis& a = (sideB ? *c_->b : *c_->a).analysis;
+    const skew::Collective& c = a.collectives[size_t(sel)];
+    if (c.lateSlot < 0) return false;
+    const skew::GroupLane& gl = a.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+    showDetails(sideB, gl.rank, gl.lane, a.slotKernel(c, size_t(c.lateSlot)));
+    return true;
+}
+
+QString CompareView::detailsText() const { return details_->toPlainText(); }
 
 QString CompareView::verdictText() const {
     if (!c_ || pair_ < 0) return {};

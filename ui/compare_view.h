@@ -15,6 +15,8 @@
 
 class QComboBox;
 class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
@@ -58,6 +60,11 @@ public:
     QString notesText() const;        // notes of the pair, groups not compared and why
     bool showsNotCompared() const;    // no pair: the page that says why is shown
     QString notComparedText() const;
+    // a bar clicked in A's (sideB false) or B's collective view: its details in the Details tab,
+    // the bar outlined
+    void showDetails(bool sideB, int rank, int lane, quint32 kernel);
+    QString detailsText() const;
+    bool showLateArriver();  // L: the late arriver of the side selected from; false when none
 
     QComboBox* pairBox() const { return pairBox_; }
     SkewCdfChart* cdf() const { return cdf_; }
@@ -116,6 +123,8 @@ private:
     CollectiveView* collA_ = nullptr;
     CollectiveView* collB_ = nullptr;
     QTableView* deltaTable_ = nullptr;
+    QPlainTextEdit* details_ = nullptr;
+    QTabWidget* side_ = nullptr;  // the delta table and the details
     CompareDeltaModel* deltaModel_ = nullptr;
     SkewCdfChart* cdf_ = nullptr;
     CompareRankBars* bars_ = nullptr;

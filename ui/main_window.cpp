@@ -499,7 +499,7 @@ void MainWindow::buildMenus() {
             [this] { inCompareMode() ? compareView_->fitCollectives() : view_->resetZoom(); });
     nav->addAction(tr("Show &Late Arriver Details"), QKeySequence(Qt::Key_L), this, [this] {
         if (inCompareMode()) {
-            statusLabel_->setText(tr("Details are shown for one capture: leave the comparison (open a capture) to see them."));
+            if (!compareView_->showLateArriver()) statusLabel_->setText(tr("The collective shown has no late arriver."));
             return;
         }
         if (!session_ || current_ < 0) return;
