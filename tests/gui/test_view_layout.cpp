@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <set>
 
 #include "collective_view.h"
@@ -50,11 +51,16 @@ TEST(ViewLayout, LabelsInsideThePlotAndOffTheBarsAtThreeWindowSizes) {
             SCOPED_TRACE(what);
             ASSERT_TRUE(w.selectCollective(c.group, c.index));
             checkLabels(*w.view());
+            // the plot gets the larger share of the window: the view is higher than the bottom
+            // pane; from 768 px up the plot itself (its axis rectangle, not the view with its title,
+            // why-lines, axis and legend) is too. At 700 px the bottom pane sits at its minimum
+            // (tab bar and the Ranks chart) and the axis rectangle is 197 to 239 px beside its 210.
+            EXPECT_GT(w.view()->height(), w.tabs()->height());
+            if (ws.h >= 768) EXPECT_GT(w.view()->axisRect()->rect().height(), w.tabs()->height());
+            std::cout << what << ": plot " << w.view()->axisRect()->rect().height() << " high, bottom pane " << w.tabs()->height() << "\n";
             shot(&w, QString::fromStdString(what).replace(' ', '_').replace('#', 'n'));
         }
-        // the plot gets the larger share of the window
         EXPECT_GT(w.view()->width(), w.table()->width()) << ws.w;
-        EXPECT_GT(w.view()->height(), w.tabs()->height()) << ws.h;
     }
 }
 
