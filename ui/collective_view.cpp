@@ -265,6 +265,9 @@ CollectiveView::CollectiveView(QWidget* parent) : QCustomPlot(parent), fonts_(fo
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
+    // little air above the plot: the why-line is right above it, and the first row keeps its own
+    // room for the launch label (rowRange)
+    axisRect()->setMinimumMargins(QMargins(15, 4, 15, 15));
     xAxis->setLabel(tr("time since the first rank's NCCL kernel start (ms)"));
     yAxis->setRangeReversed(true);
     rowTicker_.reset(new QCPAxisTickerText);
@@ -387,6 +390,7 @@ void CollectiveView::updateLayout() {
         QCustomPlot::updateLayout();
     }
     layout_ = layoutScene(scene_, mapping(), fonts_);
+    emit laidOut();
 }
 
 QStringList CollectiveView::legendEntries() const {

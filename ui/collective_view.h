@@ -59,6 +59,7 @@ public:
 
 signals:
     void barClicked(int rank, int lane, quint32 kernel);
+    void laidOut();  // after each layout: the plot's rectangle may have changed
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;

@@ -96,23 +96,56 @@ void MainWindow::saveAnalysisOptions() const {
 }
 
 void MainWindow::applySplitterShare(QSplitter* sp) {
-    // the user's proportions, else the plot gets the larger share: the table 38% of the width, the
-    // plot 64% of the right side's height; applied whenever the splitter is shown or resized
+    // the user's proportions, else the plot gets the larger share: the table 38% of the width; the
+    // bottom pane 36% of the right side's height, less when the collective view keeps much of its
+    // pane for its tab bar, title, why-lines, axis and legend (large fonts, Qt scale factor 1.5 on
+    // 1080p): at most what leaves the plot itself (its axis rectangle) 1.2x the bottom pane's height,
+    // never under the bottom pane's minimum (its tab bar and the Ranks chart's 130 px; at factor 1.5
+    // on 1080p the plot is then 1.17x to 1.30x the bottom pane, gui_scaled_tests). Applied whenever
+    // the splitter is shown or resized, and when the view needs more room around its plot than seen
+    // before (keepPlotShare). Only proportions the user chose are saved (saveSplitters).
     QSettings st;
     bool horizontal = sp->orientation() == Qt::Horizontal;
     QList<int> f;
     for (const QVariant& v : st.value(horizontal ? "window/mainSplitter" : "window/rightSplitter").toList()) f << v.toInt();
-    if (f.size() != 2 || f[0] <= 0 || f[1] <= 0) f = horizontal ? QList<int>{380, 620} : QList<int>{640, 360};
     int total = horizontal ? sp->width() : sp->height();
-    sp->setSizes({total * f[0] / 1000, total * f[1] / 1000});
+    QList<int> sizes;
+    const bool users = f.size() == 2 && f[0] > 0 && f[1] > 0;
+    if (users) {
+        sizes = {total * f[0] / 1000, total * f[1] / 1000};
+    } else if (horizontal) {
+        sizes = {total * 380 / 1000, total * 620 / 1000};
+    } else {
+        // plot = total - reserve - bottom >= 1.2 * bottom (QSplitter keeps the panes' minimums)
+        int bottom = std::min(total * 360 / 1000, std::max(0, total - plotReserve_) * 10 / 22);
+        sizes = {total - bottom, bottom};
+    }
+    sp->setSizes(sizes);
+    if (!users) (horizontal ? mainDefault_ : rightDefault_) = sp->sizes();
     (horizontal ? mainShared_ : rightShared_) = true;
 }
 
+void MainWindow::keepPlotShare() {
+    // the height the collective view's pane keeps around its plot (tab bar, title, why-line, axes,
+    // legend) varies with the collective and the width; once it grows past the most seen so far, the
+    // default share is applied again for it (never the user's proportions). The most seen is kept,
+    // so the panes do not move back and forth while stepping through collectives.
+    if (!rightShared_ || !view_->isVisible() || view_->scene().collective < 0 || view_->viewport().size() != view_->size()) return;
+    int reserve = rightSplitter_->widget(0)->height() - view_->axisRect()->rect().height();
+    if (reserve <= plotReserve_) return;
+    plotReserve_ = reserve;
+    if (QSettings().contains("window/rightSplitter")) return;
+    applySplitterShare(rightSplitter_);
+    view_->replot();  // laid out at its new height now, not at the next paint
+}
+
 void MainWindow::saveSplitters() const {
-    // proportions (per mille), so they fit any window size; not before they were applied
+    // proportions (per mille), so they fit any window size; not before they were applied, and not
+    // the default sizes (they follow the window and the fonts; only the user's choice is kept)
     QSettings st;
     for (auto [sp, key] : {std::pair{mainSplitter_, "window/mainSplitter"}, std::pair{rightSplitter_, "window/rightSplitter"}}) {
         if (!(sp == mainSplitter_ ? mainShared_ : rightShared_)) continue;
+        if (!st.contains(key) && sp->sizes() == (sp == mainSplitter_ ? mainDefault_ : rightDefault_)) continue;
         QList<int> s = sp->sizes();
         int total = s.size() == 2 ? s[0] + s[1] : 0;
         if (total > 0) st.setValue(key, QVariantList{s[0] * 1000 / total, s[1] * 1000 / total});
@@ -215,7 +248,7 @@ void MainWindow::buildUi() {
     ranksTable_->verticalHeader()->hide();
     ranksTable_->horizontalHeader()->setStretchLastSection(true);
     ranksChart_ = new QCustomPlot;
-    ranksChart_->setMinimumHeight(160);
+    ranksChart_->setMinimumHeight(130);  // the bottom pane's minimum, with the tab bar: see applySplitterShare
     // the legend above the bars, never over them
     ranksChart_->legend->setVisible(true);
     ranksChart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
@@ -313,6 +346,8 @@ void MainWindow::buildUi() {
         if (row != current_) selectCollective(row);
     });
     connect(view_, &CollectiveView::barClicked, this, &MainWindow::onBarClicked);
+    // a new layout of the view may need more room around the plot (wider legend, longer why-line)
+    connect(view_, &CollectiveView::laidOut, this, &MainWindow::keepPlotShare, Qt::QueuedConnection);
     view_->setToolTipProvider([this](const Bar& b) {
         return session_ ? QString::fromStdString(barSummary(session_->profile, view_->scene(), b)) : QString();
     });
@@ -949,6 +984,7 @@ void MainWindow::selectCollective(int c) {
         view_->setHighlight(gl.rank, gl.lane, k);
     }
     updateRanksChart();
+    keepPlotShare();
 }
 
 bool MainWindow::selectCollective(int group, uint32_t index) {

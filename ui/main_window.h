@@ -144,6 +144,7 @@ private:
     void saveAnalysisOptions() const;
     void saveSplitters() const;
     void applySplitterShare(QSplitter* sp);
+    void keepPlotShare();
     QString defaultExportName(const QString& suffix) const;
     void chooseAndExportView();
     void chooseAndExportWindow();
@@ -175,6 +176,8 @@ private:
     QStringList ranksLabels_;
     const void* ranksFor_ = nullptr;  // the session the Ranks tab was filled from
     bool mainShared_ = false, rightShared_ = false;  // the splitters' proportions applied
+    QList<int> mainDefault_, rightDefault_;            // the sizes last set by default (not the user's)
+    int plotReserve_ = 0;  // most height seen above and below the collective plot in its pane
     bool loading_ = false;
     bool selecting_ = false;
     std::atomic<bool> cancel_{false};

@@ -1,4 +1,5 @@
-// GoogleTest main for the GUI tests: a QApplication on the offscreen platform (set by CMake).
+// GoogleTest main for the GUI tests: a QApplication on the offscreen platform (set by CMake), at the
+// Qt scale factor SKEWSCOPE_GUI_SCALE_FACTOR when the test executable defines it.
 #include <QApplication>
 #include <QDir>
 #include <QSettings>
@@ -12,6 +13,10 @@
 
 int main(int argc, char** argv) {
     qputenv("SKEWSCOPE_NO_DIALOGS", "1");
+#ifdef SKEWSCOPE_GUI_SCALE_FACTOR
+    // the scaled GUI tests: Qt reads the factor when the application starts, so it is set here
+    qputenv("QT_SCALE_FACTOR", SKEWSCOPE_GUI_SCALE_FACTOR);
+#endif
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     // a private runtime folder for this process, removed at exit (tests leave nothing in /tmp)
     QByteArray runtimeDir = "/tmp/skewscope-test-runtime-" + QByteArray::number(::getpid());
