@@ -82,6 +82,28 @@ TEST(ViewLayout, RealExportLabelsAtThreeWindowSizes) {
     }
 }
 
+TEST(ViewLayout, TwoFilesOpenLateLabelBesideItsBar) {
+    // both real exports opened together (four ranks, each capture's pair its own group): on G0 #20
+    // (the after capture's SendRecv, a 7.03 ms late arrival) the late arriver's label split its own
+    // red bar; now it sits beside it, inside the plot, at each window size
+    for (const WinSize& ws : kSizes) {
+        MainWindow w;
+        w.resize(ws.w, ws.h);
+        w.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+        ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite"), realPath("nsysai-mfu_2gpu_after.sqlite")}));
+        std::string what = std::to_string(ws.w) + "x" + std::to_string(ws.h) + " two files G0 #20";
+        SCOPED_TRACE(what);
+        ASSERT_TRUE(w.selectCollective(0, 20));
+        EXPECT_EQ(w.view()->scene().rows.size(), 2u);
+        EXPECT_EQ(w.view()->scene().title, "G0 #20 SendRecv, nsysai-mfu_2gpu_after/pid 148/dev 0 late by 7.03 ms");
+        const PlacedLabel* late = w.view()->sceneLayout().label(LabelKind::Late);
+        ASSERT_TRUE(late && late->shown);
+        checkLabels(*w.view());
+        shot(&w, QString::fromStdString(what).replace(' ', '_').replace('#', 'n'));
+    }
+}
+
 TEST(ViewLayout, LaunchLabelNotCutWhenTheLateRankIsTheFirstRow) {
     // demo G1 #1 and G0 #100: the late arriver is the first row; also in exports of the view
     MainWindow w;

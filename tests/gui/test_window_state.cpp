@@ -19,6 +19,7 @@
 #include <QTextBrowser>
 #include <QToolButton>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -30,6 +31,7 @@
 
 using namespace skewui;
 using namespace guitest;
+using ::testing::HasSubstr;
 
 namespace {
 
@@ -191,6 +193,13 @@ TEST(WindowState, ExportsStartInTheLastExportFolder) {
         EXPECT_EQ(w.exportStartPath("demo_G0_C102.png"), "demo_G0_C102.png");  // nothing exported yet
         QString err;
         EXPECT_FALSE(w.exportReport(QString::fromStdString(dir + "/missing/report.md"), &err));
+        // the reason, not only "cannot write": the path and what the system said
+        EXPECT_THAT(err.toStdString(), HasSubstr(dir + "/missing/report.md"));
+        EXPECT_THAT(err.toStdString(), HasSubstr("No such file or directory"));
+        err.clear();
+        EXPECT_FALSE(w.exportView(QString::fromStdString(dir + "/missing/v.svg"), 800, 450, &err));
+        EXPECT_THAT(err.toStdString(), HasSubstr(dir + "/missing/v.svg"));
+        EXPECT_THAT(err.toStdString(), HasSubstr("No such file or directory"));
         EXPECT_EQ(w.exportStartPath("x.png"), "x.png");  // a failed export does not move it
         ASSERT_TRUE(w.exportReport(QString::fromStdString(dir + "/report.md")));
         EXPECT_EQ(w.exportStartPath("x.png"), QString::fromStdString(dir + "/x.png"));
