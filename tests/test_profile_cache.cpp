@@ -113,10 +113,22 @@ TEST(ProfileCache, CorruptedAndTruncatedSnapshotsAreRebuilt) {
         std::function<void()> apply;
     };
     std::vector<Damage> damages = {
-        {"a flipped byte in the payload", "corrupted snapshot (checksum)",
+        {"a flipped byte in a column", "corrupted snapshot (checksum)",
          [&] {
-             // the file ends with the last lane's correlation ids: a changed byte there keeps the
-             // structure whole, so only the checksum can tell
+             // the file ends with the last lane's correlation ids and then their 8-byte checksum: a
+             // changed byte in the ids keeps the structure whole, so only the column's own
+             // checksum can tell
+             std::fstream f(snap, std::ios::in | std::ios::out | std::ios::binary);
+             f.seekg(std::streamoff(size - 8 - 3));
+             char b = 0;
+             f.read(&b, 1);
+             f.seekp(std::streamoff(size - 8 - 3));
+             b = char(b ^ 0x5a);
+             f.write(&b, 1);
+         }},
+        {"a flipped byte in a column's checksum", "corrupted snapshot (checksum)",
+         [&] {
+             // the payload's checksum covers the columns' checksums
              std::fstream f(snap, std::ios::in | std::ios::out | std::ios::binary);
              f.seekg(std::streamoff(size - 3));
              char b = 0;

@@ -6,11 +6,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <memory>
+#include <thread>
 #include <map>
 #include <unordered_map>
 
@@ -118,21 +122,29 @@ public:
         pod(uint32_t(s.size()));
         bytes(s.data(), s.size());
     }
+    // A column: its length, its data, then the data's own checksum; the payload's checksum covers
+    // the length and that checksum, so the columns can be read and checked in parallel.
     template <typename T>
     void vec(const std::vector<T>& v) {
         pod(uint64_t(v.size()));
-        bytes(v.data(), v.size() * sizeof(T));
+        Checksum c;
+        c.update(v.data(), v.size() * sizeof(T));
+        raw(v.data(), v.size() * sizeof(T));
+        pod(c.final());
     }
     // times put back on the file's own clock
     void times(const std::vector<int64_t>& v, int64_t off) {
         pod(uint64_t(v.size()));
+        Checksum c;
         std::vector<int64_t> chunk;
         for (size_t i = 0; i < v.size(); i += 65536) {
             size_t n = std::min<size_t>(65536, v.size() - i);
             chunk.assign(v.begin() + long(i), v.begin() + long(i + n));
             for (auto& t : chunk) t -= off;
-            bytes(chunk.data(), n * sizeof(int64_t));
+            c.update(chunk.data(), n * sizeof(int64_t));
+            raw(chunk.data(), n * sizeof(int64_t));
         }
+        pod(c.final());
     }
     Checksum sum;
     bool ok = true;
@@ -144,22 +156,24 @@ private:
     std::vector<char> buf_;
 };
 
-// Reads from a file descriptor straight into the destination, summed into the checksum; every
+// Reads the payload from a file descriptor at its own position, summed into the checksum; every
 // length is checked against what is left, so a damaged count cannot make it allocate wildly.
+// Columns are not read here: each becomes a job (its length, where its data is, the data's
+// checksum), run once the payload's checksum has vouched for every length (readColumns).
 class Reader {
 public:
-    Reader(int fd, uint64_t payload) : fd_(fd), left_(payload) {}
+    Reader(int fd, uint64_t at, uint64_t payload) : fd_(fd), pos_(at), left_(payload) {}
     bool bytes(void* p, size_t n) {
         if (!ok || n > left_) return ok = false;
         char* c = static_cast<char*>(p);
         size_t got = 0;
         while (got < n) {
-            ssize_t r = ::read(fd_, c + got, n - got);
+            ssize_t r = ::pread(fd_, c + got, n - got, off_t(pos_ + got));
             if (r < 0 && errno == EINTR) continue;
             if (r <= 0) return ok = false;
             got += size_t(r);
         }
-        left_ -= n;
+        pos_ += n, left_ -= n;
         sum.update(p, n);
         return true;
     }
@@ -179,6 +193,10 @@ public:
         bytes(s.data(), n);
         return s;
     }
+    struct Column {
+        uint64_t at = 0, bytes = 0, checksum = 0;
+        std::function<char*()> resize;  // sizes the destination, returns where its data goes
+    };
     template <typename T>
     void vec(std::vector<T>& v) {
         uint64_t n = pod<uint64_t>();
@@ -186,17 +204,67 @@ public:
             ok = false;
             return;
         }
-        v.resize(size_t(n));
-        bytes(v.data(), size_t(n) * sizeof(T));
+        Column c;
+        c.at = pos_, c.bytes = n * sizeof(T);
+        pos_ += c.bytes, left_ -= c.bytes;
+        c.checksum = pod<uint64_t>();
+        c.resize = [&v, n] {
+            v.resize(size_t(n));
+            return reinterpret_cast<char*>(v.data());
+        };
+        columns.push_back(std::move(c));
     }
     Checksum sum;
     bool ok = true;
+    std::vector<Column> columns;
     uint64_t left() const { return left_; }
 
 private:
     int fd_;
-    uint64_t left_;
+    uint64_t pos_, left_;
 };
+
+// Runs the column jobs on up to `threads` threads, largest first: each sizes its column, reads it
+// and checks its checksum (the zeroing page faults, the copies and the sums shared by the cores).
+// "" when every column was read whole and matched, else why not.
+std::string readColumns(int fd, std::vector<Reader::Column>& cols, size_t threads) {
+    std::sort(cols.begin(), cols.end(), [](const Reader::Column& a, const Reader::Column& b) { return a.bytes > b.bytes; });
+    std::atomic<size_t> next{0};
+    std::atomic<bool> truncated{false}, corrupted{false};
+    auto work = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < cols.size() && !truncated && !corrupted;) {
+            const Reader::Column& c = cols[i];
+            char* p = c.resize();
+            for (uint64_t got = 0; got < c.bytes;) {
+                ssize_t r = ::pread(fd, p + got, size_t(c.bytes - got), off_t(c.at + got));
+                if (r < 0 && errno == EINTR) continue;
+                if (r <= 0) {
+                    truncated = true;
+                    return;
+                }
+                got += uint64_t(r);
+            }
+            Checksum sum;
+            sum.update(p, size_t(c.bytes));
+            if (sum.final() != c.checksum) corrupted = true;
+        }
+    };
+    // (a thread costs tens of microseconds: small snapshots take the same path as large ones)
+    threads = std::max<size_t>(1, std::min(threads, cols.size()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    if (truncated) return "truncated or damaged snapshot";
+    if (corrupted) return "corrupted snapshot (checksum)";
+    return {};
+}
+
+size_t snapshotThreads() {
+    size_t n = std::max(1u, std::thread::hardware_concurrency());
+    if (const char* env = std::getenv("SKEWSCOPE_LOAD_THREADS"); env && std::atoi(env) > 0) n = size_t(std::atoi(env));
+    return n;
+}
 
 struct Header {
     uint32_t format = 0, byteOrder = 0;
@@ -299,7 +367,7 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     if (cached != id.canonicalPath || h.size != id.size || h.inode != id.inode || h.device != id.device || h.mtimeNs != id.mtimeNs ||
         h.fingerprint != id.fingerprint)
         return fail("stale snapshot: the export changed since");
-    Reader r(fd, h.payloadBytes);
+    Reader r(fd, uint64_t(8 + sizeof h + sizeof pathLen + pathLen), h.payloadBytes);
     FilePart part;
     InputFile& in = part.input;
     in.nsysVersion = r.str();
@@ -320,12 +388,12 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     for (uint32_t i = 0; r.ok && i < strings; ++i) part.strings.intern(r.str());
     // the table starts with "" at id 0, and so does a snapshot's list of distinct strings
     if (r.ok && part.strings.size() != strings) return fail("damaged string table");
-    auto checkIds = [&](const std::vector<StrId>& v) {
-        for (StrId s : v)
-            if (s >= part.strings.size()) r.ok = false;
-    };
+    // processes and lanes stay where they are while their columns are read (the jobs point into
+    // them); they join the part afterwards
+    std::vector<std::unique_ptr<Process>> procs;
     for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) {
-        Process pr;
+        procs.push_back(std::make_unique<Process>());
+        Process& pr = *procs.back();
         pr.globalPid = r.pod<uint64_t>();
         pr.pid = r.pod<uint32_t>();
         pr.name = r.str();
@@ -337,32 +405,48 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
         }
         Launches& L = pr.launches;
         r.vec(L.correlationId), r.vec(L.start), r.vec(L.end), r.vec(L.name), r.vec(L.tid);
-        checkIds(L.name);
         NvtxRanges& nv = pr.nvtx;
         r.vec(nv.start), r.vec(nv.end), r.vec(nv.tid), r.vec(nv.text);
-        checkIds(nv.text);
         StreamWaits& w = pr.waits;
         r.vec(w.start), r.vec(w.end), r.vec(w.device), r.vec(w.stream);
-        const size_t nl = L.correlationId.size(), nn = nv.start.size(), nw = w.start.size();
-        if (L.start.size() != nl || L.end.size() != nl || L.name.size() != nl || L.tid.size() != nl || nv.end.size() != nn ||
-            nv.tid.size() != nn || nv.text.size() != nn || w.end.size() != nw || w.device.size() != nw ||
-            w.stream.size() != nw)
-            r.ok = false;
-        part.processes.push_back(std::move(pr));
     }
+    std::vector<std::unique_ptr<FilePart::Lane>> lanes;
     for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) {
-        FilePart::Lane l;
+        lanes.push_back(std::make_unique<FilePart::Lane>());
+        FilePart::Lane& l = *lanes.back();
         l.globalPid = r.pod<uint64_t>();
         l.device = r.pod<int32_t>();
         l.lane.stream = r.pod<int32_t>();
         r.vec(l.lane.start), r.vec(l.lane.end), r.vec(l.lane.name), r.vec(l.lane.correlationId);
-        const size_t k = l.lane.start.size();
-        if (l.lane.end.size() != k || l.lane.name.size() != k || l.lane.correlationId.size() != k) r.ok = false;
-        checkIds(l.lane.name);
-        part.lanes.push_back(std::move(l));
     }
     if (!r.ok || r.left() != 0) return fail("truncated or damaged snapshot");
+    // every length and column checksum is vouched for before a column is sized
     if (r.sum.final() != h.checksum) return fail("corrupted snapshot (checksum)");
+    if (std::string bad = readColumns(fd, r.columns, snapshotThreads()); !bad.empty()) return fail(bad);
+    auto idsOk = [&](const std::vector<StrId>& v) {
+        for (StrId s : v)
+            if (s >= part.strings.size()) return false;
+        return true;
+    };
+    bool ok = true;
+    for (auto& pp : procs) {
+        const Launches& L = pp->launches;
+        const NvtxRanges& nv = pp->nvtx;
+        const StreamWaits& w = pp->waits;
+        const size_t nl = L.correlationId.size(), nn = nv.start.size(), nw = w.start.size();
+        if (L.start.size() != nl || L.end.size() != nl || L.name.size() != nl || L.tid.size() != nl || nv.end.size() != nn ||
+            nv.tid.size() != nn || nv.text.size() != nn || w.end.size() != nw || w.device.size() != nw ||
+            w.stream.size() != nw || !idsOk(L.name) || !idsOk(nv.text))
+            ok = false;
+        part.processes.push_back(std::move(*pp));
+    }
+    for (auto& lp : lanes) {
+        const KernelLane& k = lp->lane;
+        const size_t n = k.start.size();
+        if (k.end.size() != n || k.name.size() != n || k.correlationId.size() != n || !idsOk(k.name)) ok = false;
+        part.lanes.push_back(std::move(*lp));
+    }
+    if (!ok) return fail("truncated or damaged snapshot");
     // what the loader computes from the rows: the ops of names, NCCL counts, the lane index
     part.nameOps.resize(part.strings.size());
     for (size_t i = 0; i < part.strings.size(); ++i) part.nameOps[i] = classifyKernelName(part.strings.str(StrId(i)));

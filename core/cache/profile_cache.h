@@ -6,7 +6,7 @@
 //
 // A snapshot is keyed by the file's canonical path, size, modification time, inode, device and a
 // fingerprint of its first and last 64 KiB, plus the format version; it carries a checksum of its
-// payload. A stale, truncated or corrupted snapshot is ignored (a debug line with SKEWSCOPE_DEBUG)
+// payload, and each column its own (covered by the payload's), so columns are read in parallel. A stale, truncated or corrupted snapshot is ignored (a debug line with SKEWSCOPE_DEBUG)
 // and rebuilt. Writes go to a temporary file renamed into place (concurrent runs are safe); the
 // folder has a size limit with least-recently-used eviction; a folder that cannot be written costs
 // only the speed-up. Each file's snapshot stands alone, so the snapshots of a large job's per-rank
@@ -21,7 +21,7 @@
 
 namespace skew {
 
-constexpr uint32_t kSnapshotFormat = 2;  // 2: NVTX ranges without their domain
+constexpr uint32_t kSnapshotFormat = 3;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in parallel)
 
 class ProfileCache {
 public:
