@@ -38,6 +38,7 @@
 #include <random>
 
 #include "heatmap_view.h"
+#include "run_palette.h"
 #include "session.h"
 #include "stepmap_view.h"
 #include "timeline_view.h"
@@ -236,6 +237,27 @@ void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, co
                 "as an exported image (no cached labels) best %.2f ms\n",
                 (tl.rangeEnd() - tl.rangeStart()) / 1e6, one.first, one.second, oneCpu.first, exportFrame.first);
     tl.fit();
+    // every big late arrival stays visible at full zoom-out: its marker's pixel in the late colour on
+    // the late rank's NCCL row, and a hover there names that collective
+    {
+        QImage img = tl.render(size).convertToFormat(QImage::Format_RGB32);
+        const QColor late = skewui::palette::kLate;
+        int big = 0, drawn = 0;
+        for (size_t i = 0; i < s->analysis.collectives.size(); ++i) {
+            const skew::Collective& c = s->analysis.collectives[i];
+            if (!c.big) continue;
+            ++big;
+            const skew::GroupLane& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+            const QPoint at(int(tl.xAtTime(double(c.maxStart))), tl.rowRect(tl.rowOf(gl.rank, gl.lane)).top() + 3);
+            const QColor px(img.pixel(at));
+            const bool colour = std::abs(px.red() - late.red()) <= 20 && std::abs(px.green() - late.green()) <= 20 &&
+                                std::abs(px.blue() - late.blue()) <= 20;
+            const auto h = tl.hitTest(at);
+            drawn += colour && h.kind == skewui::TimelineView::Hit::Marker && h.collective == int(i);
+        }
+        std::printf("timeline, full zoom-out: %d of %d big late arrivals drawn as markers (pixel in the late colour, hover names the collective)\n",
+                    drawn, big);
+    }
     std::mt19937 rng(7);
     const QRect area = tl.rowsArea();
     std::vector<QPointF> pts;

@@ -160,12 +160,10 @@ MainWindow::~MainWindow() {
     for (auto& job : snapshotJobs_) job.waitForFinished();  // a snapshot is never left half written
 }
 
-void MainWindow::buildUi() {
-    model_ = new CollectiveModel(this);
-    filter_ = new CollectiveFilter(this);
-    filter_->setSourceModel(model_);
-    ranksModel_ = new RanksModel(this);
-
+// The left side: the filters on two lines (so the table side can be narrow), the collectives
+// table with its empty state and Ctrl+C, the shown-count line; the filters and the table's current
+// row drive the selection.
+QWidget* MainWindow::buildTablePane() {
     auto* left = new QWidget;
     auto* lv = new QVBoxLayout(left);
     lv->setContentsMargins(4, 4, 4, 4);
@@ -237,8 +235,37 @@ void MainWindow::buildUi() {
     lv->addWidget(tableStack_);
     lv->addWidget(filterStatus_);
 
-    view_ = new CollectiveView;
-    view_->setMinimumHeight(300);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
+        if (!cur.isValid() || selecting_) return;
+        int row = filter_->mapToSource(cur).row();
+        if (row != current_) selectCollective(row);
+    });
+    connect(opFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        filter_->setOp(i <= 0 ? QString() : opFilter_->itemText(i));
+        followFilter();
+    });
+    connect(groupFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        filter_->setGroup(i <= 0 ? -1 : i - 1);
+        followFilter();
+    });
+    connect(causeFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        filter_->setCause(i <= 0 ? QString() : causeFilter_->itemData(i).toString());
+        followFilter();
+    });
+    connect(minSkew_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        filter_->setMinSkewMs(v);
+        followFilter();
+    });
+    connect(bigOnly_, &QCheckBox::toggled, this, [this](bool on) {
+        filter_->setBigOnly(on);
+        followFilter();
+    });
+    return left;
+}
+
+// The bottom pane: Answers, Details and Ranks (table and chart side by side); returns the Ranks box,
+// which the run views' tabs move next to the collective view.
+QSplitter* MainWindow::buildBottomTabs() {
     details_ = new QPlainTextEdit;
     details_->setReadOnly(true);
     details_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -270,6 +297,59 @@ void MainWindow::buildUi() {
     tabs_->addTab(findings_, tr("Answers"));
     tabs_->addTab(details_, tr("Details"));
     tabs_->addTab(ranksBox, tr("Ranks"));
+    return ranksBox;
+}
+
+// The warning bar above everything: selectable text and a close button.
+QWidget* MainWindow::buildWarningBar() {
+    auto* bar = new QWidget;
+    bar->setObjectName("warningBar");
+    bar->setStyleSheet("#warningBar { background: #fff4cc; border: 1px solid #e0c060; }");
+    auto* wl = new QHBoxLayout(bar);
+    wl->setContentsMargins(6, 3, 3, 3);
+    warningLabel_ = new QLabel;
+    warningLabel_->setWordWrap(true);
+    warningLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* closeWarnings = new QToolButton;
+    closeWarnings->setText(QString::fromUtf8("\u2715"));
+    closeWarnings->setToolTip(tr("Hide the warnings"));
+    closeWarnings->setAutoRaise(true);
+    connect(closeWarnings, &QToolButton::clicked, bar, &QWidget::hide);
+    wl->addWidget(warningLabel_, 1);
+    wl->addWidget(closeWarnings, 0, Qt::AlignTop);
+    bar->hide();
+    return bar;
+}
+
+// The status bar: the status text, the loading progress (polled every 100 ms) and Cancel.
+void MainWindow::buildStatusBar() {
+    statusLabel_ = new QLabel;
+    progressBar_ = new QProgressBar;
+    progressBar_->setRange(0, 100);
+    progressBar_->setMaximumWidth(240);
+    progressBar_->hide();
+    cancelButton_ = new QPushButton(tr("Cancel"));
+    cancelButton_->hide();
+    statusBar()->addWidget(statusLabel_, 1);
+    statusBar()->addPermanentWidget(progressBar_);
+    statusBar()->addPermanentWidget(cancelButton_);
+    connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoading);
+    progressTimer_ = new QTimer(this);
+    progressTimer_->setInterval(100);  // progress is polled, so the loader never floods the event loop
+    connect(progressTimer_, &QTimer::timeout, this, [this] { progressBar_->setValue(progress_.load()); });
+}
+
+void MainWindow::buildUi() {
+    model_ = new CollectiveModel(this);
+    filter_ = new CollectiveFilter(this);
+    filter_->setSourceModel(model_);
+    ranksModel_ = new RanksModel(this);
+
+    QWidget* left = buildTablePane();
+
+    view_ = new CollectiveView;
+    view_->setMinimumHeight(300);
+    QSplitter* ranksBox = buildBottomTabs();
 
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(buildRunViews(view_, ranksBox));
@@ -291,23 +371,7 @@ void MainWindow::buildUi() {
     connect(main, &QSplitter::splitterMoved, this, &MainWindow::saveSplitters);
     connect(right, &QSplitter::splitterMoved, this, &MainWindow::saveSplitters);
 
-    // the warning bar: selectable text and a close button
-    warningBar_ = new QWidget;
-    warningBar_->setObjectName("warningBar");
-    warningBar_->setStyleSheet("#warningBar { background: #fff4cc; border: 1px solid #e0c060; }");
-    auto* wl = new QHBoxLayout(warningBar_);
-    wl->setContentsMargins(6, 3, 3, 3);
-    warningLabel_ = new QLabel;
-    warningLabel_->setWordWrap(true);
-    warningLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* closeWarnings = new QToolButton;
-    closeWarnings->setText(QString::fromUtf8("\u2715"));
-    closeWarnings->setToolTip(tr("Hide the warnings"));
-    closeWarnings->setAutoRaise(true);
-    connect(closeWarnings, &QToolButton::clicked, warningBar_, &QWidget::hide);
-    wl->addWidget(warningLabel_, 1);
-    wl->addWidget(closeWarnings, 0, Qt::AlignTop);
-    warningBar_->hide();
+    warningBar_ = buildWarningBar();
     emptyLabel_ = new QLabel;
     emptyLabel_->setAlignment(Qt::AlignCenter);
     emptyLabel_->setWordWrap(true);
@@ -325,51 +389,13 @@ void MainWindow::buildUi() {
     setCentralWidget(central);
     emptyLabel_->setText(emptyStateText());
 
-    statusLabel_ = new QLabel;
-    progressBar_ = new QProgressBar;
-    progressBar_->setRange(0, 100);
-    progressBar_->setMaximumWidth(240);
-    progressBar_->hide();
-    cancelButton_ = new QPushButton(tr("Cancel"));
-    cancelButton_->hide();
-    statusBar()->addWidget(statusLabel_, 1);
-    statusBar()->addPermanentWidget(progressBar_);
-    statusBar()->addPermanentWidget(cancelButton_);
-    connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoading);
-    progressTimer_ = new QTimer(this);
-    progressTimer_->setInterval(100);  // progress is polled, so the loader never floods the event loop
-    connect(progressTimer_, &QTimer::timeout, this, [this] { progressBar_->setValue(progress_.load()); });
+    buildStatusBar();
 
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
-        if (!cur.isValid() || selecting_) return;
-        int row = filter_->mapToSource(cur).row();
-        if (row != current_) selectCollective(row);
-    });
     connect(view_, &CollectiveView::barClicked, this, &MainWindow::onBarClicked);
     // a new layout of the view may need more room around the plot (wider legend, longer why-line)
     connect(view_, &CollectiveView::laidOut, this, &MainWindow::keepPlotShare, Qt::QueuedConnection);
     view_->setToolTipProvider([this](const Bar& b) {
         return session_ ? QString::fromStdString(barSummary(session_->profile, view_->scene(), b)) : QString();
-    });
-    connect(opFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        filter_->setOp(i <= 0 ? QString() : opFilter_->itemText(i));
-        followFilter();
-    });
-    connect(groupFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        filter_->setGroup(i <= 0 ? -1 : i - 1);
-        followFilter();
-    });
-    connect(causeFilter_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        filter_->setCause(i <= 0 ? QString() : causeFilter_->itemData(i).toString());
-        followFilter();
-    });
-    connect(minSkew_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        filter_->setMinSkewMs(v);
-        followFilter();
-    });
-    connect(bigOnly_, &QCheckBox::toggled, this, [this](bool on) {
-        filter_->setBigOnly(on);
-        followFilter();
     });
     updateFilterStatus();
 }

@@ -125,6 +125,10 @@ protected:
 
 private:
     void buildUi();
+    QWidget* buildTablePane();
+    QSplitter* buildBottomTabs();
+    QWidget* buildWarningBar();
+    void buildStatusBar();
     void buildMenus();
     void editSettings();
     void setSession(std::shared_ptr<Session> s);

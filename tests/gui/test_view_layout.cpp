@@ -56,7 +56,9 @@ TEST(ViewLayout, LabelsInsideThePlotAndOffTheBarsAtThreeWindowSizes) {
             // why-lines, axis and legend) is too. At 700 px the bottom pane sits at its minimum
             // (tab bar and the Ranks chart) and the axis rectangle is 197 to 239 px beside its 210.
             EXPECT_GT(w.view()->height(), w.tabs()->height());
-            if (ws.h >= 768) EXPECT_GT(w.view()->axisRect()->rect().height(), w.tabs()->height());
+            if (ws.h >= 768) {
+                EXPECT_GT(w.view()->axisRect()->rect().height(), w.tabs()->height());
+            }
             std::cout << what << ": plot " << w.view()->axisRect()->rect().height() << " high, bottom pane " << w.tabs()->height() << "\n";
             shot(&w, QString::fromStdString(what).replace(' ', '_').replace('#', 'n'));
         }
