@@ -150,14 +150,14 @@ std::pair<double, double> rowRange(int rows, double heightPx, bool launchOnFirst
     return {-topPx / pitch, (n - 1) + bottom};
 }
 
-SceneLayout layoutScene(const CollectiveScene& sc, const AxisMapping& m, const LayoutFonts& fonts) {
-    SceneLayout L;
-    L.plot = m.plot;
-    if (sc.collective < 0 || m.plot.width() <= 0 || m.plot.height() <= 0) return L;
+namespace {
+
+// The shapes in pixels: bars (main rows exact, at least 1.5 px wide so a short kernel stays
+// visible), the thin lanes at one class per pixel column, the predecessor boxes, and what of each
+// the legend must list.
+void layoutShapes(const CollectiveScene& sc, const AxisMapping& m, SceneLayout& L) {
     const QRectF plot(m.plot);
     const double left = plot.left(), right = plot.left() + plot.width();
-
-    // bars (main rows exact, at least 1.5 px wide so a short kernel stays visible)
     L.bars.resize(sc.bars.size());
     for (size_t i = 0; i < sc.bars.size(); ++i) {
         const Bar& b = sc.bars[i];
@@ -197,131 +197,166 @@ SceneLayout layoutScene(const CollectiveScene& sc, const AxisMapping& m, const L
         if (covered >= vis.width()) continue;
         (lr.cls == LaneClass::Gemm ? L.drawn.gemm : lr.cls == LaneClass::OtherNccl ? L.drawn.otherNccl : L.drawn.other) = true;
     }
+}
 
-    Placer placer(plot.adjusted(1, 1, -1, -1), 3);
-    for (const QRectF& r : L.bars) placer.block(r);
-    for (const LaneRect& r : L.lanes) placer.block(r.rect);
-    for (const QRectF& r : L.predRects) placer.block(r);
-
-    // the late arriver's CPU launch: a dashed line from the launch to the kernel start above its bar
+// The late arriver's CPU launch: a dashed line from the launch to the kernel start above its bar,
+// a marker at the launch (an arrow at the plot's edge when the launch is outside the view).
+void layoutLaunch(const CollectiveScene& sc, const AxisMapping& m, Placer& placer, SceneLayout& L) {
     const LaunchMarker& LM = sc.launch;
-    if (LM.present && LM.row >= 0 && size_t(LM.row) < sc.rows.size()) {
-        LaunchGeometry& g = L.launch;
-        g.shown = true;
-        g.row = LM.row;
-        g.lineY = m.py(LM.row - kMainHalf) - 4;
-        double ax = m.px(LM.apiEnd), kx = m.px(LM.kernelStart);
-        g.lineX0 = std::clamp(std::min(ax, kx), left, right);
-        g.lineX1 = std::clamp(std::max(ax, kx), left, right);
-        if (ax >= left && ax <= right) {
-            g.marker << QPointF(ax - 5, g.lineY - 8) << QPointF(ax + 5, g.lineY - 8) << QPointF(ax, g.lineY);
-        } else {
-            double ex = ax < left ? left + 1 : right - 1, dir = ax < left ? 1 : -1;
-            g.marker << QPointF(ex, g.lineY) << QPointF(ex + dir * 9, g.lineY - 5) << QPointF(ex + dir * 9, g.lineY + 5);
-        }
-        placer.block(g.marker.boundingRect());
-        placer.blockForOthers(QRectF(g.lineX0, g.lineY - 1, g.lineX1 - g.lineX0, 2));
-        L.drawn.launch = true;
+    if (!LM.present || LM.row < 0 || size_t(LM.row) >= sc.rows.size()) return;
+    const double left = m.plot.left(), right = m.plot.left() + m.plot.width();
+    LaunchGeometry& g = L.launch;
+    g.shown = true;
+    g.row = LM.row;
+    g.lineY = m.py(LM.row - kMainHalf) - 4;
+    double ax = m.px(LM.apiEnd), kx = m.px(LM.kernelStart);
+    g.lineX0 = std::clamp(std::min(ax, kx), left, right);
+    g.lineX1 = std::clamp(std::max(ax, kx), left, right);
+    if (ax >= left && ax <= right) {
+        g.marker << QPointF(ax - 5, g.lineY - 8) << QPointF(ax + 5, g.lineY - 8) << QPointF(ax, g.lineY);
+    } else {
+        double ex = ax < left ? left + 1 : right - 1, dir = ax < left ? 1 : -1;
+        g.marker << QPointF(ex, g.lineY) << QPointF(ex + dir * 9, g.lineY - 5) << QPointF(ex + dir * 9, g.lineY + 5);
     }
+    placer.block(g.marker.boundingRect());
+    placer.blockForOthers(QRectF(g.lineX0, g.lineY - 1, g.lineX1 - g.lineX0, 2));
+    L.drawn.launch = true;
+}
 
-    auto place = [&](PlacedLabel& l, std::optional<QRectF> r) {
-        if (!r || l.shown) return;
-        l.rect = *r;
-        l.shown = true;
-        placer.block(*r);
-    };
-    auto bandTop = [&](int row, double h) { return m.py(double(row)) - h / 2; };
-    // the extent of a row's NCCL bar in pixels
-    auto rowSpan = [&](int row) {
-        double a = 1e300, e = -1e300;
-        for (size_t i = 0; i < sc.bars.size() && !sc.bars[i].sub; ++i)
-            if (sc.bars[i].row == row) a = std::min(a, L.bars[i].left()), e = std::max(e, L.bars[i].right());
-        return std::make_pair(a, e);
-    };
-    auto rowLabel = [&](int row) {
-        PlacedLabel l(rowLabelKind(sc, row), row, rowLabelText(sc, row));
-        l.font = l.kind == LabelKind::Late ? fonts.late : fonts.row;
+// The labels: each takes the first free place among its candidates (Placer), most important first.
+class LabelPass {
+public:
+    LabelPass(const CollectiveScene& sc, const AxisMapping& m, const LayoutFonts& fonts, Placer& placer, SceneLayout& L)
+        : sc_(sc), m_(m), fonts_(fonts), placer_(placer), L_(L), left_(m.plot.left()), right_(m.plot.left() + m.plot.width()) {}
+
+    // a rank's label: right of its bar's end (the ends line up, so the labels form a column), else
+    // left of its start; on the row, or nudged up towards the gap above the bar (the thin lane is below)
+    void rowLabel(int row) {
+        PlacedLabel l(rowLabelKind(sc_, row), row, rowLabelText(sc_, row));
+        l.font = l.kind == LabelKind::Late ? fonts_.late : fonts_.row;
         l.color = l.kind == LabelKind::Late ? QColor(0xd6, 0x3c, 0x2f).darker(120)
                   : l.kind == LabelKind::Missing ? QColor(Qt::darkGray) : QColor(60, 60, 60);
         double w = boxWidth(l.font, l.text), h = boxHeight(l.font);
-        // on the row, or nudged up towards the gap above the bar (the thin lane is below it)
         for (double dy : {0.0, -2.0, -4.0, -6.0, 2.0}) {
             double top = bandTop(row, h) + dy;
             if (l.kind == LabelKind::Missing) {
-                place(l, placer.right(left + 6, top, w, h));
+                place(l, placer_.right(left_ + 6, top, w, h));
             } else {
                 auto [a, e] = rowSpan(row);
-                // right of the bar's end (the ends line up, so the labels form a column), else left of its start
-                place(l, placer.right(e + 6, top, w, h));
-                place(l, placer.left(a - 6, top, w, h));
+                place(l, placer_.right(e + 6, top, w, h));
+                place(l, placer_.left(a - 6, top, w, h));
             }
         }
-        L.labels.push_back(l);
-    };
+        L_.labels.push_back(l);
+    }
 
-    // most important first: the late arriver, its launch, its predecessor, then the other ranks
-    int lateRow = -1;
-    for (size_t r = 0; r < sc.rows.size(); ++r)
-        if (sc.rows[r].late && !sc.rows[r].missing) lateRow = int(r);
-    if (lateRow >= 0) rowLabel(lateRow);
-
-    if (L.launch.shown) {
-        const LaunchGeometry& g = L.launch;
-        double ax = m.px(LM.apiEnd);
+    // the launch's label ("CPU launch | API", else "CPU launch"): above its line beside the marker;
+    // else on the line (a dimension line's label), nearest the marker; else on the late row left of
+    // its bar, else right of it
+    void launchLabel() {
+        if (!L_.launch.shown) return;
+        const LaunchMarker& LM = sc_.launch;
+        const LaunchGeometry& g = L_.launch;
+        double ax = m_.px(LM.apiEnd);
         QString api = QString::fromStdString(LM.label);
-        QString prefix = ax < left ? QObject::tr("CPU launch %1 before the view").arg(dur(int64_t(m.nsAt(left) - LM.apiEnd)))
-                                   : QObject::tr("CPU launch");
+        QString prefix = ax < left_ ? QObject::tr("CPU launch %1 before the view").arg(dur(int64_t(m_.nsAt(left_) - LM.apiEnd)))
+                                    : QObject::tr("CPU launch");
         PlacedLabel l(LabelKind::Launch, g.row);
-        l.font = fonts.launch;
+        l.font = fonts_.launch;
         l.color = QColor(0x6a, 0x1b, 0x9a).darker(120);
         double h = boxHeight(l.font);
-        double markerX = ax < left ? left + 10 : ax > right ? right - 10 : ax;
+        double markerX = ax < left_ ? left_ + 10 : ax > right_ ? right_ - 10 : ax;
         auto [a, e] = rowSpan(g.row);
-        placer.ignoreOthers(true);  // the launch label may sit on its own line
+        placer_.ignoreOthers(true);  // the launch label may sit on its own line
         for (const QString& text : {prefix + "  |  " + api, prefix}) {
             double w = boxWidth(l.font, text);
             double top = g.lineY - 3 - h;
-            // above the line beside the marker; else on the line (a dimension line's label), nearest
-            // the marker; else on the late row left of its bar, else right of it
-            std::optional<QRectF> r = placer.right(markerX + 7, top, w, h, 40);
-            if (!r) r = placer.left(markerX - 7, top, w, h, 40);
+            std::optional<QRectF> r = placer_.right(markerX + 7, top, w, h, 40);
+            if (!r) r = placer_.left(markerX - 7, top, w, h, 40);
             for (double dy : {0.0, -3.0, 3.0}) {
                 if (r) break;
-                r = placer.right(markerX + 7, g.lineY - h / 2 + dy, w, h);
+                r = placer_.right(markerX + 7, g.lineY - h / 2 + dy, w, h);
                 if (r && r->right() > g.lineX1 + 1 && g.lineX1 - g.lineX0 > w) r.reset();  // stay on the line when it is long enough
             }
-            if (!r) r = placer.left(a - 6, bandTop(g.row, h), w, h);
-            if (!r) r = placer.right(e + 6, bandTop(g.row, h), w, h);
+            if (!r) r = placer_.left(a - 6, bandTop(g.row, h), w, h);
+            if (!r) r = placer_.right(e + 6, bandTop(g.row, h), w, h);
             if (r) {
                 l.text = text;
                 place(l, r);
                 break;
             }
         }
-        placer.ignoreOthers(false);
-        L.labels.push_back(l);
+        placer_.ignoreOthers(false);
+        L_.labels.push_back(l);
     }
 
-    for (size_t k = 0; k < L.predecessors.size(); ++k) {
-        const Bar& b = sc.bars[size_t(L.predecessors[k])];
-        const QRectF& box = L.predRects[k];
-        PlacedLabel l(LabelKind::Predecessor, b.row,
-                      QObject::tr("predecessor (%1)").arg(b.kind == BarKind::Gemm ? QObject::tr("GEMM") : QObject::tr("kernel")));
-        l.font = fonts.predecessor;
-        l.color = QColor(0xff, 0x8c, 0x00).darker(160);
-        double w = boxWidth(l.font, l.text), h = boxHeight(l.font);
-        // below its box, else above it, else on the late row just left of the NCCL bar it delayed
-        place(l, placer.right(std::max(box.left(), left + 1), box.bottom() + 1, w, h, 40));
-        place(l, placer.left(std::min(box.right(), right - 1), box.bottom() + 1, w, h, 40));
-        place(l, placer.right(std::max(box.left(), left + 1), box.top() - 1 - h, w, h, 40));
-        place(l, placer.left(std::min(box.right(), right - 1), box.top() - 1 - h, w, h, 40));
-        auto [a, e] = rowSpan(b.row);
-        place(l, placer.left(a - 6, bandTop(b.row, h), w, h));
-        L.labels.push_back(l);
+    // each predecessor's label: below its box, else above it, else on the late row just left of the
+    // NCCL bar it delayed
+    void predecessorLabels() {
+        for (size_t k = 0; k < L_.predecessors.size(); ++k) {
+            const Bar& b = sc_.bars[size_t(L_.predecessors[k])];
+            const QRectF& box = L_.predRects[k];
+            PlacedLabel l(LabelKind::Predecessor, b.row,
+                          QObject::tr("predecessor (%1)").arg(b.kind == BarKind::Gemm ? QObject::tr("GEMM") : QObject::tr("kernel")));
+            l.font = fonts_.predecessor;
+            l.color = QColor(0xff, 0x8c, 0x00).darker(160);
+            double w = boxWidth(l.font, l.text), h = boxHeight(l.font);
+            place(l, placer_.right(std::max(box.left(), left_ + 1), box.bottom() + 1, w, h, 40));
+            place(l, placer_.left(std::min(box.right(), right_ - 1), box.bottom() + 1, w, h, 40));
+            place(l, placer_.right(std::max(box.left(), left_ + 1), box.top() - 1 - h, w, h, 40));
+            place(l, placer_.left(std::min(box.right(), right_ - 1), box.top() - 1 - h, w, h, 40));
+            auto [a, e] = rowSpan(b.row);
+            place(l, placer_.left(a - 6, bandTop(b.row, h), w, h));
+            L_.labels.push_back(l);
+        }
     }
 
+private:
+    void place(PlacedLabel& l, std::optional<QRectF> r) {
+        if (!r || l.shown) return;
+        l.rect = *r;
+        l.shown = true;
+        placer_.block(*r);
+    }
+    double bandTop(int row, double h) const { return m_.py(double(row)) - h / 2; }
+    // the extent of a row's NCCL bar in pixels
+    std::pair<double, double> rowSpan(int row) const {
+        double a = 1e300, e = -1e300;
+        for (size_t i = 0; i < sc_.bars.size() && !sc_.bars[i].sub; ++i)
+            if (sc_.bars[i].row == row) a = std::min(a, L_.bars[i].left()), e = std::max(e, L_.bars[i].right());
+        return std::make_pair(a, e);
+    }
+
+    const CollectiveScene& sc_;
+    const AxisMapping& m_;
+    const LayoutFonts& fonts_;
+    Placer& placer_;
+    SceneLayout& L_;
+    const double left_, right_;
+};
+
+}  // namespace
+
+SceneLayout layoutScene(const CollectiveScene& sc, const AxisMapping& m, const LayoutFonts& fonts) {
+    SceneLayout L;
+    L.plot = m.plot;
+    if (sc.collective < 0 || m.plot.width() <= 0 || m.plot.height() <= 0) return L;
+    layoutShapes(sc, m, L);
+    Placer placer(QRectF(m.plot).adjusted(1, 1, -1, -1), 3);
+    for (const QRectF& r : L.bars) placer.block(r);
+    for (const LaneRect& r : L.lanes) placer.block(r.rect);
+    for (const QRectF& r : L.predRects) placer.block(r);
+    layoutLaunch(sc, m, placer, L);
+    // most important first: the late arriver, its launch, its predecessor, then the other ranks
+    LabelPass labels(sc, m, fonts, placer, L);
+    int lateRow = -1;
     for (size_t r = 0; r < sc.rows.size(); ++r)
-        if (int(r) != lateRow) rowLabel(int(r));
+        if (sc.rows[r].late && !sc.rows[r].missing) lateRow = int(r);
+    if (lateRow >= 0) labels.rowLabel(lateRow);
+    labels.launchLabel();
+    labels.predecessorLabels();
+    for (size_t r = 0; r < sc.rows.size(); ++r)
+        if (int(r) != lateRow) labels.rowLabel(int(r));
     return L;
 }
 
