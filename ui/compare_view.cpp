@@ -56,12 +56,8 @@ QString opsText(const skew::Group& g) {
 
 }  // namespace
 
-CompareView::CompareView(QWidget* parent) : QWidget(parent) {
-    auto* root = new QVBoxLayout(this);
-    root->setContentsMargins(6, 4, 6, 4);
-    root->setSpacing(3);
-
-    // header: the files, the pair, the verdict in numbers, notes
+// The header: the files, the pair of groups shown, the verdict in numbers, the notes.
+void CompareView::buildHeader(QVBoxLayout* root) {
     auto* line1 = new QHBoxLayout;
     files_ = new QLabel;
     files_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -90,8 +86,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     notes_->setStyleSheet("QLabel { color: #555; }");
     root->addWidget(notes_);
+}
 
-    // the views
+// The step maps of A and B one above the other, the list of events to follow, the two collective
+// views side by side, each under the line that says how it was paired.
+void CompareView::buildViews() {
     events_ = new CompareEventsList;
     events_->setMinimumWidth(140);
     mapA_ = new StepMapView;
@@ -124,8 +123,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     colls_->addWidget(collBoxA);
     colls_->addWidget(collBoxB);
     colls_->setChildrenCollapsible(false);
-    top_ = new QSplitter(Qt::Horizontal);
+}
 
+// The delta table, and the details of a bar clicked in either collective view, as tabs.
+void CompareView::buildSideTabs() {
     deltaModel_ = new CompareDeltaModel(this);
     deltaTable_ = new QTableView;
     deltaTable_->setModel(deltaModel_);
@@ -138,17 +139,51 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     deltaTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     deltaTable_->setWordWrap(false);
     deltaTable_->setMinimumWidth(200);
-    cdf_ = new SkewCdfChart;
-    bars_ = new CompareRankBars;
-    // a grid of two rows: what to follow, where it falls and the numbers on top; the collectives
-    // side by side and the distributions below (sizes: applyProportions)
-    // the delta table, and the details of a bar clicked in either collective view
     details_ = new QPlainTextEdit;
     details_->setReadOnly(true);
     details_->setPlaceholderText(tr("Click a bar of A's or B's collective view for its details."));
     side_ = new QTabWidget;
     side_->addTab(deltaTable_, tr("Delta"));
     side_->addTab(details_, tr("Details"));
+}
+
+// Selection both ways between the step maps, the list and the pair box; one offset axis for both
+// step maps; hover texts and Details for the bars of both collective views.
+void CompareView::connectSelection() {
+    connect(mapA_, &StepMapView::collectiveClicked, this, [this](int c) { selectCollective(false, c); });
+    connect(mapB_, &StepMapView::collectiveClicked, this, [this](int c) { selectCollective(true, c); });
+    connect(mapA_, &StepMapView::settingsRequested, this, &CompareView::settingsRequested);
+    connect(mapB_, &StepMapView::settingsRequested, this, &CompareView::settingsRequested);
+    connect(events_, &CompareEventsList::collectiveActivated, this, &CompareView::selectCollective);
+    connect(pairBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && i != pair_) setPair(i);
+    });
+    // one offset axis for both step maps
+    connect(mapA_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { lockMaps(true); });
+    connect(mapB_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { lockMaps(false); });
+    collA_->setToolTipProvider([this](const Bar& b) {
+        return c_ ? QString::fromStdString(barSummary(c_->a->profile, collA_->scene(), b)) : QString();
+    });
+    collB_->setToolTipProvider([this](const Bar& b) {
+        return c_ ? QString::fromStdString(barSummary(c_->b->profile, collB_->scene(), b)) : QString();
+    });
+    connect(collA_, &CollectiveView::barClicked, this, [this](int rank, int lane, quint32 k) { showDetails(false, rank, lane, k); });
+    connect(collB_, &CollectiveView::barClicked, this, [this](int rank, int lane, quint32 k) { showDetails(true, rank, lane, k); });
+}
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    auto* root = new QVBoxLayout(this);
+    root->setContentsMargins(6, 4, 6, 4);
+    root->setSpacing(3);
+
+    buildHeader(root);
+    buildViews();
+    buildSideTabs();
+    cdf_ = new SkewCdfChart;
+    bars_ = new CompareRankBars;
+    // a grid of two rows: what to follow, where it falls and the numbers on top; the collectives
+    // side by side and the distributions below (sizes: applyProportions)
+    top_ = new QSplitter(Qt::Horizontal);
     top_->addWidget(events_);
     top_->addWidget(maps_);
     top_->addWidget(side_);
@@ -174,26 +209,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     stack_->addWidget(notCompared_);
     root->addWidget(stack_, 1);
 
-    // selection: a step map, the list, both ways
-    connect(mapA_, &StepMapView::collectiveClicked, this, [this](int c) { selectCollective(false, c); });
-    connect(mapB_, &StepMapView::collectiveClicked, this, [this](int c) { selectCollective(true, c); });
-    connect(mapA_, &StepMapView::settingsRequested, this, &CompareView::settingsRequested);
-    connect(mapB_, &StepMapView::settingsRequested, this, &CompareView::settingsRequested);
-    connect(events_, &CompareEventsList::collectiveActivated, this, &CompareView::selectCollective);
-    connect(pairBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (i >= 0 && i != pair_) setPair(i);
-    });
-    // one offset axis for both step maps
-    connect(mapA_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { lockMaps(true); });
-    connect(mapB_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { lockMaps(false); });
-    collA_->setToolTipProvider([this](const Bar& b) {
-        return c_ ? QString::fromStdString(barSummary(c_->a->profile, collA_->scene(), b)) : QString();
-    });
-    collB_->setToolTipProvider([this](const Bar& b) {
-        return c_ ? QString::fromStdString(barSummary(c_->b->profile, collB_->scene(), b)) : QString();
-    });
-    connect(collA_, &CollectiveView::barClicked, this, [this](int rank, int lane, quint32 k) { showDetails(false, rank, lane, k); });
-    connect(collB_, &CollectiveView::barClicked, this, [this](int rank, int lane, quint32 k) { showDetails(true, rank, lane, k); });
+    connectSelection();
     setComparison(nullptr);
 }
 

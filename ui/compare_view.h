@@ -20,6 +20,7 @@ class QTabWidget;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
+class QVBoxLayout;
 
 namespace skewui {
 
@@ -89,6 +90,10 @@ protected:
     bool eventFilter(QObject* o, QEvent* e) override;
 
 private:
+    void buildHeader(QVBoxLayout* root);
+    void buildViews();
+    void buildSideTabs();
+    void connectSelection();
     void applyProportions();
     void updateHeader();
     void updateSideLabels();
