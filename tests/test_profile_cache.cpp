@@ -68,7 +68,9 @@ TEST(ProfileCache, SecondOpenReadsTheSnapshotWithTheSameAnalysis) {
         EXPECT_EQ(withoutDebug(warm.err), withoutDebug(cold.err));
         // and a report read without any cache agrees too
         RunResult none = runSkewscope({"analyze", files[0], "--format", "json", "--no-cache"});
-        if (files.size() == 1) EXPECT_TRUE(analysisOf(none.out) == analysisOf(cold.out));
+        if (files.size() == 1) {
+            EXPECT_TRUE(analysisOf(none.out) == analysisOf(cold.out));
+        }
     }
     EXPECT_EQ(c.snapshots().size(), 1u + perRank.result.files.size() + 1u);  // one per file, never beside the input
     for (const auto& f : perRank.result.files)

@@ -29,11 +29,29 @@ inline std::vector<std::string> realExports() {
     return out;
 }
 
+// Every temporary folder a test made is removed when the test program ends, also after a failed
+// ASSERT returned before the test's own remove_all (nothing is left in /tmp either way).
+inline void rememberTempDir(const std::filesystem::path& d) {
+    struct Made {
+        std::vector<std::filesystem::path> dirs;
+        ~Made() {
+            for (const auto& d : dirs) {
+                std::error_code ec;
+                std::filesystem::permissions(d, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
+                std::filesystem::remove_all(d, ec);
+            }
+        }
+    };
+    static Made made;
+    made.dirs.push_back(d);
+}
+
 // A fresh temporary folder per test.
 inline std::string tempDir(const std::string& name) {
     auto d = std::filesystem::temp_directory_path() / ("skewscope-test-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
+    rememberTempDir(d);
     return d.string();
 }
 

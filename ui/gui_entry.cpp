@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "cache/profile_cache.h"
+#include "cli/commands.h"
 #include "collective_view.h"
 #include "main_window.h"
 #include "model/loader.h"
@@ -119,6 +120,8 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
         std::fprintf(stderr, "skewscope: %s\n", e.what());
         return 1;
     }
+    skew::printWarnings(s->profile.warnings);
+    skew::printWarnings(s->analysis.warnings);
     const int c = namedCollective(cl, s->analysis);
     int rc = 1;
     if (c != -2) rc = cl.view == "collective" ? exportScene(cl, buildScene(s->profile, s->analysis, c)) : exportRunView(cl, s, c);
@@ -195,6 +198,10 @@ static int renderCompare(const skew::CommandLine& cl) {
     } catch (const std::exception& e) {
         std::fprintf(stderr, "skewscope: %s\n", e.what());
         return 1;
+    }
+    for (const SessionPtr& side : {c->a, c->b}) {
+        skew::printWarnings(side->profile.warnings);
+        skew::printWarnings(side->analysis.warnings);
     }
     int rc = 0;
     const int ci = namedCollective(cl, c->a->analysis);

@@ -31,9 +31,10 @@ namespace {
 
 const char* const kCommands[] = {"info", "analyze", "render", "compare", "cache"};
 
-// A finite number written out in full: no trailing text, no overflow, not NaN or infinity.
+// A finite decimal number written out in full: no trailing text, no overflow, not NaN or infinity,
+// not hexadecimal (strtod would read 0x10 as 16).
 bool toDouble(const std::string& s, double& v) {
-    if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
+    if (s.empty() || s.find_first_not_of("0123456789.eE+-") != std::string::npos) return false;
     errno = 0;
     char* end = nullptr;
     v = std::strtod(s.c_str(), &end);
@@ -49,6 +50,15 @@ bool toInt(const std::string& s, int64_t lo, int64_t hi, int64_t& v) {
     if (!end || *end != '\0' || errno != 0 || x < lo || x > hi) return false;
     v = x;
     return true;
+}
+
+// The image formats render and the viewer's exports write, by the output's suffix (any case).
+bool hasImageSuffix(const std::string& path) {
+    const size_t dot = path.rfind('.');
+    if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
+    std::string ext = path.substr(dot + 1);
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext == "png" || ext == "svg" || ext == "pdf";
 }
 
 size_t editDistance(const std::string& a, const std::string& b) {
@@ -136,7 +146,7 @@ public:
             if (a.size() > 1 && a[0] == '-' && a != "-") return fail("unknown option " + a + " for " + c);
             (afterVs_ ? out_.filesB : out_.files).push_back(a);
         }
-        return checkFiles() && checkFormat() && checkAnalysis() && checkRender() && checkOutput();
+        return checkFiles() && checkFormat() && checkAnalysis() && checkRender() && checkOutput() && checkImageType();
     }
 
 private:
@@ -296,6 +306,13 @@ private:
             return fail("render needs --collective [G:]K (or --view timeline|stepmap|heatmap)");
         if (out_.hasRange && out_.view != "timeline") return fail("--range sets the window of --view timeline");
         if (!outputGiven_ || out_.output == "-") return fail("render needs --output PATH ending in .png, .svg or .pdf");
+        return true;
+    }
+
+    // after checkOutput: naming an export is the message that matters, whatever its suffix
+    bool checkImageType() {
+        if (out_.command == "render" && !hasImageSuffix(out_.output))
+            return fail("unknown image type for " + out_.output + ": use .png, .svg or .pdf");
         return true;
     }
 

@@ -34,6 +34,10 @@ void storeSnapshots(ProfileCache* cache, const Profile& p) {
     }
 }
 
+void printWarnings(const std::vector<std::string>& warnings) {
+    for (const auto& w : warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+}
+
 static int runCache(const CommandLine& cl) {
     ProfileCache cache;
     if (cl.cacheAction == "clear") {
@@ -54,12 +58,10 @@ static int runCompare(const CommandLine& cl) {
     const AnalysisOptions o = analysisOptions(cl);
     Profile pa = loadProfile(cl.files, lo);
     Profile pb = loadProfile(cl.filesB, lo);
-    for (const auto* p : {&pa, &pb})
-        for (const auto& w : p->warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+    for (const auto* p : {&pa, &pb}) printWarnings(p->warnings);
     Analysis aa = analyze(pa, o);
     Analysis ab = analyze(pb, o);
-    for (const auto* a : {&aa, &ab})
-        for (const auto& w : a->warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+    for (const auto* a : {&aa, &ab}) printWarnings(a->warnings);
     Side A{&pa, &aa}, B{&pb, &ab};
     Comparison c = compareCaptures(A, B);
     std::string out = cl.format == "json" ? compareJson(A, B, c) : cl.format == "md" ? compareMarkdown(A, B, c) : compareText(A, B, c);
@@ -88,14 +90,14 @@ int runHeadless(const CommandLine& cl) {
         LoadOptions lo;
         lo.cache = cache.get();
         Profile p = loadProfile(cl.files, lo);
-        for (const auto& w : p.warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+        printWarnings(p.warnings);
         std::string out;
         if (cl.command == "info") {
             out = cl.format == "json" ? infoJson(p) : infoText(p);
         } else {
             AnalysisOptions o = analysisOptions(cl);
             Analysis a = analyze(p, o);
-            for (const auto& w : a.warnings) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+            printWarnings(a.warnings);
             if (cl.format == "json") {
                 // streamed: the report of a big capture is as big as its model
                 OutputFile file(cl.output);

@@ -18,6 +18,10 @@ class ProfileCache;
 std::unique_ptr<ProfileCache> commandLineCache(const CommandLine& cl);
 void storeSnapshots(ProfileCache* cache, const Profile& p);
 
+// Writes each warning to stderr as one "skewscope: warning: ..." line (every headless command and
+// render say what they warned about the same way).
+void printWarnings(const std::vector<std::string>& warnings);
+
 // Runs info/analyze; returns the exit code (0 ok, 1 other error, 2 usage, 3 unreadable input).
 int runHeadless(const CommandLine& cl);
 

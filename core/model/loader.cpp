@@ -263,6 +263,9 @@ void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOpt
         in.schemaVersion = f.meta("EXPORT_SCHEMA_VERSION");
         in.hasSessionStart = f.hasSessionStart();
         in.sessionStartUtcNs = f.sessionStartUtcNs();
+        if (f.sessionStartUnusable())
+            o.parts.back().warnings.push_back(path + ": its session start (TARGET_INFO_SESSION_START_TIME.utcEpochNs) is not a time from 1970 to 2116; "
+                                              "read as if the file had none");
         in.tables = f.tables();
         std::sort(in.tables.begin(), in.tables.end());
         for (const char* t : kCaptureFeatureTables)

@@ -262,9 +262,13 @@ ExportFile::ExportFile(const std::string& path) : path_(path), conn_(path) {
     if (hasTable("TARGET_INFO_SESSION_START_TIME") && columns("TARGET_INFO_SESSION_START_TIME").count("utcEpochNs")) {
         Query st(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME", path);
         // a wall-clock time from 1970 to about 2116: anything else cannot place the file
-        if (st.step() && st.isInteger(0) && st.i64(0) >= 0 && st.i64(0) <= kMaxUtcNs) {
-            hasSessionStart_ = true;
-            sessionStartUtcNs_ = st.i64(0);
+        if (st.step()) {
+            if (st.isInteger(0) && st.i64(0) >= 0 && st.i64(0) <= kMaxUtcNs) {
+                hasSessionStart_ = true;
+                sessionStartUtcNs_ = st.i64(0);
+            } else {
+                sessionStartUnusable_ = true;
+            }
         }
     }
 }

@@ -97,6 +97,8 @@ public:
     std::string meta(const std::string& name) const;  // META_DATA_EXPORT / EXPORT_META_DATA value
     bool hasSessionStart() const { return hasSessionStart_; }
     int64_t sessionStartUtcNs() const { return sessionStartUtcNs_; }
+    // a session start row whose utcEpochNs is not an integer from 1970 to about 2116 (treated as none)
+    bool sessionStartUnusable() const { return sessionStartUnusable_; }
 
     sqlite3* db() const { return conn_.db(); }
 
@@ -108,6 +110,7 @@ private:
     std::vector<std::pair<std::string, std::string>> meta_;
     bool hasSessionStart_ = false;
     int64_t sessionStartUtcNs_ = 0;
+    bool sessionStartUnusable_ = false;
 };
 
 // Session starts outside [0, kMaxUtcNs] (1970 to about 2116) are treated as absent: they cannot place
