@@ -201,9 +201,9 @@ void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, co
     const double k = double(s->profile.kernelCount());
     const auto b = s->timeline.bytes();
     std::printf("level of detail: built in %.3f s; %.2f extra bytes per kernel (block sums %.2f, launch order %.2f, collective order %.2f, "
-                "unsorted ends %.2f, names %.3f, missing %.3f)\n",
+                "names %.3f, missing %.3f)\n",
                 build, double(b.total()) / k, double(b.blocks) / k, double(b.launches) / k, double(b.collectives) / k,
-                double(b.unsortedEnds) / k, double(b.names) / k, double(b.missing) / k);
+                double(b.names) / k, double(b.missing) / k);
     const QSize size(1920, 1080);
     const int runs = std::getenv("SKEWSCOPE_BENCH_VIEW_RUNS") ? std::max(1, std::atoi(std::getenv("SKEWSCOPE_BENCH_VIEW_RUNS"))) : 50;
     // the biggest late arriver, to zoom on

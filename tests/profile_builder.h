@@ -34,23 +34,14 @@ public:
     // A kernel of `rank` on `stream`; correlation id `corr` (kNoCorrelation: none).
     ProfileBuilder& kernel(int rank, int stream, int64_t start, int64_t end, const std::string& name,
                            uint32_t corr = skew::kNoCorrelation) {
-        skew::KernelLane& l = lane(rank, stream);
-        l.start.push_back(start);
-        l.end.push_back(end);
-        l.name.push_back(intern(name));
-        l.correlationId.push_back(corr);
+        lane(rank, stream).push_back(start, end, intern(name), corr);
         return *this;
     }
 
     // The launch call (eventClass 0/1 row) of correlation id `corr` in `rank`'s process.
     ProfileBuilder& launch(int rank, uint32_t corr, int64_t start, int64_t end, uint32_t tid = 1,
                            const std::string& api = "cuLaunchKernelEx") {
-        skew::Launches& L = p_.processes[size_t(p_.ranks[size_t(rank)].process)].launches;
-        L.correlationId.push_back(corr);
-        L.start.push_back(start);
-        L.end.push_back(end);
-        L.name.push_back(intern(api));
-        L.tid.push_back(tid);
+        p_.processes[size_t(p_.ranks[size_t(rank)].process)].launches.push_back(corr, start, end, intern(api), tid);
         return *this;
     }
 
@@ -87,11 +78,11 @@ public:
             for (auto& l : r.lanes) {
                 sortLane(l);
                 l.ncclKernels = 0;
-                for (auto n : l.name) l.ncclKernels += p.opOfName(n) != skew::CollOp::NotNccl;
+                for (size_t i = 0; i < l.size(); ++i) l.ncclKernels += p.opOfName(l.name[i]) != skew::CollOp::NotNccl;
                 skew::buildLaneIndex(l);
                 for (size_t i = 0; i < l.size(); ++i) {
                     if (!any || l.start[i] < p.timeStart) p.timeStart = l.start[i];
-                    if (!any || l.end[i] > p.timeEnd) p.timeEnd = l.end[i];
+                    if (!any || l.end(i) > p.timeEnd) p.timeEnd = l.end(i);
                     any = true;
                 }
             }
@@ -129,7 +120,10 @@ private:
         std::vector<size_t> perm(l.size());
         std::iota(perm.begin(), perm.end(), 0);
         std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return l.start[a] < l.start[b]; });
-        permute(l.start, perm), permute(l.end, perm), permute(l.name, perm), permute(l.correlationId, perm);
+        skew::KernelLane sorted;
+        sorted.stream = l.stream;
+        for (size_t i : perm) sorted.push_back(l.start[i], l.end(i), l.name[i], l.correlationId[i]);
+        l = std::move(sorted);
     }
 
     template <typename... Cols>
@@ -145,7 +139,9 @@ private:
         std::vector<size_t> perm(L.size());
         std::iota(perm.begin(), perm.end(), 0);
         std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return L.correlationId[a] < L.correlationId[b]; });
-        permute(L.correlationId, perm), permute(L.start, perm), permute(L.end, perm), permute(L.name, perm), permute(L.tid, perm);
+        skew::Launches sorted;
+        for (size_t i : perm) sorted.push_back(L.correlationId[i], L.start(i), L.end[i], L.name[i], L.tid[i]);
+        L = std::move(sorted);
     }
 
     skew::Profile p_;

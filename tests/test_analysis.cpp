@@ -11,6 +11,7 @@
 #include "analysis/analysis.h"
 #include "gen_fixture.h"
 #include "json_value.h"
+#include "model/lane_index.h"
 #include "model/loader.h"
 
 using namespace testutil;
@@ -517,13 +518,13 @@ TEST(Analysis, NcclOnlyTimeMatchesBruteForce) {
             const auto& kl = r.lanes[size_t(gl.lane)];
             int64_t total = 0, only = 0;
             for (uint32_t k : gl.kernels) {
-                int64_t a0 = kl.start[k], b0 = kl.end[k];
+                int64_t a0 = kl.start[k], b0 = kl.end(k);
                 total += b0 - a0;
                 std::vector<std::pair<int64_t, int64_t>> iv;
                 for (const auto& o : r.lanes)
                     for (size_t i = 0; i < o.size(); ++i)
-                        if (p.opOfName(o.name[i]) == skew::CollOp::NotNccl && o.end[i] > a0 && o.start[i] < b0)
-                            iv.emplace_back(std::max(a0, o.start[i]), std::min(b0, o.end[i]));
+                        if (p.opOfName(o.name[i]) == skew::CollOp::NotNccl && o.end(i) > a0 && o.start[i] < b0)
+                            iv.emplace_back(std::max(a0, o.start[i]), std::min(b0, o.end(i)));
                 std::sort(iv.begin(), iv.end());
                 int64_t covered = 0, cur = a0;
                 for (auto [x, y] : iv) {
@@ -571,10 +572,12 @@ TEST(Analysis, LaneStartingManyCollectivesLaterAligns) {
     auto& lane = p.ranks[3].lanes[1];  // dev 4, stream 56: only FSDP NCCL kernels
     ASSERT_EQ(lane.stream, 56);
     ASSERT_EQ(lane.size(), 135u);
-    for (auto* v : {&lane.start, &lane.end}) v->erase(v->begin(), v->begin() + 20);
-    lane.name.erase(lane.name.begin(), lane.name.begin() + 20);
-    lane.correlationId.erase(lane.correlationId.begin(), lane.correlationId.begin() + 20);
-    lane.ncclKernels -= 20;
+    skew::KernelLane later;  // the lane without its first 20 kernels
+    later.stream = lane.stream;
+    for (size_t k = 20; k < lane.size(); ++k) later.push_back(lane.start[k], lane.end(k), lane.name[k], lane.correlationId[k]);
+    later.ncclKernels = lane.ncclKernels - 20;
+    skew::buildLaneIndex(later);
+    lane = std::move(later);
     Analysis a = skew::analyze(p);
     const auto& g = groupWithOp(a, "AllGather");
     EXPECT_EQ(g.count, 135u);

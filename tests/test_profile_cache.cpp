@@ -10,7 +10,10 @@
 #include <regex>
 #include <thread>
 
+#include <sqlite3.h>
+
 #include "gen_fixture.h"
+#include "model/loader.h"
 #include "test_util.h"
 
 using namespace testutil;
@@ -75,6 +78,56 @@ TEST(ProfileCache, SecondOpenReadsTheSnapshotWithTheSameAnalysis) {
     EXPECT_EQ(c.snapshots().size(), 1u + perRank.result.files.size() + 1u);  // one per file, never beside the input
     for (const auto& f : perRank.result.files)
         for (const auto& e : fs::directory_iterator(fs::path(f).parent_path())) EXPECT_NE(e.path().extension(), ".snap");
+    fs::remove_all(dir);
+}
+
+// Values that do not fit the compact columns (a kernel and a launch call of over 4.3 s, so that
+// their columns are 64-bit): the export and the snapshot give the same analysis, with the exact
+// durations the rows hold.
+TEST(ProfileCache, WideColumnsReadAsTheExportHoldsThem) {
+    std::string dir = tempDir("cache-wide");
+    CacheRun c{dir + "/cache"};
+    const std::string path = copyOf(generated("demo", skewgen::demoConfig()).path, dir, "wide.sqlite");
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    // the last kernel of the file (by start) runs 5 s longer; the first launch row 6 s
+    ASSERT_EQ(sqlite3_exec(db,
+                           "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = end + 5000000000 WHERE rowid = "
+                           "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start DESC LIMIT 1);"
+                           "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = start - 6000000000 WHERE rowid = "
+                           "(SELECT r.rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.eventClass IN (0, 1) AND EXISTS "
+                           "(SELECT 1 FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.correlationId = r.correlationId AND "
+                           "k.globalPid = (r.globalTid & ~16777215)) ORDER BY r.rowid LIMIT 1);",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    int64_t longest = 0;
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "SELECT max(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL", -1, &st, nullptr);
+    if (sqlite3_step(st) == SQLITE_ROW) longest = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    ASSERT_GT(longest, int64_t(5'000'000'000));
+
+    skew::Profile p = skew::loadProfile({path});
+    int64_t got = 0;
+    int wideLanes = 0;
+    for (const auto& r : p.ranks)
+        for (const auto& l : r.lanes) {
+            wideLanes += l.duration.wide();
+            for (size_t k = 0; k < l.size(); ++k) got = std::max(got, l.end(k) - l.start[k]);
+        }
+    EXPECT_EQ(got, longest);
+    EXPECT_EQ(wideLanes, 1);
+    int wideLaunches = 0;
+    for (const auto& pr : p.processes) wideLaunches += pr.launches.duration.wide();
+    EXPECT_EQ(wideLaunches, 1);
+
+    RunResult cold = c.analyze({path});
+    ASSERT_EQ(cold.exitCode, 0) << cold.err;
+    RunResult warm = c.analyze({path});
+    ASSERT_EQ(warm.exitCode, 0) << warm.err;
+    EXPECT_THAT(warm.out, HasSubstr("\"from_cache\": true"));
+    EXPECT_TRUE(analysisOf(warm.out) == analysisOf(cold.out));
     fs::remove_all(dir);
 }
 

@@ -69,23 +69,20 @@ TEST(LaneIndex, OverlapAndLatestEndMatchBruteForceOnOverlappingLanes) {
             t += int64_t(rng() % 50);
             // mostly short kernels, some very long ones: ends are not monotonic
             int64_t d = rng() % 10 == 0 ? int64_t(rng() % 5000) : int64_t(rng() % 40);
-            l.start.push_back(t);
-            l.end.push_back(t + d);
+            l.push_back(t, t + d, 0, 0);
         }
-        l.name.assign(size_t(n), 0);
-        l.correlationId.assign(size_t(n), 0);
         skew::buildLaneIndex(l);
         for (int q = 0; q < 200; ++q) {
             int64_t a = int64_t(rng() % uint64_t(t + 100)) - 50, b = a + int64_t(rng() % 300);
             std::vector<size_t> got, want;
             skew::forEachOverlapping(l, a, b, [&](size_t i) { got.push_back(i); });
             for (size_t i = 0; i < l.size(); ++i)
-                if (l.start[i] < b && l.end[i] > a) want.push_back(i);
+                if (l.start[i] < b && l.end(i) > a) want.push_back(i);
             ASSERT_EQ(got, want) << "trial " << trial << " [" << a << ", " << b << ")";
             int64_t skip = rng() % 4 == 0 ? int64_t(rng() % uint64_t(n)) : -1;
             int64_t best = -1;
             for (size_t i = 0; i < l.size(); ++i)
-                if (int64_t(i) != skip && l.end[i] >= a && l.end[i] <= b && (best < 0 || l.end[i] >= l.end[size_t(best)])) best = int64_t(i);
+                if (int64_t(i) != skip && l.end(i) >= a && l.end(i) <= b && (best < 0 || l.end(i) >= l.end(size_t(best)))) best = int64_t(i);
             size_t hint = size_t(rng() % uint64_t(n + 1));
             ASSERT_EQ(skew::latestEndIn(l, a, b, skip, q % 2 ? &hint : nullptr), best) << "trial " << trial;
         }
@@ -770,11 +767,11 @@ TEST(Clocks, AFileAheadIsShiftedBackByTheMedianOfItsEndResiduals) {
     const auto& was = before.ranks[2].lanes[0];
     for (size_t k = 0; k < 5; ++k) {
         EXPECT_EQ(l2.start[k], was.start[k] + shift);
-        EXPECT_EQ(l2.end[k], was.end[k] + shift);
-        EXPECT_EQ(f.p.ranks[0].lanes[0].end[k], before.ranks[0].lanes[0].end[k]);
+        EXPECT_EQ(l2.end(k), was.end(k) + shift);
+        EXPECT_EQ(f.p.ranks[0].lanes[0].end(k), before.ranks[0].lanes[0].end(k));
     }
     const auto& pr = f.p.processes[size_t(f.p.ranks[2].process)];
-    EXPECT_EQ(pr.launches.start[0], T + ahead - 10 * kUs + shift);
+    EXPECT_EQ(pr.launches.start(0), T + ahead - 10 * kUs + shift);
     EXPECT_EQ(pr.nvtx.end[0], T + ahead + 5 * kMs + shift);
     EXPECT_EQ(pr.waits.start[0], T + ahead + shift);
     ASSERT_EQ(f.a.warnings.size(), 1u);
@@ -798,7 +795,8 @@ TEST(Clocks, AnOffsetUnderTheThresholdIsEstimatedButNotApplied) {
     EXPECT_EQ(f.a.clocks[2].estimateNs, -(20 * kUs + 1050));  // 21.05 us, under 50 us
     EXPECT_EQ(f.p.ranks[2].clockOffsetNs, 0);
     EXPECT_EQ(f.p.inputs[1].alignNs, 0);
-    EXPECT_EQ(f.p.ranks[2].lanes[0].end, before.ranks[2].lanes[0].end);
+    EXPECT_EQ(f.p.ranks[2].lanes[0].start, before.ranks[2].lanes[0].start);
+    EXPECT_EQ(f.p.ranks[2].lanes[0].end(0), before.ranks[2].lanes[0].end(0));
     EXPECT_TRUE(f.a.warnings.empty());
     // the same offset is applied once the threshold is under it
     o.clockOffsetMinNs = 20 * kUs;

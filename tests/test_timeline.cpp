@@ -12,6 +12,7 @@
 #include "gen_fixture.h"
 #include "model/loader.h"
 #include "timeline/run_maps.h"
+#include "model/lane_index.h"
 #include "timeline/timeline_index.h"
 
 using namespace testutil;
@@ -41,7 +42,7 @@ struct Brute {
         ColumnSum o;
         const KernelLane& kl = p.ranks[size_t(rank)].lanes[size_t(lane)];
         for (size_t k = 0; k < kl.size(); ++k) {
-            double s = double(kl.start[k]), e = double(kl.end[k]);
+            double s = double(kl.start[k]), e = double(kl.end(k));
             if (s < b0 && (e > a0 || s >= a0)) ++o.kernels;  // a zero-length kernel counts where it starts
             auto ov = [&](double x0, double x1) { return std::max(0.0, std::min(x1, b0) - std::max(x0, a0)); };
             auto it = member.find({rank, lane, uint32_t(k)});
@@ -99,14 +100,12 @@ Profile handProfile(const std::vector<size_t>& sizes, bool overlapping, uint32_t
             t += overlapping ? int64_t(rng() % 900) : int64_t(rng() % 3000);
             int64_t d = int64_t(rng() % 5000);
             if (rng() % 50 == 0) d = int64_t(rng() % 400000);  // a few long ones spanning many kernels
-            kl.start.push_back(t);
-            kl.end.push_back(t + d);
             StrId nm = rng() % 3 == 0 ? gemm : rng() % 2 ? elem : nccl;
-            kl.name.push_back(nm);
-            kl.correlationId.push_back(uint32_t(k + 1));
+            kl.push_back(t, t + d, nm, uint32_t(k + 1));
             if (nm == nccl) ++kl.ncclKernels;
             if (!overlapping) t += d;
         }
+        buildLaneIndex(kl);  // as the loader leaves every lane
         r.lanes.push_back(std::move(kl));
     }
     p.ranks.push_back(std::move(r));
@@ -121,15 +120,15 @@ TEST(TimelineLod, MergedColumnsEqualBruteForceOnHandLanes) {
         TimelineIndex ix(p, a);
         int64_t t0 = INT64_MAX, t1 = 0;
         for (const auto& l : p.ranks[0].lanes)
-            for (size_t k = 0; k < l.size(); ++k) t0 = std::min(t0, l.start[k]), t1 = std::max(t1, l.end[k]);
+            for (size_t k = 0; k < l.size(); ++k) t0 = std::min(t0, l.start[k]), t1 = std::max(t1, l.end(k));
         SCOPED_TRACE(overlapping ? "overlapping" : "serial");
         checkAgainstBrute(p, a, ix, PixelMap::fit(double(t0), double(t1), 97));           // many kernels per column
         checkAgainstBrute(p, a, ix, PixelMap::fit(double(t0) - 5000, double(t1) + 5000, 1));  // one column
         checkAgainstBrute(p, a, ix, PixelMap::fit(double(t0) + 12345.5, double(t0) + 40000.25, 333));  // zoomed in, fractional edges
         if (overlapping) {
             bool unsorted = false;
-            const auto& e = p.ranks[0].lanes[5].end;
-            for (size_t k = 1; k < e.size(); ++k) unsorted |= e[k] < e[k - 1];
+            const auto& e = p.ranks[0].lanes[5];
+            for (size_t k = 1; k < e.size(); ++k) unsorted |= e.end(k) < e.end(k - 1);
             EXPECT_TRUE(unsorted) << "the test must cover ends out of start order";
         }
     }
@@ -142,11 +141,9 @@ TEST(TimelineLod, ZeroLengthKernelsOnColumnEdgesCountAsBruteForceDoes) {
     // kernels of zero length exactly on column edges, one inside, and long ones across edges
     const int64_t ks[][2] = {{100, 100}, {100, 250}, {250, 250}, {300, 300}, {300, 300}, {310, 700}, {700, 700}, {950, 1000}, {1000, 1000}};
     for (const auto& k : ks) {
-        kl.start.push_back(k[0]);
-        kl.end.push_back(k[1]);
-        kl.name.push_back(p.strings.intern("at::native::elementwise_kernel"));
-        kl.correlationId.push_back(uint32_t(kl.start.size()));
+        kl.push_back(k[0], k[1], p.strings.intern("at::native::elementwise_kernel"), uint32_t(kl.start.size() + 1));
     }
+    buildLaneIndex(kl);
     p.ranks[0].lanes.push_back(std::move(kl));
     Analysis a;
     TimelineIndex ix(p, a);
@@ -200,7 +197,7 @@ TEST(TimelineLod, TimeToPixelAtBothEdges) {
                 const KernelLane& kl = p.ranks[r].lanes[l];
                 ix.columns(int(r), int(l), m, cols.data());
                 if (kl.start[0] == ix.start()) first |= cols[0].kernels > 0 && cols[0].busy() > 0;
-                if (kl.end.back() == ix.end()) last |= cols[size_t(width - 1)].kernels > 0 && cols[size_t(width - 1)].busy() > 0;
+                if (kl.end(kl.size() - 1) == ix.end()) last |= cols[size_t(width - 1)].kernels > 0 && cols[size_t(width - 1)].busy() > 0;
             }
         EXPECT_TRUE(first) << width;
         EXPECT_TRUE(last) << width;
@@ -285,7 +282,7 @@ TEST(TimelineLod, MembersAndHitTesting) {
                 auto it = brute.member.find({int(r), int(l), uint32_t(k)});
                 EXPECT_EQ(ix.collectiveOf(int(r), int(l), uint32_t(k)), it == brute.member.end() ? -1 : int64_t(it->second));
                 // the middle of a kernel hits it
-                EXPECT_EQ(ix.kernelAt(int(r), int(l), double(kl.start[k] + kl.end[k]) / 2, 0), int64_t(k));
+                EXPECT_EQ(ix.kernelAt(int(r), int(l), double(kl.start[k] + kl.end(k)) / 2, 0), int64_t(k));
                 ++checked;
             }
         }

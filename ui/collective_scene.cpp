@@ -77,7 +77,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
         uint32_t k = a.slotKernel(c, size_t(c.lateSlot));
         sc.launch.present = true;
         sc.launch.row = c.lateSlot;
-        sc.launch.apiStart = double(L.start[size_t(c.launchIndex)]) - t0;
+        sc.launch.apiStart = double(L.start(size_t(c.launchIndex))) - t0;
         sc.launch.apiEnd = double(L.end[size_t(c.launchIndex)]) - t0;
         sc.launch.kernelStart = double(r.lanes[size_t(gl.lane)].start[k]) - t0;
         sc.launch.label = p.strings.str(L.name[size_t(c.launchIndex)]) + ": launch to start " + formatDuration(c.launchToStartNs);
@@ -100,7 +100,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
                 bool nccl = p.opOfName(kl.name[i]) != CollOp::NotNccl;
                 bool pred = int(s) == c.lateSlot && c.predLane == int(li) && c.predKernel == i;
                 BarKind kind = nccl ? BarKind::OtherNccl : isGemm(kl.name[i]) ? BarKind::Gemm : BarKind::Other;
-                sc.bars.push_back({double(kl.start[i]) - t0, double(kl.end[i]) - t0, int(s), true, kind, false, pred, gl.rank, int(li),
+                sc.bars.push_back({double(kl.start[i]) - t0, double(kl.end(i)) - t0, int(s), true, kind, false, pred, gl.rank, int(li),
                                    uint32_t(i)});
             });
         }
@@ -130,8 +130,8 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
     line("Rank", r.label + " (pid " + std::to_string(r.pid) + ", device " + std::to_string(r.device) + ")");
     line("Stream", std::to_string(kl.stream));
     line("Start", nsAndDuration(kl.start[kernel]));
-    line("End", nsAndDuration(kl.end[kernel]));
-    line("Duration", formatDuration(kl.end[kernel] - kl.start[kernel]));
+    line("End", nsAndDuration(kl.end(kernel)));
+    line("Duration", formatDuration(kl.end(kernel) - kl.start[kernel]));
     line("Correlation id", std::to_string(kl.correlationId[kernel]));
     int64_t li = pr.launches.find(kl.correlationId[kernel]);
     if (li >= 0) {
@@ -140,13 +140,13 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
         line("Launch API", p.strings.str(pr.launches.name[i]));
         line("Launch thread", std::to_string(pr.launches.tid[i]) +
                                   (tn != pr.threadNames.end() ? " (" + p.strings.str(tn->second) + ")" : std::string()));
-        line("Launch time", nsAndDuration(pr.launches.start[i]) + " to " + formatDuration(pr.launches.end[i] - pr.launches.start[i]) + " later");
+        line("Launch time", nsAndDuration(pr.launches.start(i)) + " to " + formatDuration(pr.launches.end[i] - pr.launches.start(i)) + " later");
         line("Launch to start", formatDuration(kl.start[kernel] - pr.launches.end[i]));
         // NVTX ranges enclosing the launch on the launching thread, outermost first
         std::string nvtx;
         std::optional<NvtxIndex> own;
         const NvtxIndex& index = nvtxIndexes ? (*nvtxIndexes)[size_t(r.process)] : own.emplace(pr.nvtx);
-        for (uint32_t j : index.enclosing(pr.launches.tid[i], pr.launches.start[i], pr.launches.end[i]))
+        for (uint32_t j : index.enclosing(pr.launches.tid[i], pr.launches.start(i), pr.launches.end[i]))
             nvtx += (nvtx.empty() ? "" : " > ") + p.strings.str(pr.nvtx.text[j]);
         line("NVTX at launch", nvtx.empty() ? "none" : nvtx);
     } else {
@@ -197,7 +197,7 @@ std::string barSummary(const Profile& p, const CollectiveScene& sc, const Bar& b
         int64_t d = t - sc.t0;
         return (d < 0 ? "-" : "+") + formatDuration(d < 0 ? -d : d);
     };
-    int64_t s = kl.start[b.kernel], e = kl.end[b.kernel];
+    int64_t s = kl.start[b.kernel], e = kl.end(b.kernel);
     std::string name = p.strings.str(kl.name[b.kernel]);
     if (name.size() > 160) name = name.substr(0, 157) + "...";  // template names run to kilobytes
     return name + "\n" + r.label + ", stream " + std::to_string(kl.stream) + ": " + what + "\n" +

@@ -216,7 +216,7 @@ void BodyRaster::kernelOutlines(const TimelineRow& r, uint32_t first, uint32_t l
     const int y0 = std::max(0, top), y1 = std::min(H_, bottom);
     if (y1 <= y0) return;
     for (uint32_t k = first; k < last; ++k) {
-        const double xa = m_.x(double(kl.start[k])), xb = m_.x(double(kl.end[k]));
+        const double xa = m_.x(double(kl.start[k])), xb = m_.x(double(kl.end(k)));
         if (xb - xa < 4 * f_.dpr) continue;
         const uint32_t edge = workColor(ix.kernelWork(r.rank, r.lane, k)).darker(150).rgb();
         const int a = std::max(0, int(std::floor(xa))), b = std::min(W_ - 1, int(std::ceil(xb)) - 1);
@@ -240,7 +240,7 @@ void BodyRaster::cpuRow(const TimelineRow& r, Scratch& sc, int top, int bottom) 
         const auto& nl = ix.ncclLaunches(r.rank);
         auto isNccl = [&](uint32_t li) {
             auto it = std::lower_bound(nl.begin(), nl.end(), li, [&](uint32_t a, uint32_t b) {
-                return L.start[a] < L.start[b] || (L.start[a] == L.start[b] && a < b);
+                return L.start(a) < L.start(b) || (L.start(a) == L.start(b) && a < b);
             });
             return it != nl.end() && *it == li;
         };
@@ -253,7 +253,7 @@ void BodyRaster::cpuRow(const TimelineRow& r, Scratch& sc, int top, int bottom) 
                 uint32_t li = ix.launchAtOrder(r.rank, o);
                 bool n = isNccl(li);
                 if (n != (pass == 1)) continue;
-                int xa = int(std::floor(m_.x(double(L.start[li])))), xb = int(std::ceil(m_.x(double(L.end[li]))));
+                int xa = int(std::floor(m_.x(double(L.start(li))))), xb = int(std::ceil(m_.x(double(L.end[li]))));
                 fill(xa, std::max(xa + 1, xb), (n ? kLaunchNccl : kLaunch).rgb());
             }
         return;

@@ -565,7 +565,7 @@ void TimelineView::paintKernelNames(QPainter& p, const Frame& f) const {
         if (last - first > uint32_t(ra.width() / 4)) continue;
         const KernelLane& kl = prof.ranks[size_t(r.rank)].lanes[size_t(r.lane)];
         for (uint32_t k = first; k < last; ++k) {
-            double xa = X(double(kl.start[k])), xb = X(double(kl.end[k]));
+            double xa = X(double(kl.start[k])), xb = X(double(kl.end(k)));
             if (xb - xa < 4) continue;
             if (xb - xa >= 44) {
                 QRectF box(xa, top + 2, xb - xa, r.h - 3);
@@ -610,7 +610,7 @@ void TimelineView::paintSelection(QPainter& p, const Frame& f) const {
         int row = rowOf(rank, g.lanes[s].lane);
         if (k == kMissing || row < 0) continue;
         const KernelLane& kl = prof.ranks[size_t(rank)].lanes[size_t(g.lanes[s].lane)];
-        double ka = X(double(kl.start[k])), kb = std::max(ka + 2, X(double(kl.end[k])));
+        double ka = X(double(kl.start[k])), kb = std::max(ka + 2, X(double(kl.end(k))));
         bool late = int(s) == c.lateSlot;
         p.setPen(QPen(late ? kLate : QColor(0x10, 0x30, 0x60), late ? 2 : 1.5));
         p.setBrush(Qt::NoBrush);
@@ -909,7 +909,7 @@ TimelineView::Hit TimelineView::hitTest(const QPointF& pos) const {
         double best = slack;
         for (uint32_t o = lo; o < hi; ++o) {
             uint32_t li = ix.launchAtOrder(r.rank, o);
-            double s = double(L.start[li]), e = double(L.end[li]);
+            double s = double(L.start(li)), e = double(L.end[li]);
             double d = t < s ? s - t : t > e ? t - e : 0;
             if (d <= best) {
                 best = d;
@@ -937,7 +937,7 @@ QString TimelineView::kernelTip(int rank, int lane, int64_t k) const {
                          QString::fromStdString(prof.ranks[size_t(rank)].label))
                     .arg(kl.stream)
                     .arg(tickLabel(double(kl.start[size_t(k)]), 1))
-                    .arg(dur(double(kl.end[size_t(k)] - kl.start[size_t(k)])));
+                    .arg(dur(double(kl.end(size_t(k)) - kl.start[size_t(k)])));
     int64_t ci = ix.collectiveOf(rank, lane, uint32_t(k));
     if (ci >= 0) {
         const Collective& c = s_->analysis.collectives[size_t(ci)];
@@ -1009,7 +1009,7 @@ QString TimelineView::tooltipAt(const QPointF& pos) const {
         return tr("<b>%1</b>%2<br>thread %3 \u00B7 start %4 \u00B7 %5<br>correlation id %6")
             .arg(QString::fromStdString(s_->profile.strings.str(L.name[li])), nccl ? tr(" (NCCL kernel launch)") : QString())
             .arg(L.tid[li])
-            .arg(tickLabel(double(L.start[li]), 1), dur(double(L.end[li] - L.start[li])))
+            .arg(tickLabel(double(L.start(li)), 1), dur(double(L.end[li] - L.start(li))))
             .arg(L.correlationId[li]);
     }
     return merged;

@@ -30,11 +30,11 @@ ShiftEstimate estimateShift(const Profile& p, const GroupLane& ref, const GroupL
     // to within a few ms), so a capture that starts many collectives later still lines up.
     long anchor = 0;
     if (n > 0 && m > 0) {
-        int64_t e0 = kl.end[lane.kernels[0]];
+        int64_t e0 = kl.end(lane.kernels[0]);
         auto it = std::lower_bound(ref.kernels.begin(), ref.kernels.end(), e0,
-                                   [&](uint32_t k, int64_t e) { return kr.end[k] < e; });
+                                   [&](uint32_t k, int64_t e) { return kr.end(k) < e; });
         long j = long(it - ref.kernels.begin());
-        if (j > 0 && (j == m || e0 - kr.end[ref.kernels[size_t(j - 1)]] < kr.end[ref.kernels[size_t(j)]] - e0)) --j;
+        if (j > 0 && (j == m || e0 - kr.end(ref.kernels[size_t(j - 1)]) < kr.end(ref.kernels[size_t(j)]) - e0)) --j;
         anchor = j;
     }
     struct Cand {
@@ -50,7 +50,7 @@ ShiftEstimate estimateShift(const Profile& p, const GroupLane& ref, const GroupL
             if (j < 0 || j >= m) continue;
             ++overlap;
             if (lane.ops[size_t(i)] != ref.ops[size_t(j)]) continue;
-            diffs.push_back(kr.end[ref.kernels[size_t(j)]] - kl.end[lane.kernels[size_t(i)]]);
+            diffs.push_back(kr.end(ref.kernels[size_t(j)]) - kl.end(lane.kernels[size_t(i)]));
         }
         // most of both lanes must line up: a shift that overlaps one or two kernels proves nothing
         if (overlap * 10 < std::min(sample, m) * 6 || long(diffs.size()) * 10 < overlap * 9 || diffs.empty()) continue;
@@ -77,7 +77,7 @@ void alignGroup(const Profile& p, Group& g, size_t refSlot) {
     const GroupLane& ref = g.lanes[refSlot];
     const KernelLane& refLane = laneOf(p, g, refSlot);
     std::vector<int64_t> spacing;
-    for (size_t i = 1; i < ref.kernels.size(); ++i) spacing.push_back(refLane.end[ref.kernels[i]] - refLane.end[ref.kernels[i - 1]]);
+    for (size_t i = 1; i < ref.kernels.size(); ++i) spacing.push_back(refLane.end(ref.kernels[i]) - refLane.end(ref.kernels[i - 1]));
     int64_t medSpacing = spacing.empty() ? 1'000'000'000 : medianOf(spacing);
 
     std::vector<Position> pos;
@@ -106,13 +106,13 @@ void alignGroup(const Profile& p, Group& g, size_t refSlot) {
         size_t i = 0, q = 0;
         auto newPos = [&](size_t k) {
             uint32_t id = uint32_t(pos.size());
-            pos.push_back({gl.ops[k], kl.end[gl.kernels[k]] + off});
+            pos.push_back({gl.ops[k], kl.end(gl.kernels[k]) + off});
             posOf[s][k] = id;
             merged.push_back(id);
         };
         while (i < gl.kernels.size() && q < orderIds.size()) {
             const Position& P = pos[orderIds[q]];
-            int64_t e = kl.end[gl.kernels[i]] + off;
+            int64_t e = kl.end(gl.kernels[i]) + off;
             if (gl.ops[i] == P.op && std::llabs(e - P.end) <= tol) {
                 posOf[s][i] = orderIds[q];
                 merged.push_back(orderIds[q]);

@@ -81,7 +81,7 @@ std::optional<Member> member(const Profile& p, const Analysis& a, const Collecti
     if (k == kMissing) return std::nullopt;
     const GroupLane& gl = a.groups[size_t(c.group)].lanes[s];
     const KernelLane& kl = p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
-    return Member{s, gl.rank, gl.lane, k, kl.start[k], kl.end[k], kl.start[k] - c.minStart};
+    return Member{s, gl.rank, gl.lane, k, kl.start[k], kl.end(k), kl.start[k] - c.minStart};
 }
 
 std::optional<Member> memberOfKernel(const Profile& p, const Analysis& a, const Collective& c, int rank, int lane, uint32_t kernel) {

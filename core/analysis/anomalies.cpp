@@ -13,7 +13,7 @@ void findAnomalies(const Profile& p, Analysis& a, const AnalysisOptions& o) {
         for (const GroupLane& gl : g.lanes) {
             const KernelLane& kl = p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
             for (size_t i = 0; i < gl.kernels.size(); ++i) {
-                sum[size_t(gl.ops[i])] += double(kl.end[gl.kernels[i]] - kl.start[gl.kernels[i]]);
+                sum[size_t(gl.ops[i])] += double(kl.end(gl.kernels[i]) - kl.start[gl.kernels[i]]);
                 cnt[size_t(gl.ops[i])] += 1;
             }
         }
@@ -28,7 +28,7 @@ void findAnomalies(const Profile& p, Analysis& a, const AnalysisOptions& o) {
                 uint32_t k = g.cells[size_t(c) * n + s];
                 if (k == kMissing) continue;
                 const KernelLane& kl = p.ranks[size_t(g.lanes[s].rank)].lanes[size_t(g.lanes[s].lane)];
-                int64_t d = kl.end[k] - kl.start[k];
+                int64_t d = kl.end(k) - kl.start[k];
                 if (double(d) > o.anomalyThreshold * mean) item.rows.emplace_back(g.lanes[s].rank, d);
             }
             if (item.rows.empty()) continue;

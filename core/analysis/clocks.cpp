@@ -18,7 +18,7 @@ std::vector<std::vector<int64_t>> endResiduals(const Profile& p, const Analysis&
             for (size_t s = 0; s < n && complete; ++s) {
                 uint32_t k = g.cells[size_t(c) * n + s];
                 complete = k != kMissing;
-                if (complete) ends[s] = p.ranks[size_t(g.lanes[s].rank)].lanes[size_t(g.lanes[s].lane)].end[k];
+                if (complete) ends[s] = p.ranks[size_t(g.lanes[s].rank)].lanes[size_t(g.lanes[s].lane)].end(k);
             }
             if (!complete) continue;
             sorted = ends;
@@ -78,17 +78,10 @@ void shiftFile(Profile& p, int file, int64_t off) {
     for (auto& r : p.ranks) {
         if (r.file != file) continue;
         r.clockOffsetNs += off;
-        for (auto& l : r.lanes) {
-            for (auto& t : l.start) t += off;
-            for (auto& t : l.end) t += off;
-            for (auto& t : l.blockMaxEnd) t += off;
-        }
+        for (auto& l : r.lanes) shiftTimes(l, off);
     }
-    for (auto& pr : p.processes) {
-        if (pr.file != file) continue;
-        for (auto* v : {&pr.launches.start, &pr.launches.end, &pr.nvtx.start, &pr.nvtx.end, &pr.waits.start, &pr.waits.end})
-            for (auto& t : *v) t += off;
-    }
+    for (auto& pr : p.processes)
+        if (pr.file == file) shiftTimes(pr, off);
     p.inputs[size_t(file)].alignNs += off;
 }
 

@@ -80,7 +80,7 @@ std::vector<GroupSums> buildCollectives(const Profile& p, Analysis& a, const Ana
                 uint32_t k = g.cells[size_t(c) * n + s];
                 if (k == kMissing) continue;
                 const KernelLane& kl = p.ranks[size_t(g.lanes[s].rank)].lanes[size_t(g.lanes[s].lane)];
-                int64_t st = kl.start[k], en = kl.end[k], d = en - st;
+                int64_t st = kl.start[k], en = kl.end(k), d = en - st;
                 if (present == 0) {
                     col.minStart = col.maxStart = st;
                     col.minEnd = col.maxEnd = en;

@@ -19,14 +19,14 @@ void ncclTime(const Profile& p, const Rank& r, const KernelLane& lane, const std
         if (l.ncclKernels < l.size()) others.push_back(&l);
     std::vector<std::pair<int64_t, int64_t>> cover;
     for (uint32_t k : kernels) {
-        const int64_t a = lane.start[k], b = lane.end[k];
+        const int64_t a = lane.start[k], b = lane.end(k);
         kernelNs = satAdd(kernelNs, b - a);
         cover.clear();
         for (const KernelLane* other : others)
             forEachOverlapping(*other, a, b, [&](size_t i) {
                 if (other->ncclKernels && p.opOfName(other->name[i]) != CollOp::NotNccl) return;
                 if (!o.inWindow(other->start[i])) return;
-                cover.emplace_back(std::max(a, other->start[i]), std::min(b, other->end[i]));
+                cover.emplace_back(std::max(a, other->start[i]), std::min(b, other->end(i)));
             });
         // the union of the covering intervals
         int64_t covered = 0;

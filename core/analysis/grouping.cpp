@@ -59,7 +59,7 @@ CollOp KernelOps::operator()(const Rank& r, const KernelLane& l, uint32_t k) con
     int64_t li = pr.launches.find(l.correlationId[k]);
     if (li < 0) return op;
     if (!nvtx_) nvtx_ = std::make_unique<NvtxOps>(p_);
-    return nvtx_->opAt(r.process, pr.launches.tid[size_t(li)], pr.launches.start[size_t(li)], pr.launches.end[size_t(li)]);
+    return nvtx_->opAt(r.process, pr.launches.tid[size_t(li)], pr.launches.start(size_t(li)), pr.launches.end[size_t(li)]);
 }
 
 namespace {
@@ -97,7 +97,7 @@ std::vector<LaneCand> laneCandidates(const Profile& p, const AnalysisOptions& o)
                 ++c.total;
                 if (!any) c.first = l.start[k];
                 any = true;
-                c.last = std::max(c.last, l.end[k]);
+                c.last = std::max(c.last, l.end(k));
                 if (!o.inWindow(l.start[k])) continue;
                 c.kernels.push_back(k);
                 c.ops.push_back(op);

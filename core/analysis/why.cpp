@@ -43,7 +43,7 @@ void WhyFinder::explain(const Group& g, Collective& c) {
         if (l.size() == 0) continue;
         int64_t i = latestEndIn(l, start - kPredBeforeNs, start + kPredAfterNs, int(li) == gl.lane ? int64_t(k) : -1, &hints[li]);
         if (i < 0) continue;
-        const int64_t e = l.end[size_t(i)];
+        const int64_t e = l.end(size_t(i));
         const bool sameStream = int(li) == gl.lane;
         if (c.predLane < 0 || e > bestEnd || (e == bestEnd && c.predSameStream && !sameStream)) {
             bestEnd = e;
@@ -55,7 +55,7 @@ void WhyFinder::explain(const Group& g, Collective& c) {
     }
     if (c.predLane >= 0) {
         const KernelLane& pl = r.lanes[size_t(c.predLane)];
-        c.predGapNs = start - pl.end[c.predKernel];
+        c.predGapNs = start - pl.end(c.predKernel);
         c.predIsGemm = gemm_(pl.name[c.predKernel]);
     }
 

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -132,6 +133,19 @@ public:
         raw(v.data(), v.size() * sizeof(T));
         pod(c.final());
     }
+    // a duration column as stored: whether it is wide, then its values
+    void durations(const Durations& d) {
+        pod<uint8_t>(d.wide());
+        if (d.wide()) vec(d.wideValuesOnly());
+        else vec(d.narrowValues());
+    }
+    // a coded id column: whether it is wide, then its values, or its dictionary and codes; `dict`
+    // is the dictionary or the values as they go to the file (string ids: the snapshot's own)
+    void coded(const CodedIds& c, const std::vector<uint32_t>& dict) {
+        pod<uint8_t>(c.wide());
+        vec(dict);
+        if (!c.wide()) vec(c.codes());
+    }
     // times put back on the file's own clock
     void times(const std::vector<int64_t>& v, int64_t off) {
         pod(uint64_t(v.size()));
@@ -213,6 +227,26 @@ public:
             return reinterpret_cast<char*>(v.data());
         };
         columns.push_back(std::move(c));
+    }
+    void durations(Durations& d) {
+        const uint8_t wide = pod<uint8_t>();
+        if (wide > 1) ok = false;
+        if (wide) d.assign(std::vector<int64_t>());
+        d.visit([&](auto& v) { vec(v); });
+    }
+    // a coded column, read into `c` and put into its column once the data is in (CodedIds::assign)
+    struct Coded {
+        CodedIds* target = nullptr;
+        bool strings = false;  // the ids are string ids (checked against the table)
+        uint8_t wide = 0;
+        std::vector<uint32_t> dict;  // or the values, when wide
+        std::vector<uint16_t> codes;
+    };
+    void coded(Coded& c) {
+        c.wide = pod<uint8_t>();
+        if (c.wide > 1) ok = false;
+        vec(c.dict);
+        if (!c.wide) vec(c.codes);
     }
     Checksum sum;
     bool ok = true;
@@ -391,6 +425,13 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     // processes and lanes stay where they are while their columns are read (the jobs point into
     // them); they join the part afterwards
     std::vector<std::unique_ptr<Process>> procs;
+    std::deque<Reader::Coded> coded;  // (a deque: the column jobs point into its elements)
+    auto readCoded = [&](CodedIds& target, bool strings) {
+        coded.emplace_back();
+        coded.back().target = &target;
+        coded.back().strings = strings;
+        r.coded(coded.back());
+    };
     for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) {
         procs.push_back(std::make_unique<Process>());
         Process& pr = *procs.back();
@@ -404,7 +445,8 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
             pr.threadNames[tid] = name;
         }
         Launches& L = pr.launches;
-        r.vec(L.correlationId), r.vec(L.start), r.vec(L.end), r.vec(L.name), r.vec(L.tid);
+        r.vec(L.correlationId), r.vec(L.end), r.durations(L.duration);
+        readCoded(L.name, true), readCoded(L.tid, false);
         NvtxRanges& nv = pr.nvtx;
         r.vec(nv.start), r.vec(nv.end), r.vec(nv.tid), r.vec(nv.text);
         StreamWaits& w = pr.waits;
@@ -417,7 +459,7 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
         l.globalPid = r.pod<uint64_t>();
         l.device = r.pod<int32_t>();
         l.lane.stream = r.pod<int32_t>();
-        r.vec(l.lane.start), r.vec(l.lane.end), r.vec(l.lane.name), r.vec(l.lane.correlationId);
+        r.vec(l.lane.start), r.durations(l.lane.duration), readCoded(l.lane.name, true), r.vec(l.lane.correlationId);
     }
     if (!r.ok || r.left() != 0) return fail("truncated or damaged snapshot");
     // every length and column checksum is vouched for before a column is sized
@@ -429,21 +471,26 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
         return true;
     };
     bool ok = true;
+    for (Reader::Coded& c : coded) {
+        if (c.strings && !idsOk(c.dict)) ok = false;
+        if (c.wide) c.target->assign(std::move(c.dict));
+        else if (!c.target->assign(std::move(c.dict), std::move(c.codes))) ok = false;
+    }
     for (auto& pp : procs) {
         const Launches& L = pp->launches;
         const NvtxRanges& nv = pp->nvtx;
         const StreamWaits& w = pp->waits;
         const size_t nl = L.correlationId.size(), nn = nv.start.size(), nw = w.start.size();
-        if (L.start.size() != nl || L.end.size() != nl || L.name.size() != nl || L.tid.size() != nl || nv.end.size() != nn ||
+        if (L.end.size() != nl || L.duration.size() != nl || L.name.size() != nl || L.tid.size() != nl || nv.end.size() != nn ||
             nv.tid.size() != nn || nv.text.size() != nn || w.end.size() != nw || w.device.size() != nw ||
-            w.stream.size() != nw || !idsOk(L.name) || !idsOk(nv.text))
+            w.stream.size() != nw || !idsOk(nv.text))
             ok = false;
         part.processes.push_back(std::move(*pp));
     }
     for (auto& lp : lanes) {
         const KernelLane& k = lp->lane;
         const size_t n = k.start.size();
-        if (k.end.size() != n || k.name.size() != n || k.correlationId.size() != n || !idsOk(k.name)) ok = false;
+        if (k.duration.size() != n || k.name.size() != n || k.correlationId.size() != n) ok = false;
         part.lanes.push_back(std::move(*lp));
     }
     if (!ok) return fail("truncated or damaged snapshot");
@@ -452,7 +499,7 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     for (size_t i = 0; i < part.strings.size(); ++i) part.nameOps[i] = classifyKernelName(part.strings.str(StrId(i)));
     for (auto& l : part.lanes) {
         l.lane.ncclKernels = 0;
-        for (StrId name : l.lane.name) l.lane.ncclKernels += part.nameOps[name] != CollOp::NotNccl;
+        for (size_t k = 0; k < l.lane.size(); ++k) l.lane.ncclKernels += part.nameOps[l.lane.name[k]] != CollOp::NotNccl;
         buildLaneIndex(l.lane);
     }
     in.identity = id;
@@ -500,14 +547,16 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
     // names first (they fix the local ids), then the payload
     std::vector<std::vector<StrId>> laneNames, launchNames, nvtxTexts;
     std::vector<std::map<uint32_t, uint32_t>> threads;
+    // a coded column's dictionary (or values, when wide) as stored
+    auto storedIds = [](const CodedIds& c) { return c.wide() ? c.wideValues() : c.dictionary(); };
     for (const Process* pr : procs) {
-        launchNames.push_back(remapped(pr->launches.name));
+        launchNames.push_back(remapped(storedIds(pr->launches.name)));
         nvtxTexts.push_back(remapped(pr->nvtx.text));
         std::map<uint32_t, uint32_t> t;
         for (const auto& [tid, name] : pr->threadNames) t[tid] = use(name);
         threads.push_back(std::move(t));
     }
-    for (const auto& [r, l] : lanes) laneNames.push_back(remapped(l->name));
+    for (const auto& [r, l] : lanes) laneNames.push_back(remapped(storedIds(l->name)));
 
     // the header first with a zero checksum and length, rewritten once the payload is written: a
     // snapshot whose write broke off never passes the checks
@@ -550,7 +599,8 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
         w.pod(uint32_t(threads[i].size()));
         for (auto [tid, name] : threads[i]) w.pod(tid), w.pod(name);
         const Launches& L = pr.launches;
-        w.vec(L.correlationId), w.times(L.start, off), w.times(L.end, off), w.vec(launchNames[i]), w.vec(L.tid);
+        w.vec(L.correlationId), w.times(L.end, off), w.durations(L.duration);
+        w.coded(L.name, launchNames[i]), w.coded(L.tid, storedIds(L.tid));
         const NvtxRanges& nv = pr.nvtx;
         w.times(nv.start, off), w.times(nv.end, off), w.vec(nv.tid), w.vec(nvtxTexts[i]);
         const StreamWaits& sw = pr.waits;
@@ -561,7 +611,7 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
         const Rank& r = *lanes[i].first;
         const KernelLane& l = *lanes[i].second;
         w.pod(p.processes[size_t(r.process)].globalPid), w.pod(int32_t(r.device)), w.pod(int32_t(l.stream));
-        w.times(l.start, off), w.times(l.end, off), w.vec(laneNames[i]), w.vec(l.correlationId);
+        w.times(l.start, off), w.durations(l.duration), w.coded(l.name, laneNames[i]), w.vec(l.correlationId);
     }
     w.flush();
     struct stat st {};

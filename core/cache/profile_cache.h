@@ -21,7 +21,8 @@
 
 namespace skew {
 
-constexpr uint32_t kSnapshotFormat = 3;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in parallel)
+constexpr uint32_t kSnapshotFormat = 4;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in
+                                         // parallel); 4: compact columns (32-bit durations, 16-bit codes)
 
 class ProfileCache {
 public:

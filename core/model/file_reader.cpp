@@ -48,22 +48,31 @@ struct SortScratch {
         uint32_t index;
     };
     std::vector<Key> keys;
+    std::vector<uint64_t> keys16;  // a lane's (start, 32-bit duration, index) keys, two words each
     std::vector<uint32_t> perm;
     std::vector<uint64_t> column;  // one column at a time, reordered
 };
 
-// Reorders parallel columns by one permutation (perm[i]: the old index of new element i).
+// Reorders one column by a permutation (perm[i]: the old index of new element i).
+template <typename T>
+void permute(SortScratch& s, const std::vector<uint32_t>& perm, std::vector<T>& v) {
+    static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>);
+    s.column.resize((perm.size() * sizeof(T) + 7) / 8);
+    T* tmp = reinterpret_cast<T*>(s.column.data());
+    for (size_t i = 0; i < perm.size(); ++i) tmp[i] = v[perm[i]];
+    std::copy(tmp, tmp + perm.size(), v.begin());
+}
+void permute(SortScratch& s, const std::vector<uint32_t>& perm, Durations& d) {
+    d.visit([&](auto& v) { permute(s, perm, v); });
+}
+void permute(SortScratch& s, const std::vector<uint32_t>& perm, CodedIds& c) {
+    c.visit([&](auto& v) { permute(s, perm, v); });
+}
+
+// Reorders parallel columns by one permutation.
 template <typename... Cols>
 void applyPermutation(SortScratch& s, const std::vector<uint32_t>& perm, Cols&... cols) {
-    auto apply = [&](auto& v) {
-        using T = typename std::remove_reference_t<decltype(v)>::value_type;
-        static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>);
-        s.column.resize(perm.size());
-        T* tmp = reinterpret_cast<T*>(s.column.data());
-        for (size_t i = 0; i < perm.size(); ++i) tmp[i] = v[perm[i]];
-        std::copy(tmp, tmp + perm.size(), v.begin());
-    };
-    (apply(cols), ...);
+    (permute(s, perm, cols), ...);
 }
 
 // Sorts parallel columns by (start, end), ties in their order; skipped when already sorted.
@@ -86,6 +95,37 @@ void sortByStart(SortScratch& s, std::vector<int64_t>& start, std::vector<int64_
         s.perm[i] = s.keys[i].index;
     }
     applyPermutation(s, s.perm, cols...);
+}
+
+// A lane sorted by (start, end), that is by (start, duration), ties in read order; skipped when
+// already sorted. Narrow durations sort on 16-byte keys.
+void sortLane(SortScratch& s, KernelLane& l) {
+    const size_t n = l.size();
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; ++i)
+        sorted = l.start[i - 1] < l.start[i] || (l.start[i - 1] == l.start[i] && l.duration[i - 1] <= l.duration[i]);
+    if (sorted) return;
+    s.perm.resize(n);
+    if (!l.duration.wide()) {
+        // (start, duration << 32 | index): start is compared as signed, the second word as unsigned
+        s.keys16.resize(2 * n);
+        struct K {
+            int64_t start;
+            uint64_t rest;
+        };
+        K* k = reinterpret_cast<K*>(s.keys16.data());
+        for (size_t i = 0; i < n; ++i) k[i] = {l.start[i], uint64_t(l.duration[i]) << 32 | uint32_t(i)};
+        std::sort(k, k + n, [](const K& a, const K& b) { return a.start != b.start ? a.start < b.start : a.rest < b.rest; });
+        for (size_t i = 0; i < n; ++i) l.start[i] = k[i].start, s.perm[i] = uint32_t(k[i].rest);
+    } else {
+        s.keys.resize(n);
+        for (size_t i = 0; i < n; ++i) s.keys[i] = {l.start[i], l.duration[i], uint32_t(i)};
+        std::sort(s.keys.begin(), s.keys.end(), [](const SortScratch::Key& a, const SortScratch::Key& b) {
+            return a.start != b.start ? a.start < b.start : a.end != b.end ? a.end < b.end : a.index < b.index;
+        });
+        for (size_t i = 0; i < n; ++i) l.start[i] = s.keys[i].start, s.perm[i] = s.keys[i].index;
+    }
+    applyPermutation(s, s.perm, l.duration, l.name, l.correlationId);
 }
 
 // Appends the elements of `from` to `to` and frees `from`.
@@ -593,20 +633,13 @@ struct FileReader::State {
             }
             KernelLane& l = part.lanes[it->second].lane;
             size_t want = l.size() + count[i];
-            if (want > l.start.capacity()) {
-                size_t n = growTo(want, kernelRowsMerged, kernelRanges);
-                l.start.reserve(n), l.end.reserve(n), l.name.reserve(n), l.correlationId.reserve(n);
-            }
+            if (want > l.start.capacity()) l.reserve(growTo(want, kernelRowsMerged, kernelRanges));
             toLane.push_back(it->second);
         }
         std::vector<KernelLane*> to;
         for (uint32_t li : toLane) to.push_back(&part.lanes[li].lane);
         for (size_t i = 0; i < kp.lane.size(); ++i) {
-            KernelLane& l = *to[kp.lane[i]];
-            l.start.push_back(kp.start[i]);
-            l.end.push_back(kp.end[i]);
-            l.name.push_back(kp.name[i]);
-            l.correlationId.push_back(kp.correlationId[i]);
+            to[kp.lane[i]]->push_back(kp.start[i], kp.end[i], kp.name[i], kp.correlationId[i]);
         }
         kernelPool.give(kp);
     }
@@ -619,10 +652,10 @@ struct FileReader::State {
         SortScratch scratch;
         for (size_t li = 0; li < part.lanes.size(); ++li) {
             KernelLane& l = part.lanes[li].lane;
-            sortByStart(scratch, l.start, l.end, l.name, l.correlationId);
+            sortLane(scratch, l);
             buildLaneIndex(l);
             l.ncclKernels = 0;
-            for (StrId n : l.name) l.ncclKernels += part.nameOps[n] != CollOp::NotNccl;
+            for (size_t k = 0; k < l.size(); ++k) l.ncclKernels += part.nameOps[l.name[k]] != CollOp::NotNccl;
             CorrelationSet& ids = kernelCorr[part.lanes[li].globalPid];
             for (uint32_t corr : l.correlationId)
                 if (corr != kNoCorrelation) ids.insert(corr);
@@ -638,23 +671,33 @@ struct FileReader::State {
     // Keeps the first row (in read order: the sort is stable) of each correlation id; returns how
     // many were dropped.
     static uint64_t dropDuplicateLaunches(Launches& l) {
+        const size_t n = l.size();
+        keepLaunches(l, [&l](size_t i, size_t out) { return out == 0 || l.correlationId[out - 1] != l.correlationId[i]; });
+        return n - l.size();
+    }
+
+    // Keeps, in place and in order, the launches i for which keep(i, kept so far) says so.
+    template <typename Keep>
+    static void keepLaunches(Launches& l, Keep&& keep) {
+        std::vector<uint8_t> kept(l.size());
         size_t out = 0;
         for (size_t i = 0; i < l.size(); ++i) {
-            if (out > 0 && l.correlationId[out - 1] == l.correlationId[i]) continue;
+            if (!keep(i, out)) continue;
+            kept[i] = 1;
             l.correlationId[out] = l.correlationId[i];
-            l.start[out] = l.start[i];
-            l.end[out] = l.end[i];
-            l.name[out] = l.name[i];
-            l.tid[out] = l.tid[i];
             ++out;
         }
-        uint64_t dropped = l.size() - out;
+        auto compact = [&](auto& v) {
+            size_t o = 0;
+            for (size_t i = 0; i < kept.size(); ++i)
+                if (kept[i]) v[o++] = v[i];
+            v.resize(o);
+        };
         l.correlationId.resize(out);
-        l.start.resize(out);
-        l.end.resize(out);
-        l.name.resize(out);
-        l.tid.resize(out);
-        return dropped;
+        compact(l.end);
+        l.duration.visit(compact);
+        l.name.visit(compact);
+        l.tid.visit(compact);
     }
 
     // Range `ri` of the API rows, after the ranges before it: its launch rows appended to their
@@ -670,36 +713,18 @@ struct FileReader::State {
             if (!launches.count(rp.pids[i])) launchPids.push_back(rp.pids[i]);
             Launches& L = launches[rp.pids[i]];
             size_t want = L.size() + count[i];
-            if (want > L.correlationId.capacity()) {
-                size_t n = growTo(want, runtimeRowsMerged, runtimeRanges);
-                L.correlationId.reserve(n), L.start.reserve(n), L.end.reserve(n), L.name.reserve(n), L.tid.reserve(n);
-            }
+            if (want > L.correlationId.capacity()) L.reserve(growTo(want, runtimeRowsMerged, runtimeRanges));
             to.push_back(&L);
         }
         for (size_t k = 0; k < rp.proc.size(); ++k) {
-            Launches& L = *to[rp.proc[k]];
-            L.correlationId.push_back(rp.correlationId[k]);
-            L.start.push_back(rp.start[k]);
-            L.end.push_back(rp.end[k]);
-            L.name.push_back(rp.name[k]);
-            L.tid.push_back(rp.tid[k]);
+            to[rp.proc[k]]->push_back(rp.correlationId[k], rp.start[k], rp.end[k], rp.name[k], rp.tid[k]);
         }
         runtimePool.give(rp);
     }
 
     // Keeps, in place, the launch rows whose (process, correlation id) has a kernel.
     static void keepJoined(const CorrelationSet& kernelIds, Launches& l) {
-        size_t out = 0;
-        for (size_t i = 0; i < l.size(); ++i) {
-            if (!kernelIds.contains(l.correlationId[i])) continue;
-            l.correlationId[out] = l.correlationId[i];
-            l.start[out] = l.start[i];
-            l.end[out] = l.end[i];
-            l.name[out] = l.name[i];
-            l.tid[out] = l.tid[i];
-            ++out;
-        }
-        l.correlationId.resize(out), l.start.resize(out), l.end.resize(out), l.name.resize(out), l.tid.resize(out);
+        keepLaunches(l, [&](size_t i, size_t) { return kernelIds.contains(l.correlationId[i]); });
     }
 
     // After the kernels and the last API range: each process's launches that launched a kernel
@@ -725,7 +750,7 @@ struct FileReader::State {
                 scratch.perm.resize(keys.size());
                 for (size_t i = 0; i < keys.size(); ++i) scratch.perm[i] = uint32_t(keys[i]);
                 std::vector<uint64_t>().swap(keys);
-                applyPermutation(scratch, scratch.perm, l.correlationId, l.start, l.end, l.name, l.tid);
+                applyPermutation(scratch, scratch.perm, l.correlationId, l.end, l.duration, l.name, l.tid);
             }
             duplicateLaunches += dropDuplicateLaunches(l);
         }

@@ -10,7 +10,7 @@ void buildLaneIndex(KernelLane& lane) {
     lane.blockMaxEnd.assign((n + kLaneBlock - 1) / kLaneBlock, 0);
     int64_t m = std::numeric_limits<int64_t>::min();
     for (size_t i = 0; i < n; ++i) {
-        m = std::max(m, lane.end[i]);
+        m = std::max(m, lane.end(i));
         if (i % kLaneBlock == kLaneBlock - 1 || i + 1 == n) lane.blockMaxEnd[i / kLaneBlock] = m;
     }
     lane.blockMaxEnd.shrink_to_fit();
@@ -21,7 +21,7 @@ size_t firstEndingAfter(const KernelLane& lane, int64_t t) {
     // the first block whose prefix maximum exceeds t: all kernels of earlier blocks end by t
     size_t b = size_t(std::upper_bound(bm.begin(), bm.end(), t) - bm.begin());
     size_t i = b * kLaneBlock, end = std::min(lane.size(), i + kLaneBlock);
-    while (i < end && lane.end[i] <= t) ++i;
+    while (i < end && lane.end(i) <= t) ++i;
     return i;
 }
 
@@ -38,7 +38,7 @@ int64_t latestEndIn(const KernelLane& lane, int64_t lo, int64_t hi, int64_t skip
         }
         --i;
         if (int64_t(i) == skip) continue;
-        int64_t e = lane.end[i];
+        int64_t e = lane.end(i);
         if (e >= lo && e <= hi && (best < 0 || e > bestEnd)) best = int64_t(i), bestEnd = e;
     }
     return best;

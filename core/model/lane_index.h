@@ -24,7 +24,7 @@ size_t firstEndingAfter(const KernelLane& lane, int64_t t);
 template <typename F>
 void forEachOverlapping(const KernelLane& lane, int64_t a, int64_t b, F&& f) {
     for (size_t i = firstEndingAfter(lane, a); i < lane.size() && lane.start[i] < b; ++i)
-        if (lane.end[i] > a) f(i);
+        if (lane.end(i) > a) f(i);
 }
 
 // The kernel whose end is latest among ends in [lo, hi] (ties: the later one in start order),

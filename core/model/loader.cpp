@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <type_traits>
 
 #include "cache/profile_cache.h"
 #include "model/file_reader.h"
@@ -35,9 +36,13 @@ void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Lane
         map.resize(part.strings.size());
         for (size_t i = 0; i < map.size(); ++i) map[i] = p.strings.intern(part.strings.str(StrId(i)));
     }
-    auto remap = [&](std::vector<StrId>& v) {
-        if (!identity)
+    auto remap = [&](auto& v) {
+        if (identity) return;
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, CodedIds>) {
+            v.transform([&](StrId id) { return map[id]; });
+        } else {
             for (auto& id : v) id = map[id];
+        }
     };
     if (p.nameOps.size() < p.strings.size()) p.nameOps.resize(p.strings.size(), CollOp::NotNccl);
     for (size_t i = 0; i < part.nameOps.size(); ++i)
@@ -60,16 +65,9 @@ void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Lane
 // Puts file `file` on the aligned time base: adds `off` to every time of it.
 void alignFile(Profile& p, int file, std::vector<FilePart::Lane>& lanes, size_t firstLane, int64_t off) {
     if (off == 0) return;
-    for (size_t i = firstLane; i < lanes.size(); ++i) {
-        KernelLane& l = lanes[i].lane;
-        for (auto* v : {&l.start, &l.end, &l.blockMaxEnd})
-            for (auto& t : *v) t += off;
-    }
-    for (auto& pr : p.processes) {
-        if (pr.file != file) continue;
-        for (auto* v : {&pr.launches.start, &pr.launches.end, &pr.nvtx.start, &pr.nvtx.end, &pr.waits.start, &pr.waits.end})
-            for (auto& t : *v) t += off;
-    }
+    for (size_t i = firstLane; i < lanes.size(); ++i) shiftTimes(lanes[i].lane, off);
+    for (auto& pr : p.processes)
+        if (pr.file == file) shiftTimes(pr, off);
 }
 
 struct RankBuild {

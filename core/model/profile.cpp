@@ -29,7 +29,7 @@ static size_t cap(const V& v) {
     return v.size() * sizeof(typename V::value_type);
 }
 
-size_t KernelLane::bytes() const { return cap(start) + cap(end) + cap(name) + cap(correlationId) + cap(blockMaxEnd); }
+size_t KernelLane::bytes() const { return cap(start) + duration.bytes() + name.bytes() + cap(correlationId) + cap(blockMaxEnd); }
 
 int64_t Launches::find(uint32_t corr) const {
     auto it = std::lower_bound(correlationId.begin(), correlationId.end(), corr);
@@ -37,7 +37,17 @@ int64_t Launches::find(uint32_t corr) const {
     return it - correlationId.begin();
 }
 
-size_t Launches::bytes() const { return cap(correlationId) + cap(start) + cap(end) + cap(name) + cap(tid); }
+size_t Launches::bytes() const { return cap(correlationId) + cap(end) + duration.bytes() + name.bytes() + tid.bytes(); }
+
+void shiftTimes(KernelLane& lane, int64_t off) {
+    for (auto* v : {&lane.start, &lane.blockMaxEnd})
+        for (auto& t : *v) t += off;
+}
+
+void shiftTimes(Process& pr, int64_t off) {
+    for (auto* v : {&pr.launches.end, &pr.nvtx.start, &pr.nvtx.end, &pr.waits.start, &pr.waits.end})
+        for (auto& t : *v) t += off;
+}
 
 bool InputFile::hasTable(const std::string& t) const { return std::binary_search(tables.begin(), tables.end(), t); }
 

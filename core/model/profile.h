@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/columns.h"
 #include "nsys/nccl_names.h"
 
 namespace skew {
@@ -43,27 +44,50 @@ private:
 // Correlation id of a kernel whose row had none usable: matches no launch row.
 constexpr uint32_t kNoCorrelation = 0xFFFFFFFFu;
 
-// One rank's kernels on one stream, sorted by start.
+// One rank's kernels on one stream, sorted by (start, end). A kernel is its start, its duration
+// (32 bits where the lane's fit), its name (a 16-bit code: a stream runs few distinct kernels) and
+// its correlation id: 18.5 bytes with the interval index (model/columns.h).
 struct KernelLane {
     int32_t stream = 0;
-    std::vector<int64_t> start, end;
-    std::vector<StrId> name;
+    std::vector<int64_t> start;
+    Durations duration;
+    CodedIds name;  // StrId of each kernel's name
     std::vector<uint32_t> correlationId;
     std::vector<int64_t> blockMaxEnd;  // interval index (model/lane_index.h): prefix max of ends per block
     uint32_t ncclKernels = 0;
 
     size_t size() const { return start.size(); }
+    int64_t end(size_t i) const { return start[i] + duration[i]; }
+    void push_back(int64_t kernelStart, int64_t kernelEnd, StrId kernelName, uint32_t corr) {
+        start.push_back(kernelStart);
+        duration.push_back(kernelEnd - kernelStart);
+        name.push_back(kernelName);
+        correlationId.push_back(corr);
+    }
+    void reserve(size_t n) { start.reserve(n), duration.reserve(n), name.reserve(n), correlationId.reserve(n); }
     size_t bytes() const;
 };
 
-// CUDA runtime/driver calls (eventClass 0/1) that launched a loaded kernel, sorted by correlation id.
+// CUDA runtime/driver calls (eventClass 0/1) that launched a loaded kernel, sorted by correlation
+// id: 20 bytes a launch (its end, its duration in 32 bits where they fit, the API name and the
+// thread as 16-bit codes, the correlation id).
 struct Launches {
     std::vector<uint32_t> correlationId;
-    std::vector<int64_t> start, end;
-    std::vector<StrId> name;
-    std::vector<uint32_t> tid;
+    std::vector<int64_t> end;
+    Durations duration;
+    CodedIds name;  // StrId of the API
+    CodedIds tid;
 
     size_t size() const { return correlationId.size(); }
+    int64_t start(size_t i) const { return end[i] - duration[i]; }
+    void push_back(uint32_t corr, int64_t apiStart, int64_t apiEnd, StrId api, uint32_t thread) {
+        correlationId.push_back(corr);
+        end.push_back(apiEnd);
+        duration.push_back(apiEnd - apiStart);
+        name.push_back(api);
+        tid.push_back(thread);
+    }
+    void reserve(size_t n) { correlationId.reserve(n), end.reserve(n), duration.reserve(n), name.reserve(n), tid.reserve(n); }
     // index of the launch with this correlation id, or -1
     int64_t find(uint32_t corr) const;
     size_t bytes() const;
@@ -96,6 +120,11 @@ struct Process {
     StreamWaits waits;
     std::unordered_map<uint32_t, StrId> threadNames;  // tid -> name
 };
+
+// Adds `off` to every time of a lane (kernels and their interval index) or of a process (its
+// launches, NVTX ranges and stream waits): putting a file on the aligned base, clock refinement.
+void shiftTimes(KernelLane& lane, int64_t off);
+void shiftTimes(Process& process, int64_t off);
 
 // One GPU timeline: (file, process, device).
 struct Rank {

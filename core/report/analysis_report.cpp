@@ -174,7 +174,7 @@ void launchJson(JsonWriter& w, const Profile& p, const Analysis& a, const Collec
     const Launches& L = pr.launches;
     const size_t li = size_t(c.launchIndex);
     auto tn = pr.threadNames.find(L.tid[li]);
-    w.beginObject().field("api", p.strings.str(L.name[li])).field("start_ns", L.start[li]).field("end_ns", L.end[li])
+    w.beginObject().field("api", p.strings.str(L.name[li])).field("start_ns", L.start(li)).field("end_ns", L.end[li])
         .field("launch_to_start_ns", c.launchToStartNs).field("thread", L.tid[li])
         .field("thread_name", tn == pr.threadNames.end() ? std::string() : p.strings.str(tn->second)).endObject();
 }
@@ -208,7 +208,7 @@ void collectiveJson(JsonWriter& w, const Profile& p, const Analysis& a, const Co
     if (c.predLane >= 0) {
         const KernelLane& pl = p.ranks[size_t(c.predRank)].lanes[size_t(c.predLane)];
         w.beginObject().field("name", p.strings.str(pl.name[c.predKernel])).field("stream", pl.stream)
-            .field("start_ns", pl.start[c.predKernel]).field("end_ns", pl.end[c.predKernel]).field("gap_ns", c.predGapNs)
+            .field("start_ns", pl.start[c.predKernel]).field("end_ns", pl.end(c.predKernel)).field("gap_ns", c.predGapNs)
             .field("is_gemm", c.predIsGemm).field("same_stream", c.predSameStream).endObject();
     } else {
         w.null();

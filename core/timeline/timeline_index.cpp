@@ -6,6 +6,8 @@
 #include <limits>
 #include <numeric>
 
+#include "model/lane_index.h"
+
 namespace skew {
 
 namespace {
@@ -135,15 +137,13 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
                 start_ = any ? std::min(start_, lane.start[0]) : lane.start[0];
                 any = true;
             }
-            for (size_t k = 1; k < n && L.endsSorted; ++k) L.endsSorted = lane.end[k] >= lane.end[k - 1];
+            for (size_t k = 1; k < n && L.endsSorted; ++k) L.endsSorted = lane.end(k) >= lane.end(k - 1);
             L.sums.assign((n / kBlock + 1) * K, 0);
-            if (!L.endsSorted) L.maxEndBefore.assign(n / kBlock + 1, INT64_MIN);
             int64_t acc[K] = {}, maxEnd = INT64_MIN;
             uint32_t hint = 0;
             for (size_t k = 0; k < n; ++k) {
                 if (k % kBlock == 0) {
                     std::copy(acc, acc + K, L.sums.begin() + std::ptrdiff_t(k / kBlock * K));
-                    if (!L.endsSorted) L.maxEndBefore[k / kBlock] = maxEnd;
                 }
                 const StrId name = lane.name[k];
                 if (nameWork_[name] == kUnknown) {
@@ -151,7 +151,7 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
                                               : isGemmName(p.strings.str(name)) ? Work::Gemm
                                                                                 : Work::Other);
                 }
-                const int64_t dur = std::max<int64_t>(0, lane.end[k] - lane.start[k]);
+                const int64_t dur = std::max<int64_t>(0, lane.end(k) - lane.start[k]);
                 int64_t wait = nameWork_[name] == uint8_t(Work::OtherNccl) ? memberWait(L, int(r), int(li), uint32_t(k), hint) : -1;
                 if (wait >= 0) {
                     acc[int(Work::NcclWait)] += wait;
@@ -159,12 +159,11 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
                 } else {
                     acc[nameWork_[name]] += dur;
                 }
-                maxEnd = std::max(maxEnd, lane.end[k]);
-                end_ = std::max(end_, lane.end[k]);
+                maxEnd = std::max(maxEnd, lane.end(k));
+                end_ = std::max(end_, lane.end(k));
             }
             if (n % kBlock == 0) {
                 std::copy(acc, acc + K, L.sums.begin() + std::ptrdiff_t(n / kBlock * K));
-                if (!L.endsSorted) L.maxEndBefore[n / kBlock] = maxEnd;
             }
             L.maxEnd = n ? maxEnd : 0;
         }
@@ -174,13 +173,14 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
     for (size_t pi = 0; pi < p.processes.size(); ++pi) {
         const Launches& L = p.processes[pi].launches;
         ProcessInfo& pr = processes_[pi];
-        bool sorted = std::is_sorted(L.start.begin(), L.start.end());
+        bool sorted = true;
+        for (size_t i = 1; i < L.size() && sorted; ++i) sorted = L.start(i - 1) <= L.start(i);
         if (!sorted) {
             pr.byStart.resize(L.size());
             std::iota(pr.byStart.begin(), pr.byStart.end(), 0u);
-            std::stable_sort(pr.byStart.begin(), pr.byStart.end(), [&](uint32_t x, uint32_t y) { return L.start[x] < L.start[y]; });
+            std::stable_sort(pr.byStart.begin(), pr.byStart.end(), [&](uint32_t x, uint32_t y) { return L.start(x) < L.start(y); });
         }
-        for (size_t i = 0; i < L.size(); ++i) pr.maxDur = std::max(pr.maxDur, L.end[i] - L.start[i]);
+        for (size_t i = 0; i < L.size(); ++i) pr.maxDur = std::max(pr.maxDur, L.duration[i]);
     }
     for (size_t g = 0; g < a.groups.size(); ++g) {
         const Group& grp = a.groups[g];
@@ -198,7 +198,7 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
     for (size_t r = 0; r < ranks_.size(); ++r) {
         const Launches& L = p.processes[size_t(ranks_[r].process)].launches;
         auto& v = ranks_[r].ncclLaunches;
-        std::sort(v.begin(), v.end(), [&](uint32_t x, uint32_t y) { return L.start[x] < L.start[y] || (L.start[x] == L.start[y] && x < y); });
+        std::sort(v.begin(), v.end(), [&](uint32_t x, uint32_t y) { return L.start(x) < L.start(y) || (L.start(x) == L.start(y) && x < y); });
         v.erase(std::unique(v.begin(), v.end()), v.end());
         v.shrink_to_fit();
     }
@@ -247,7 +247,7 @@ int64_t TimelineIndex::memberWait(const Lane& L, int rank, int lane, uint32_t k,
     int64_t c = memberPos(L, rank, lane, k, hint);
     if (c < 0) return -1;
     const KernelLane& l = kl(rank, lane);
-    const int64_t dur = std::max<int64_t>(0, l.end[k] - l.start[k]);
+    const int64_t dur = std::max<int64_t>(0, l.end(k) - l.start[k]);
     return std::clamp<int64_t>(a_->collectives[size_t(c)].maxStart - l.start[k], 0, dur);
 }
 
@@ -277,8 +277,6 @@ struct TimelineIndex::Eval {
     const KernelLane& kl;
     const Lane& L;
     const int64_t* st;
-    const int64_t* en;
-    const StrId* nm;
     const uint8_t* work;
     const Collective* members = nullptr;  // identity lanes: the k-th kernel's collective is members[k]
     size_t i = 0;          // kernels with start < t
@@ -286,18 +284,20 @@ struct TimelineIndex::Eval {
     uint32_t hint = 0;     // member position hint
 
     Eval(const TimelineIndex& x, int r, int l)
-        : ix(x), rank(r), lane(l), kl(x.kl(r, l)), L(x.ranks_[size_t(r)].lanes[size_t(l)]), st(kl.start.data()), en(kl.end.data()),
-          nm(kl.name.data()), work(x.nameWork_.data()) {
+        : ix(x), rank(r), lane(l), kl(x.kl(r, l)), L(x.ranks_[size_t(r)].lanes[size_t(l)]), st(kl.start.data()),
+          work(x.nameWork_.data()) {
         if (L.identity) members = &x.a_->collectives[x.a_->groups[size_t(L.group)].firstCollective];
     }
 
+    int64_t en(size_t k) const { return kl.end(k); }
+
     // class split of kernel k: wait part length (or -1 for a non-member) and its class
     void split(size_t k, int64_t& wait, int& cls) {
-        cls = work[nm[k]];
+        cls = work[kl.name[k]];
         if (cls != int(Work::OtherNccl) || L.group < 0) {
             wait = -1;
         } else if (members) {
-            wait = std::clamp<int64_t>(members[k].maxStart - st[k], 0, std::max<int64_t>(0, en[k] - st[k]));
+            wait = std::clamp<int64_t>(members[k].maxStart - st[k], 0, std::max<int64_t>(0, en(k) - st[k]));
         } else {
             wait = ix.memberWait(L, rank, lane, uint32_t(k), hint);
         }
@@ -306,7 +306,7 @@ struct TimelineIndex::Eval {
         int64_t wait;
         int cls;
         split(k, wait, cls);
-        const int64_t dur = std::max<int64_t>(0, en[k] - st[k]);
+        const int64_t dur = std::max<int64_t>(0, en(k) - st[k]);
         if (wait >= 0) {
             acc[int(Work::NcclWait)] += wait;
             acc[int(Work::NcclTransfer)] += dur - wait;
@@ -319,7 +319,7 @@ struct TimelineIndex::Eval {
         int64_t wait;
         int cls;
         split(k, wait, cls);
-        const double s = double(st[k]), e = double(en[k]);
+        const double s = double(st[k]), e = double(en(k));
         const double tail = e - std::max(t, s);
         if (tail <= 0) return;
         if (wait >= 0) {
@@ -337,9 +337,8 @@ struct TimelineIndex::Eval {
         const size_t b = g / kBlock * kBlock;
         __builtin_prefetch(st + b);
         __builtin_prefetch(st + b + 8);
-        __builtin_prefetch(en + b);
-        __builtin_prefetch(en + b + 8);
-        __builtin_prefetch(nm + b);
+        __builtin_prefetch(kl.duration.address(b));
+        __builtin_prefetch(kl.name.address(b));
         __builtin_prefetch(L.sums.data() + g / kBlock * K);
         if (members) __builtin_prefetch(&members[g].maxStart);
     }
@@ -362,14 +361,15 @@ struct TimelineIndex::Eval {
         size_t running = 0;
         if (L.endsSorted) {
             for (size_t k = i; k-- > 0;) {
-                if (double(en[k]) <= t) break;
+                if (double(en(k)) <= t) break;
                 subTail(k, t, F);
                 ++running;
             }
         } else {
             for (size_t k = i; k-- > 0;) {
-                if ((k + 1) % kBlock == 0 && double(L.maxEndBefore[(k + 1) / kBlock]) <= t) break;
-                if (double(en[k]) > t) subTail(k, t, F), ++running;
+                // at a block boundary: every kernel of the blocks before ends by their prefix maximum
+                if ((k + 1) % kBlock == 0 && double(kl.blockMaxEnd[(k + 1) / kBlock - 1]) <= t) break;
+                if (double(en(k)) > t) subTail(k, t, F), ++running;
             }
         }
         return i - running;  // kernels wholly before t (started before it, not running at it)
@@ -403,7 +403,7 @@ void TimelineIndex::columns(int rank, int lane, const PixelMap& m, ColumnSum* ou
                 const size_t k = ev.i - 1;  // ends sorted: the one running kernel is the last started
                 int64_t wait;
                 ev.split(k, wait, cls);
-                until = std::min(until, double(ev.en[k]));
+                until = std::min(until, double(ev.en(k)));
                 if (wait >= 0) {
                     const double w = double(ev.st[k] + wait);
                     if (a < w) cls = int(Work::NcclWait), until = std::min(until, w);
@@ -453,15 +453,10 @@ std::pair<uint32_t, uint32_t> TimelineIndex::kernelsIn(int rank, int lane, doubl
     const KernelLane& l = kl(rank, lane);
     const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
     size_t last = size_t(std::lower_bound(l.start.begin(), l.start.end(), b, [](int64_t s, double v) { return double(s) < v; }) - l.start.begin());
-    size_t first = 0;
-    if (L.endsSorted) {
-        first = size_t(std::upper_bound(l.end.begin(), l.end.end(), a, [](double v, int64_t e) { return v < double(e); }) - l.end.begin());
-    } else {
-        // kernels before the last block whose prefix max end is <= a all end before a
-        size_t blk = size_t(std::upper_bound(L.maxEndBefore.begin(), L.maxEndBefore.end(), a,
-                                             [](double v, int64_t e) { return v < double(e); }) - L.maxEndBefore.begin());
-        first = blk > 0 ? (blk - 1) * kBlock : 0;
-    }
+    // every kernel before the first that may end after a ends by a (end > a is end > floor(a): ends are whole ns)
+    const double fa = std::floor(a);
+    const int64_t ta = fa <= -9.2e18 ? INT64_MIN : fa >= 9.2e18 ? INT64_MAX : int64_t(fa);
+    const size_t first = firstEndingAfter(l, ta);
     return {uint32_t(std::min(first, last)), uint32_t(last)};
 }
 
@@ -472,7 +467,7 @@ int64_t TimelineIndex::kernelAt(int rank, int lane, double t, double slackNs) co
     double bestDist = 1e300;
     // walk back from the last candidate: on a stream the kernel holding t is the latest starting one
     for (size_t k = last; k-- > first;) {
-        double s = double(l.start[k]), e = double(l.end[k]);
+        double s = double(l.start[k]), e = double(l.end(k));
         double d = t < s ? s - t : t >= e ? t - e : 0;
         if (d <= slackNs && d < bestDist) {
             bestDist = d;
@@ -496,7 +491,7 @@ uint32_t TimelineIndex::launchAtOrder(int rank, uint32_t i) const {
 }
 
 int64_t TimelineIndex::launchStart(int rank, uint32_t order) const {
-    return p_->processes[size_t(ranks_[size_t(rank)].process)].launches.start[launchAtOrder(rank, order)];
+    return p_->processes[size_t(ranks_[size_t(rank)].process)].launches.start(launchAtOrder(rank, order));
 }
 
 std::pair<uint32_t, uint32_t> TimelineIndex::launchesIn(int rank, double a, double b) const {
@@ -514,18 +509,18 @@ void TimelineIndex::launchColumns(int rank, const PixelMap& m, uint32_t* all, ui
     const int proc = ranks_[size_t(rank)].process;
     const Launches& L = p_->processes[size_t(proc)].launches;
     const size_t n = L.size();
-    const int64_t* ls = L.start.data();
+    auto ls = [&L](size_t i) { return L.start(i); };
     const uint32_t* perm = processes_[size_t(proc)].byStart.empty() ? nullptr : processes_[size_t(proc)].byStart.data();
-    auto startAt = [&](size_t o) { return double(ls[perm ? perm[o] : o]); };
+    auto startAt = [&](size_t o) { return double(ls(perm ? perm[o] : o)); };
     const auto& nl = ranks_[size_t(rank)].ncclLaunches;
     const uint32_t* np = nl.data();
     size_t i = gallop(n, 0, [&](size_t x) { return startAt(x) < m.t0; });
-    size_t j = gallop(nl.size(), 0, [&](size_t x) { return double(ls[np[x]]) < m.t0; });
+    size_t j = gallop(nl.size(), 0, [&](size_t x) { return double(ls(np[x])) < m.t0; });
     size_t di = 0, dj = 0;  // the last column's counts predict the next ones
     for (int c = 0; c < m.width && (i < n || j < nl.size()); ++c) {
         const double b = m.boundary(c + 1);
         size_t i2 = gallopFrom(n, i + di, [&](size_t x) { return startAt(x) < b; });
-        size_t j2 = gallopFrom(nl.size(), j + dj, [&](size_t x) { return double(ls[np[x]]) < b; });
+        size_t j2 = gallopFrom(nl.size(), j + dj, [&](size_t x) { return double(ls(np[x])) < b; });
         if (i2 < i) i2 = i;
         if (j2 < j) j2 = j;
         di = i2 - i;
@@ -557,7 +552,6 @@ TimelineIndex::Bytes TimelineIndex::bytes() const {
     for (const RankInfo& r : ranks_) {
         for (const Lane& L : r.lanes) {
             b.blocks += L.sums.capacity() * sizeof(int64_t);
-            b.unsortedEnds += L.maxEndBefore.capacity() * sizeof(int64_t);
         }
         b.blocks += r.lanes.capacity() * sizeof(Lane) + r.laneOrder.capacity() * sizeof(int);
         b.launches += r.ncclLaunches.capacity() * sizeof(uint32_t);

@@ -58,7 +58,7 @@ struct ColumnSum {
 
 class TimelineIndex {
 public:
-    static constexpr uint32_t kBlock = 16;
+    static constexpr uint32_t kBlock = 16;  // = kLaneBlock: the lane's interval index bounds the running kernels
 
     TimelineIndex() = default;
     TimelineIndex(const Profile& p, const Analysis& a);
@@ -107,8 +107,8 @@ public:
 
     // Row of a rank's lane of a group member: (rank, lane) of collective slot.
     struct Bytes {
-        size_t blocks = 0, unsortedEnds = 0, launches = 0, collectives = 0, names = 0, missing = 0;
-        size_t total() const { return blocks + unsortedEnds + launches + collectives + names + missing; }
+        size_t blocks = 0, launches = 0, collectives = 0, names = 0, missing = 0;
+        size_t total() const { return blocks + launches + collectives + names + missing; }
     };
     Bytes bytes() const;
 
@@ -119,7 +119,6 @@ private:
         bool hasNccl = false;
         bool identity = false;              // every kernel is a member, k-th kernel in the k-th collective
         std::vector<int64_t> sums;          // (blocks + 1) x kWorkKinds: class time of kernels [0, b * kBlock)
-        std::vector<int64_t> maxEndBefore;  // only when the ends are not in start order: max end of kernels [0, b * kBlock)
         int64_t maxEnd = 0;
     };
     struct RankInfo {

@@ -29,7 +29,7 @@ std::vector<LaneClass> bruteColumns(const skew::Profile& p, const skew::Analysis
         const skew::KernelLane& kl = r.lanes[li];
         for (size_t k = 0; k < kl.size(); ++k) {
             if (int(li) == gl.lane && k == a.slotKernel(c, size_t(row))) continue;
-            double s = double(kl.start[k] - sc.t0), e = double(kl.end[k] - sc.t0);
+            double s = double(kl.start[k] - sc.t0), e = double(kl.end(k) - sc.t0);
             if (s > 4 * span || e < -3 * span) continue;
             bool isNccl = p.opOfName(kl.name[k]) != skew::CollOp::NotNccl;
             bool isGemm = !isNccl && skew::isGemmName(p.strings.str(kl.name[k]));

@@ -128,7 +128,7 @@ TEST(RunViews, TimelineFirstAndLastKernelsAtTheEdges) {
                 return !near(p, QColor(0xfb, 0xfc, 0xfd), 3) && !near(p, QColor(0xf4, 0xf6, 0xf9), 3);
             };
             if (kl.start[0] == ix.start()) first |= painted(area.left());
-            if (kl.end.back() == ix.end()) last |= painted(area.left() + area.width() - 1);
+            if (kl.end(kl.size() - 1) == ix.end()) last |= painted(area.left() + area.width() - 1);
             // and nothing is drawn left of the first column or right of the last
             EXPECT_FALSE(near(img.pixel(area.left() - 1, y), palette::kTransfer) || near(img.pixel(area.left() - 1, y), palette::kGemm));
         }
@@ -197,9 +197,9 @@ TEST(RunViews, KernelTooltipShowsTheMembersLatenessFromTheTruth) {
             const int lane = g.lanes[slot].lane;
             const uint32_t k = a.slotKernel(c, slot);
             const skew::KernelLane& kl = s->profile.ranks[size_t(rank)].lanes[size_t(lane)];
-            const double d = double(kl.end[k] - kl.start[k]);
-            v.setRange(double(kl.start[k]) - d, double(kl.end[k]) + d);  // the kernel is the middle third
-            const QPointF at((v.xAtTime(double(kl.start[k])) + v.xAtTime(double(kl.end[k]))) / 2, v.rowRect(v.rowOf(rank, lane)).center().y());
+            const double d = double(kl.end(k) - kl.start[k]);
+            v.setRange(double(kl.start[k]) - d, double(kl.end(k)) + d);  // the kernel is the middle third
+            const QPointF at((v.xAtTime(double(kl.start[k])) + v.xAtTime(double(kl.end(k)))) / 2, v.rowRect(v.rowOf(rank, lane)).center().y());
             TimelineView::Hit h = v.hitTest(at);
             ASSERT_EQ(h.kind, TimelineView::Hit::Kernel);
             ASSERT_EQ(h.index, int64_t(k));
@@ -383,7 +383,7 @@ TEST(RunViews, SelectionSyncsBetweenTableTimelineStepMapAndHeatmap) {
     const skew::GroupLane& gl1 = a.groups[0].lanes[size_t(col1.lateSlot)];
     const uint32_t k1 = a.slotKernel(col1, size_t(col1.lateSlot));
     const auto& kl1 = w.session()->profile.ranks[size_t(gl1.rank)].lanes[size_t(gl1.lane)];
-    QPoint p1(int(tl->xAtTime((double(kl1.start[k1]) + double(kl1.end[k1])) / 2)), tl->rowRect(tl->rowOf(gl1.rank, gl1.lane)).center().y() + 2);
+    QPoint p1(int(tl->xAtTime((double(kl1.start[k1]) + double(kl1.end(k1))) / 2)), tl->rowRect(tl->rowOf(gl1.rank, gl1.lane)).center().y() + 2);
     QTest::mouseClick(tl, Qt::LeftButton, {}, p1);
     EXPECT_EQ(w.currentCollective(), c1);
     EXPECT_EQ(tableCollective(), c1);
