@@ -41,7 +41,8 @@ public:
     // The launch call (eventClass 0/1 row) of correlation id `corr` in `rank`'s process.
     ProfileBuilder& launch(int rank, uint32_t corr, int64_t start, int64_t end, uint32_t tid = 1,
                            const std::string& api = "cuLaunchKernelEx") {
-        p_.processes[size_t(p_.ranks[size_t(rank)].process)].launches.push_back(corr, start, end, intern(api), tid);
+        launches_.resize(p_.processes.size());
+        launches_[size_t(p_.ranks[size_t(rank)].process)].push_back(corr, start, end, intern(api), tid);
         return *this;
     }
 
@@ -87,8 +88,13 @@ public:
                 }
             }
         }
+        // each kernel joined to its launch call, as the loader leaves them
+        launches_.resize(p.processes.size());
+        for (auto& L : launches_) sortLaunches(L);
+        for (auto& r : p.ranks)
+            for (auto& l : r.lanes) skew::joinLaunches(launches_[size_t(r.process)], l);
+        launches_.clear();
         for (auto& pr : p.processes) {
-            sortLaunches(pr.launches);
             sortByStart(pr.nvtx.start, pr.nvtx.end, pr.nvtx.tid, pr.nvtx.text);
             sortByStart(pr.waits.start, pr.waits.end, pr.waits.device, pr.waits.stream);
         }
@@ -145,6 +151,7 @@ private:
     }
 
     skew::Profile p_;
+    std::vector<skew::Launches> launches_;  // per process, joined to the kernels in build()
 };
 
 }  // namespace testutil

@@ -137,7 +137,7 @@ void checkPlanted(const skew::Profile& p, const Analysis& a, const skew::Group& 
         EXPECT_TRUE(c.big);
         EXPECT_EQ(lateRank(a, c), specIndex[size_t(tl.planted.rank)]);
         EXPECT_EQ(c.step, uint32_t(tl.planted.step));
-        ASSERT_GE(c.launchIndex, 0);
+        ASSERT_TRUE(c.launched);
         if (tl.planted.kind == skewgen::LateKind::Cpu) {
             EXPECT_EQ(std::string(skew::causeName(c.cause)), "cpu_launch");
             EXPECT_GE(c.cpuNs * 2, c.latenessNs);
@@ -503,7 +503,8 @@ TEST(Analysis, RealMfuBefore) {
     EXPECT_EQ(worst.startSkew(), 3'339'732);
     EXPECT_EQ(lateRank(a, worst), 1);
     EXPECT_EQ(std::string(skew::causeName(worst.cause)), "cpu_launch");
-    EXPECT_EQ(p.strings.str(p.processes[size_t(p.ranks[1].process)].launches.name[size_t(worst.launchIndex)]), "cuLaunchKernelEx");
+    ASSERT_TRUE(worst.launched);
+    EXPECT_EQ(p.strings.str(skew::lateLaunch(p, a, worst)->api), "cuLaunchKernelEx");
 }
 
 // NCCL-only time against a brute-force union over every non-NCCL kernel of the rank.
@@ -574,7 +575,11 @@ TEST(Analysis, LaneStartingManyCollectivesLaterAligns) {
     ASSERT_EQ(lane.size(), 135u);
     skew::KernelLane later;  // the lane without its first 20 kernels
     later.stream = lane.stream;
-    for (size_t k = 20; k < lane.size(); ++k) later.push_back(lane.start[k], lane.end(k), lane.name[k], lane.correlationId[k]);
+    for (size_t k = 20; k < lane.size(); ++k) {
+        later.push_back(lane.start[k], lane.end(k), lane.name[k], lane.correlationId[k]);
+        later.launchLead.push_back(lane.launchLead[k]), later.launchDuration.push_back(lane.launchDuration[k]);
+        later.launchApi.push_back(lane.launchApi[k]), later.launchTid.push_back(lane.launchTid[k]);
+    }
     later.ncclKernels = lane.ncclKernels - 20;
     skew::buildLaneIndex(later);
     lane = std::move(later);

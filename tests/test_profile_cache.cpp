@@ -119,7 +119,8 @@ TEST(ProfileCache, WideColumnsReadAsTheExportHoldsThem) {
     EXPECT_EQ(got, longest);
     EXPECT_EQ(wideLanes, 1);
     int wideLaunches = 0;
-    for (const auto& pr : p.processes) wideLaunches += pr.launches.duration.wide();
+    for (const auto& r : p.ranks)
+        for (const auto& l : r.lanes) wideLaunches += l.launchDuration.wide();
     EXPECT_EQ(wideLaunches, 1);
 
     RunResult cold = c.analyze({path});

@@ -100,14 +100,12 @@ TEST_P(RealExport, NcclKernelsJoinTheirLaunchesAsSqlDoes) {
     skew::Profile p = skew::loadProfile({path});
     int64_t joined = 0;
     for (const auto& r : p.ranks) {
-        const auto& launches = p.processes[size_t(r.process)].launches;
         for (const auto& l : r.lanes)
             for (size_t i = 0; i < l.size(); ++i) {
                 if (p.opOfName(l.name[i]) == skew::CollOp::NotNccl) continue;
-                int64_t li = launches.find(l.correlationId[i]);
-                if (li < 0) continue;
+                if (!l.hasLaunch(i)) continue;
                 ++joined;
-                EXPECT_LE(launches.end[size_t(li)], l.start[i]);
+                EXPECT_LE(l.launchEnd(i), l.start[i]);
             }
     }
     if (hasTable(path, "CUPTI_ACTIVITY_KIND_KERNEL") && hasTable(path, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
@@ -200,15 +198,15 @@ TEST(RealExports, MfuBeforeRanksAndLaunches) {
     ASSERT_EQ(p.ranks[0].lanes.size(), 1u);
     EXPECT_EQ(p.ranks[0].lanes[0].stream, 7);
     EXPECT_EQ(p.ranks[1].lanes[0].stream, 15);
-    // the cuLaunchKernelEx rows kept are those (eventClass 0/1) that launched a kernel of the file,
-    // joined on process and correlation id (rows whose kernel ran after the capture window are not)
+    // kernels are joined to their cuLaunchKernelEx row (eventClass 0/1) on process and correlation id
     size_t ex = 0;
-    for (const auto& pr : p.processes)
-        for (size_t i = 0; i < pr.launches.size(); ++i) ex += p.strings.str(pr.launches.name[i]) == "cuLaunchKernelEx";
+    for (const auto& r : p.ranks)
+        for (const auto& l : r.lanes)
+            for (size_t i = 0; i < l.size(); ++i) ex += l.hasLaunch(i) && p.strings.str(l.launchApi[i]) == "cuLaunchKernelEx";
     EXPECT_EQ(int64_t(ex), sqlCount(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite",
-                                    "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id=r.nameId "
-                                    "WHERE s.value='cuLaunchKernelEx' AND r.eventClass IN (0, 1) AND EXISTS (SELECT 1 FROM "
-                                    "CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.correlationId=r.correlationId AND "
+                                    "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1 FROM "
+                                    "CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id=r.nameId WHERE "
+                                    "s.value='cuLaunchKernelEx' AND r.eventClass IN (0, 1) AND k.correlationId=r.correlationId AND "
                                     "((k.globalPid>>24)&16777215)=((r.globalTid>>24)&16777215))"));
     // Kernels sorted by start in each lane
     for (const auto& r : p.ranks)
@@ -258,11 +256,13 @@ TEST(RealExports, OldLayoutIgnoresBacktraceRowsSharingCorrelationIds) {
     skew::Profile p = skew::loadProfile({path});
     ASSERT_EQ(p.ranks.size(), 1u);
     EXPECT_EQ(p.inputs[0].nsysVersion, "2022.2.1.31");
-    // every kept launch row is of class 0/1, one per correlation id
-    const auto& l = p.processes[size_t(p.ranks[0].process)].launches;
-    EXPECT_EQ(int64_t(l.size()), sqlCount(path, "SELECT count(DISTINCT correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
-                                                "WHERE eventClass IN (0,1) AND correlationId IN (SELECT correlationId FROM "
-                                                "CUPTI_ACTIVITY_KIND_KERNEL)"));
+    // kernels are joined only to launch rows of class 0/1 (backtrace rows repeat their ids)
+    int64_t launched = 0;
+    for (const auto& l : p.ranks[0].lanes)
+        for (size_t i = 0; i < l.size(); ++i) launched += l.hasLaunch(i);
+    EXPECT_EQ(launched, sqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1 FROM "
+                                       "CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id=r.nameId WHERE r.eventClass IN (0,1) "
+                                       "AND s.value LIKE '%Launch%' AND r.correlationId = k.correlationId)"));
 }
 
 }  // namespace

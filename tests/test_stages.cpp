@@ -181,7 +181,7 @@ TEST(Why, CausesAndLatenessSplit) {
     const Analysis none = twoRanks(late, [](ProfileBuilder&) {});
     const Collective& u = only(none);
     EXPECT_EQ(u.cause, skew::Cause::Unknown);
-    EXPECT_EQ(u.launchIndex, -1);
+    EXPECT_FALSE(u.launched);
     EXPECT_EQ(u.gpuNs, late);
     // the launch call ended 3.99 ms after the first arrival: CPU
     Analysis cpu = twoRanks(late, [&](ProfileBuilder& b) { b.launch(1, 1, s - 30 * kUs, s - 10 * kUs); });
@@ -771,7 +771,7 @@ TEST(Clocks, AFileAheadIsShiftedBackByTheMedianOfItsEndResiduals) {
         EXPECT_EQ(f.p.ranks[0].lanes[0].end(k), before.ranks[0].lanes[0].end(k));
     }
     const auto& pr = f.p.processes[size_t(f.p.ranks[2].process)];
-    EXPECT_EQ(pr.launches.start(0), T + ahead - 10 * kUs + shift);
+    EXPECT_EQ(l2.launchStart(0), T + ahead - 10 * kUs + shift);
     EXPECT_EQ(pr.nvtx.end[0], T + ahead + 5 * kMs + shift);
     EXPECT_EQ(pr.waits.start[0], T + ahead + shift);
     ASSERT_EQ(f.a.warnings.size(), 1u);

@@ -70,17 +70,15 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
         sc.bars.push_back({std::min(std::max(xs, xm), xe), xe, rowIdx, false, BarKind::NcclTransfer, late, false, gl.rank, gl.lane, k});
     }
     // the late arriver's CPU launch
-    if (c.lateSlot >= 0 && c.launchIndex >= 0) {
+    if (auto launch = lateLaunch(p, a, c)) {
         const GroupLane& gl = g.lanes[size_t(c.lateSlot)];
-        const Rank& r = p.ranks[size_t(gl.rank)];
-        const Launches& L = p.processes[size_t(r.process)].launches;
         uint32_t k = a.slotKernel(c, size_t(c.lateSlot));
         sc.launch.present = true;
         sc.launch.row = c.lateSlot;
-        sc.launch.apiStart = double(L.start(size_t(c.launchIndex))) - t0;
-        sc.launch.apiEnd = double(L.end[size_t(c.launchIndex)]) - t0;
-        sc.launch.kernelStart = double(r.lanes[size_t(gl.lane)].start[k]) - t0;
-        sc.launch.label = p.strings.str(L.name[size_t(c.launchIndex)]) + ": launch to start " + formatDuration(c.launchToStartNs);
+        sc.launch.apiStart = double(launch->startNs) - t0;
+        sc.launch.apiEnd = double(launch->endNs) - t0;
+        sc.launch.kernelStart = double(p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].start[k]) - t0;
+        sc.launch.label = p.strings.str(launch->api) + ": launch to start " + formatDuration(c.launchToStartNs);
     }
     double span = std::max(hi - lo, 1000.0);
     sc.fitX0 = lo - span * 0.08;
@@ -133,20 +131,18 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
     line("End", nsAndDuration(kl.end(kernel)));
     line("Duration", formatDuration(kl.end(kernel) - kl.start[kernel]));
     line("Correlation id", std::to_string(kl.correlationId[kernel]));
-    int64_t li = pr.launches.find(kl.correlationId[kernel]);
-    if (li >= 0) {
-        size_t i = size_t(li);
-        auto tn = pr.threadNames.find(pr.launches.tid[i]);
-        line("Launch API", p.strings.str(pr.launches.name[i]));
-        line("Launch thread", std::to_string(pr.launches.tid[i]) +
+    if (auto launch = launchOf(kl, kernel)) {
+        auto tn = pr.threadNames.find(launch->tid);
+        line("Launch API", p.strings.str(launch->api));
+        line("Launch thread", std::to_string(launch->tid) +
                                   (tn != pr.threadNames.end() ? " (" + p.strings.str(tn->second) + ")" : std::string()));
-        line("Launch time", nsAndDuration(pr.launches.start(i)) + " to " + formatDuration(pr.launches.end[i] - pr.launches.start(i)) + " later");
-        line("Launch to start", formatDuration(kl.start[kernel] - pr.launches.end[i]));
+        line("Launch time", nsAndDuration(launch->startNs) + " to " + formatDuration(launch->endNs - launch->startNs) + " later");
+        line("Launch to start", formatDuration(kl.start[kernel] - launch->endNs));
         // NVTX ranges enclosing the launch on the launching thread, outermost first
         std::string nvtx;
         std::optional<NvtxIndex> own;
         const NvtxIndex& index = nvtxIndexes ? (*nvtxIndexes)[size_t(r.process)] : own.emplace(pr.nvtx);
-        for (uint32_t j : index.enclosing(pr.launches.tid[i], pr.launches.start(i), pr.launches.end[i]))
+        for (uint32_t j : index.enclosing(launch->tid, launch->startNs, launch->endNs))
             nvtx += (nvtx.empty() ? "" : " > ") + p.strings.str(pr.nvtx.text[j]);
         line("NVTX at launch", nvtx.empty() ? "none" : nvtx);
     } else {

@@ -233,29 +233,21 @@ void BodyRaster::kernelOutlines(const TimelineRow& r, uint32_t first, uint32_t l
 void BodyRaster::cpuRow(const TimelineRow& r, Scratch& sc, int top, int bottom) const {
     const TimelineIndex& ix = f_.session->timeline;
     const int y0 = std::max(0, top - 1), y1 = std::min(H_, bottom);
-    auto [lo, hi] = ix.launchesIn(r.rank, f_.t0, f_.t1);
-    const Launches& L = f_.session->profile.processes[size_t(ix.process(r.rank))].launches;
-    if (hi - lo <= uint32_t(W_ / 3)) {
+    if (ix.launchCountIn(r.rank, f_.t0, f_.t1) <= size_t(W_ / 3)) {
         // zoomed in: every launch call as a bar over its duration, NCCL launches on top
-        const auto& nl = ix.ncclLaunches(r.rank);
-        auto isNccl = [&](uint32_t li) {
-            auto it = std::lower_bound(nl.begin(), nl.end(), li, [&](uint32_t a, uint32_t b) {
-                return L.start(a) < L.start(b) || (L.start(a) == L.start(b) && a < b);
-            });
-            return it != nl.end() && *it == li;
-        };
+        const Rank& rank = f_.session->profile.ranks[size_t(r.rank)];
         auto fill = [&](int xa, int xb, uint32_t col) {
             for (int y = y0; y < y1; ++y)
                 for (int x = std::max(0, xa); x < std::min(W_, xb); ++x) line(y)[x] = col;
         };
         for (int pass = 0; pass < 2; ++pass)
-            for (uint32_t o = lo; o < hi; ++o) {
-                uint32_t li = ix.launchAtOrder(r.rank, o);
-                bool n = isNccl(li);
-                if (n != (pass == 1)) continue;
-                int xa = int(std::floor(m_.x(double(L.start(li))))), xb = int(std::ceil(m_.x(double(L.end[li]))));
+            ix.forEachLaunch(r.rank, f_.t0, f_.t1, [&](int lane, uint32_t k) {
+                bool n = ix.ncclLaunch(r.rank, lane, k);
+                if (n != (pass == 1)) return;
+                const KernelLane& kl = rank.lanes[size_t(lane)];
+                int xa = int(std::floor(m_.x(double(kl.launchStart(k))))), xb = int(std::ceil(m_.x(double(kl.launchEnd(k)))));
                 fill(xa, std::max(xa + 1, xb), (n ? kLaunchNccl : kLaunch).rgb());
-            }
+            });
         return;
     }
     // zoomed out: where the rank's NCCL kernels were launched (every launch would be a solid bar);

@@ -642,11 +642,9 @@ void TimelineView::paintLaunchLines(QPainter& p, const Frame& f) const {
             const int row = rowOf(rank, lane), cpu = cpuRowOf(rank);
             if (row < 0 || cpu < 0 || rankCollapsed(rank)) continue;
             const KernelLane& kl = prof.ranks[size_t(rank)].lanes[size_t(lane)];
-            const Launches& L = prof.processes[size_t(prof.ranks[size_t(rank)].process)].launches;
             auto line = [&](uint32_t k) {
-                int64_t li = ix.launchOf(rank, lane, k);
-                if (li < 0) return;
-                QPointF from(X(double(L.end[size_t(li)])), rowTop(cpu) + 1), to(X(double(kl.start[k])), rowTop(row) + rows_[size_t(row)].h - 1);
+                if (!kl.hasLaunch(k)) return;
+                QPointF from(X(double(kl.launchEnd(k))), rowTop(cpu) + 1), to(X(double(kl.start[k])), rowTop(row) + rows_[size_t(row)].h - 1);
                 if (from.x() < ra.left() - 1 && to.x() < ra.left() - 1) return;
                 lines.emplace_back(from, to);
             };
@@ -904,20 +902,20 @@ TimelineView::Hit TimelineView::hitTest(const QPointF& pos) const {
             h.collective = int(ix.collectiveOf(r.rank, r.lane, uint32_t(k)));
         }
     } else if (r.kind == Row::Cpu) {
-        auto [lo, hi] = ix.launchesIn(r.rank, t - slack, t + slack);
-        const Launches& L = s_->profile.processes[size_t(ix.process(r.rank))].launches;
+        const Rank& rank = s_->profile.ranks[size_t(r.rank)];
         double best = slack;
-        for (uint32_t o = lo; o < hi; ++o) {
-            uint32_t li = ix.launchAtOrder(r.rank, o);
-            double s = double(L.start(li)), e = double(L.end[li]);
+        ix.forEachLaunch(r.rank, t - slack, t + slack, [&](int lane, uint32_t k) {
+            const KernelLane& kl = rank.lanes[size_t(lane)];
+            double s = double(kl.launchStart(k)), e = double(kl.launchEnd(k));
             double d = t < s ? s - t : t > e ? t - e : 0;
             if (d <= best) {
                 best = d;
                 h.kind = Hit::Launch;
                 h.rank = r.rank;
-                h.index = li;
+                h.lane = lane;
+                h.index = k;
             }
-        }
+        });
     } else if (r.kind == Row::Header) {
         h.kind = Hit::Header;
         h.rank = r.rank;
@@ -1001,16 +999,14 @@ QString TimelineView::tooltipAt(const QPointF& pos) const {
     }
     if (h.kind == Hit::Kernel) return kernelTip(h.rank, h.lane, h.index) + (merged.isEmpty() ? QString() : "<br>" + merged);
     if (h.kind == Hit::Launch) {
-        const Process& pr = s_->profile.processes[size_t(s_->timeline.process(h.rank))];
-        const Launches& L = pr.launches;
-        size_t li = size_t(h.index);
-        const auto& nl = s_->timeline.ncclLaunches(h.rank);
-        bool nccl = std::find(nl.begin(), nl.end(), uint32_t(li)) != nl.end();
+        const KernelLane& kl = s_->profile.ranks[size_t(h.rank)].lanes[size_t(h.lane)];
+        const uint32_t k = uint32_t(h.index);
+        bool nccl = s_->timeline.ncclLaunch(h.rank, h.lane, k);
         return tr("<b>%1</b>%2<br>thread %3 \u00B7 start %4 \u00B7 %5<br>correlation id %6")
-            .arg(QString::fromStdString(s_->profile.strings.str(L.name[li])), nccl ? tr(" (NCCL kernel launch)") : QString())
-            .arg(L.tid[li])
-            .arg(tickLabel(double(L.start(li)), 1), dur(double(L.end[li] - L.start(li))))
-            .arg(L.correlationId[li]);
+            .arg(QString::fromStdString(s_->profile.strings.str(kl.launchApi[k])), nccl ? tr(" (NCCL kernel launch)") : QString())
+            .arg(kl.launchTid[k])
+            .arg(tickLabel(double(kl.launchStart(k)), 1), dur(double(kl.launchDuration[k])))
+            .arg(kl.correlationId[k]);
     }
     return merged;
 }

@@ -84,6 +84,18 @@ std::optional<Member> member(const Profile& p, const Analysis& a, const Collecti
     return Member{s, gl.rank, gl.lane, k, kl.start[k], kl.end(k), kl.start[k] - c.minStart};
 }
 
+std::optional<LaunchCall> launchOf(const KernelLane& lane, uint32_t k) {
+    if (k >= lane.size() || !lane.hasLaunch(k)) return std::nullopt;
+    return LaunchCall{StrId(lane.launchApi[k]), lane.launchStart(k), lane.launchEnd(k), uint32_t(lane.launchTid[k])};
+}
+
+std::optional<LaunchCall> lateLaunch(const Profile& p, const Analysis& a, const Collective& c) {
+    if (c.lateSlot < 0) return std::nullopt;
+    auto m = member(p, a, c, size_t(c.lateSlot));
+    if (!m) return std::nullopt;
+    return launchOf(p.ranks[size_t(m->rank)].lanes[size_t(m->lane)], m->kernel);
+}
+
 std::optional<Member> memberOfKernel(const Profile& p, const Analysis& a, const Collective& c, int rank, int lane, uint32_t kernel) {
     const Group& g = a.groups[size_t(c.group)];
     for (size_t s = 0; s < g.width(); ++s)

@@ -181,7 +181,7 @@ struct Collective {
     int lateSlot = -1, earlySlot = -1;  // slot (lane index in the group) of the late / early arriver
     // why the late arriver was late
     int64_t latenessNs = 0, cpuNs = 0, gpuNs = 0;
-    int64_t launchIndex = -1;           // index into the late rank's process Launches, -1 none
+    bool launched = false;              // the late arriver's kernel has its launch row (lateLaunch)
     int64_t launchToStartNs = 0;
     int predRank = -1, predLane = -1;   // predecessor kernel of the late rank (any stream)
     uint32_t predKernel = 0;
@@ -270,6 +270,15 @@ std::vector<Member> members(const Profile& p, const Analysis& a, const Collectiv
 std::optional<Member> member(const Profile& p, const Analysis& a, const Collective& c, size_t slot);
 // The member that is kernel `kernel` of lane (rank, lane), or nothing when that kernel is not one of `c`.
 std::optional<Member> memberOfKernel(const Profile& p, const Analysis& a, const Collective& c, int rank, int lane, uint32_t kernel);
+// A kernel's launch call (KernelLane's launch columns), or nothing when it has no launch row; and
+// that of the late arriver's kernel of a collective.
+struct LaunchCall {
+    StrId api = kNoString;
+    int64_t startNs = 0, endNs = 0;
+    uint32_t tid = 0;
+};
+std::optional<LaunchCall> launchOf(const KernelLane& lane, uint32_t kernel);
+std::optional<LaunchCall> lateLaunch(const Profile& p, const Analysis& a, const Collective& c);
 // Index of the complete collective with the largest start skew (ties: the first) among those
 // `accept` takes (all by default), -1 when none.
 int worstCollective(const Analysis& a, const std::function<bool(int)>& accept = {});

@@ -105,7 +105,7 @@ void causeAnswer(const Profile& p, const Analysis& a, const Group& g, Answers& a
         }
         ++ans.bigCauses[size_t(col.cause)];
         if (col.cause != Cause::GpuDependency) continue;
-        if (col.launchIndex >= 0) {
+        if (col.launched) {
             if (!ans.hasGpuGap || col.launchToStartNs < ans.gpuGapMinNs) ans.gpuGapMinNs = col.launchToStartNs;
             if (!ans.hasGpuGap || col.launchToStartNs > ans.gpuGapMaxNs) ans.gpuGapMaxNs = col.launchToStartNs;
             ans.hasGpuGap = true;

@@ -55,11 +55,9 @@ KernelOps::~KernelOps() = default;
 CollOp KernelOps::operator()(const Rank& r, const KernelLane& l, uint32_t k) const {
     CollOp op = p_.opOfName(l.name[k]);
     if (op != CollOp::Unknown) return op;
-    const Process& pr = p_.processes[size_t(r.process)];
-    int64_t li = pr.launches.find(l.correlationId[k]);
-    if (li < 0) return op;
+    if (!l.hasLaunch(k)) return op;
     if (!nvtx_) nvtx_ = std::make_unique<NvtxOps>(p_);
-    return nvtx_->opAt(r.process, pr.launches.tid[size_t(li)], pr.launches.start(size_t(li)), pr.launches.end[size_t(li)]);
+    return nvtx_->opAt(r.process, l.launchTid[k], l.launchStart(k), l.launchEnd(k));
 }
 
 namespace {

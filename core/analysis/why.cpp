@@ -7,7 +7,7 @@
 namespace skew {
 
 WhyFinder::WhyFinder(const Profile& p)
-    : p_(p), gemm_(p.strings), predHints_(p.ranks.size()), launchHints_(p.processes.size(), 0), waitHints_(p.processes.size(), 0) {
+    : p_(p), gemm_(p.strings), predHints_(p.ranks.size()), waitHints_(p.processes.size(), 0) {
     for (size_t r = 0; r < p.ranks.size(); ++r) predHints_[r].assign(p.ranks[r].lanes.size(), 0);
 }
 
@@ -21,13 +21,10 @@ void WhyFinder::explain(const Group& g, Collective& c) {
     const Process& pr = p_.processes[size_t(r.process)];
     c.latenessNs = start - c.minStart;
 
-    // the launch: launches are sorted by correlation id, which grows with time
-    const auto& ids = pr.launches.correlationId;
-    size_t& h = launchHints_[size_t(r.process)];
-    h = gallopUpper(ids, h, kl.correlationId[k]);
-    c.launchIndex = h > 0 && ids[h - 1] == kl.correlationId[k] ? int64_t(h - 1) : -1;
-    if (c.launchIndex >= 0) {
-        int64_t apiEnd = pr.launches.end[size_t(c.launchIndex)];
+    // the launch, joined to the kernel when loading (process + correlation id)
+    c.launched = kl.hasLaunch(k);
+    if (c.launched) {
+        int64_t apiEnd = kl.launchEnd(k);
         c.launchToStartNs = start - apiEnd;
         c.cpuNs = std::clamp<int64_t>(apiEnd - c.minStart, 0, c.latenessNs);
         c.gpuNs = c.latenessNs - c.cpuNs;
@@ -72,7 +69,7 @@ void WhyFinder::explain(const Group& g, Collective& c) {
         ++c.waitCount;
     }
 
-    if (c.launchIndex < 0) c.cause = Cause::Unknown;
+    if (!c.launched) c.cause = Cause::Unknown;
     else if (c.cpuNs * 2 >= c.latenessNs) c.cause = Cause::CpuLaunch;
     else if (c.predLane >= 0) c.cause = Cause::GpuDependency;
     else c.cause = Cause::GpuOther;

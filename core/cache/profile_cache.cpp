@@ -133,8 +133,9 @@ public:
         raw(v.data(), v.size() * sizeof(T));
         pod(c.final());
     }
-    // a duration column as stored: whether it is wide, then its values
-    void durations(const Durations& d) {
+    // a compact integer column as stored: whether it is wide, then its values
+    template <typename Narrow>
+    void ints(const CompactInts<Narrow>& d) {
         pod<uint8_t>(d.wide());
         if (d.wide()) vec(d.wideValuesOnly());
         else vec(d.narrowValues());
@@ -228,7 +229,8 @@ public:
         };
         columns.push_back(std::move(c));
     }
-    void durations(Durations& d) {
+    template <typename Narrow>
+    void ints(CompactInts<Narrow>& d) {
         const uint8_t wide = pod<uint8_t>();
         if (wide > 1) ok = false;
         if (wide) d.assign(std::vector<int64_t>());
@@ -444,9 +446,6 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
             if (name >= part.strings.size()) r.ok = false;
             pr.threadNames[tid] = name;
         }
-        Launches& L = pr.launches;
-        r.vec(L.correlationId), r.vec(L.end), r.durations(L.duration);
-        readCoded(L.name, true), readCoded(L.tid, false);
         NvtxRanges& nv = pr.nvtx;
         r.vec(nv.start), r.vec(nv.end), r.vec(nv.tid), r.vec(nv.text);
         StreamWaits& w = pr.waits;
@@ -459,7 +458,9 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
         l.globalPid = r.pod<uint64_t>();
         l.device = r.pod<int32_t>();
         l.lane.stream = r.pod<int32_t>();
-        r.vec(l.lane.start), r.durations(l.lane.duration), readCoded(l.lane.name, true), r.vec(l.lane.correlationId);
+        KernelLane& k = l.lane;
+        r.vec(k.start), r.ints(k.duration), readCoded(k.name, true), r.vec(k.correlationId);
+        r.ints(k.launchLead), r.ints(k.launchDuration), readCoded(k.launchApi, true), readCoded(k.launchTid, false);
     }
     if (!r.ok || r.left() != 0) return fail("truncated or damaged snapshot");
     // every length and column checksum is vouched for before a column is sized
@@ -477,12 +478,10 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
         else if (!c.target->assign(std::move(c.dict), std::move(c.codes))) ok = false;
     }
     for (auto& pp : procs) {
-        const Launches& L = pp->launches;
         const NvtxRanges& nv = pp->nvtx;
         const StreamWaits& w = pp->waits;
-        const size_t nl = L.correlationId.size(), nn = nv.start.size(), nw = w.start.size();
-        if (L.end.size() != nl || L.duration.size() != nl || L.name.size() != nl || L.tid.size() != nl || nv.end.size() != nn ||
-            nv.tid.size() != nn || nv.text.size() != nn || w.end.size() != nw || w.device.size() != nw ||
+        const size_t nn = nv.start.size(), nw = w.start.size();
+        if (nv.end.size() != nn || nv.tid.size() != nn || nv.text.size() != nn || w.end.size() != nw || w.device.size() != nw ||
             w.stream.size() != nw || !idsOk(nv.text))
             ok = false;
         part.processes.push_back(std::move(*pp));
@@ -490,7 +489,9 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     for (auto& lp : lanes) {
         const KernelLane& k = lp->lane;
         const size_t n = k.start.size();
-        if (k.duration.size() != n || k.name.size() != n || k.correlationId.size() != n) ok = false;
+        if (k.duration.size() != n || k.name.size() != n || k.correlationId.size() != n || k.launchLead.size() != n ||
+            k.launchDuration.size() != n || k.launchApi.size() != n || k.launchTid.size() != n)
+            ok = false;
         part.lanes.push_back(std::move(*lp));
     }
     if (!ok) return fail("truncated or damaged snapshot");
@@ -545,18 +546,20 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
         if (r.file == file)
             for (const auto& l : r.lanes) lanes.emplace_back(&r, &l);
     // names first (they fix the local ids), then the payload
-    std::vector<std::vector<StrId>> laneNames, launchNames, nvtxTexts;
+    std::vector<std::vector<StrId>> laneNames, launchApis, nvtxTexts;
     std::vector<std::map<uint32_t, uint32_t>> threads;
     // a coded column's dictionary (or values, when wide) as stored
     auto storedIds = [](const CodedIds& c) { return c.wide() ? c.wideValues() : c.dictionary(); };
     for (const Process* pr : procs) {
-        launchNames.push_back(remapped(storedIds(pr->launches.name)));
         nvtxTexts.push_back(remapped(pr->nvtx.text));
         std::map<uint32_t, uint32_t> t;
         for (const auto& [tid, name] : pr->threadNames) t[tid] = use(name);
         threads.push_back(std::move(t));
     }
-    for (const auto& [r, l] : lanes) laneNames.push_back(remapped(storedIds(l->name)));
+    for (const auto& [r, l] : lanes) {
+        laneNames.push_back(remapped(storedIds(l->name)));
+        launchApis.push_back(remapped(storedIds(l->launchApi)));
+    }
 
     // the header first with a zero checksum and length, rewritten once the payload is written: a
     // snapshot whose write broke off never passes the checks
@@ -598,9 +601,6 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
         w.pod(pr.globalPid), w.pod(pr.pid), w.str(pr.name);
         w.pod(uint32_t(threads[i].size()));
         for (auto [tid, name] : threads[i]) w.pod(tid), w.pod(name);
-        const Launches& L = pr.launches;
-        w.vec(L.correlationId), w.times(L.end, off), w.durations(L.duration);
-        w.coded(L.name, launchNames[i]), w.coded(L.tid, storedIds(L.tid));
         const NvtxRanges& nv = pr.nvtx;
         w.times(nv.start, off), w.times(nv.end, off), w.vec(nv.tid), w.vec(nvtxTexts[i]);
         const StreamWaits& sw = pr.waits;
@@ -611,7 +611,8 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
         const Rank& r = *lanes[i].first;
         const KernelLane& l = *lanes[i].second;
         w.pod(p.processes[size_t(r.process)].globalPid), w.pod(int32_t(r.device)), w.pod(int32_t(l.stream));
-        w.times(l.start, off), w.durations(l.duration), w.coded(l.name, laneNames[i]), w.vec(l.correlationId);
+        w.times(l.start, off), w.ints(l.duration), w.coded(l.name, laneNames[i]), w.vec(l.correlationId);
+        w.ints(l.launchLead), w.ints(l.launchDuration), w.coded(l.launchApi, launchApis[i]), w.coded(l.launchTid, storedIds(l.launchTid));
     }
     w.flush();
     struct stat st {};

@@ -22,7 +22,7 @@
 namespace skew {
 
 constexpr uint32_t kSnapshotFormat = 4;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in
-                                         // parallel); 4: compact columns (32-bit durations, 16-bit codes)
+                                         // parallel); 4: compact columns (32-bit durations, 16-bit codes), launches in the kernels' lanes
 
 class ProfileCache {
 public:

@@ -2,13 +2,6 @@
 
 namespace skew {
 
-void Durations::widen() {
-    wideValues_.reserve(narrow_.capacity() > narrow_.size() ? narrow_.capacity() : narrow_.size() + 1);
-    wideValues_.assign(narrow_.begin(), narrow_.end());
-    std::vector<uint32_t>().swap(narrow_);
-    wide_ = true;
-}
-
 void CodedIds::clear() {
     codes_.clear(), dict_.clear(), values_.clear(), lookup_.clear();
     cache_.fill(Slot{});

@@ -1,7 +1,8 @@
 #pragma once
 // Compact columns of the model (profile.h), so that a kernel and its launch cost as few bytes as
-// they can: durations in 32 bits where they fit, and ids of few distinct values (launch API names,
-// launching threads, the kernel names of one stream) as 16-bit codes into a small dictionary.
+// they can: durations and offsets in 32 bits where they fit, and ids of few distinct values (the
+// kernel names, launch APIs and launching threads of one stream) as 16-bit codes into a small
+// dictionary.
 // Each column falls back to full-width values, for the whole column, the first time a value does
 // not fit (a duration of 4.3 s or more; a 65,536th distinct id): nothing is lost, and the common
 // case costs 4 or 2 bytes an element. Reads are one branch that is always taken the same way.
@@ -9,15 +10,19 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <unordered_map>
 #include <vector>
 
 namespace skew {
 
-// Non-negative durations in ns.
-class Durations {
+// 64-bit integers kept in the 32-bit type `Narrow` while every value fits: Durations (non-negative
+// ns, up to 4.29 s) and Offsets (signed ns, within +-2.1 s).
+template <typename Narrow>
+class CompactInts {
 public:
-    static constexpr int64_t kNarrowMax = int64_t(UINT32_MAX);
+    static constexpr int64_t kNarrowMin = int64_t(std::numeric_limits<Narrow>::min());
+    static constexpr int64_t kNarrowMax = int64_t(std::numeric_limits<Narrow>::max());
 
     int64_t operator[](size_t i) const { return wide_ ? wideValues_[i] : int64_t(narrow_[i]); }
     size_t size() const { return wide_ ? wideValues_.size() : narrow_.size(); }
@@ -25,24 +30,24 @@ public:
     bool wide() const { return wide_; }
 
     void push_back(int64_t d) {
-        if (!wide_ && d > kNarrowMax) widen();
+        if (!wide_ && (d > kNarrowMax || d < kNarrowMin)) widen();
         if (wide_) wideValues_.push_back(d);
-        else narrow_.push_back(uint32_t(d));
+        else narrow_.push_back(Narrow(d));
     }
     void set(size_t i, int64_t d) {
-        if (!wide_ && d > kNarrowMax) widen();
+        if (!wide_ && (d > kNarrowMax || d < kNarrowMin)) widen();
         if (wide_) wideValues_[i] = d;
-        else narrow_[i] = uint32_t(d);
+        else narrow_[i] = Narrow(d);
     }
     void reserve(size_t n) { wide_ ? wideValues_.reserve(n) : narrow_.reserve(n); }
     size_t capacity() const { return wide_ ? wideValues_.capacity() : narrow_.capacity(); }
     void resize(size_t n) { wide_ ? wideValues_.resize(n) : narrow_.resize(n); }
     void clear() { narrow_.clear(), wideValues_.clear(), wide_ = false; }
     void shrink_to_fit() { wide_ ? wideValues_.shrink_to_fit() : narrow_.shrink_to_fit(); }
-    size_t bytes() const { return wide_ ? wideValues_.size() * 8 : narrow_.size() * 4; }
+    size_t bytes() const { return wide_ ? wideValues_.size() * 8 : narrow_.size() * sizeof(Narrow); }
     const void* address(size_t i) const { return wide_ ? static_cast<const void*>(wideValues_.data() + i) : narrow_.data() + i; }  // to prefetch
 
-    // The storage in use (std::vector<uint32_t> or std::vector<int64_t>), for moves and
+    // The storage in use (std::vector<Narrow> or std::vector<int64_t>), for moves and
     // permutations of whole elements.
     template <typename F>
     void visit(F&& f) {
@@ -51,17 +56,25 @@ public:
     }
 
     // For the profile cache: the stored form as it is.
-    const std::vector<uint32_t>& narrowValues() const { return narrow_; }
+    const std::vector<Narrow>& narrowValues() const { return narrow_; }
     const std::vector<int64_t>& wideValuesOnly() const { return wideValues_; }
-    void assign(std::vector<uint32_t>&& narrow) { clear(), narrow_ = std::move(narrow); }
+    void assign(std::vector<Narrow>&& narrow) { clear(), narrow_ = std::move(narrow); }
     void assign(std::vector<int64_t>&& wide) { clear(), wideValues_ = std::move(wide), wide_ = true; }
 
 private:
-    void widen();
+    void widen() {
+        wideValues_.reserve(narrow_.capacity() > narrow_.size() ? narrow_.capacity() : narrow_.size() + 1);
+        wideValues_.assign(narrow_.begin(), narrow_.end());
+        std::vector<Narrow>().swap(narrow_);
+        wide_ = true;
+    }
     bool wide_ = false;
-    std::vector<uint32_t> narrow_;
+    std::vector<Narrow> narrow_;
     std::vector<int64_t> wideValues_;
 };
+
+using Durations = CompactInts<uint32_t>;  // non-negative ns
+using Offsets = CompactInts<int32_t>;     // signed ns
 
 // 32-bit ids stored as 16-bit codes into a dictionary of the distinct ids (in order of first use).
 class CodedIds {

@@ -237,30 +237,6 @@ struct SyncPiece {
     uint64_t skipped = 0;
 };
 
-// The correlation ids of one process's kernels. They count up from small numbers: a bitmap covers
-// them. Ids beyond 2^26 (a malformed or exotic file) go to a set instead of growing the bitmap to
-// hundreds of MB.
-class CorrelationSet {
-public:
-    void insert(uint32_t corr) {
-        if (corr >= kBitmapIds) {
-            high_.insert(corr);
-            return;
-        }
-        if ((corr >> 6) >= bits_.size()) bits_.resize(std::min<size_t>((corr >> 6) + 1 + bits_.size() / 2, kBitmapIds >> 6), 0);
-        bits_[corr >> 6] |= uint64_t(1) << (corr & 63);
-    }
-    bool contains(uint32_t corr) const {
-        if (corr >= kBitmapIds) return high_.count(corr) > 0;
-        return (corr >> 6) < bits_.size() && (bits_[corr >> 6] >> (corr & 63) & 1);
-    }
-
-private:
-    static constexpr uint32_t kBitmapIds = 1u << 26;
-    std::vector<uint64_t> bits_;
-    std::unordered_set<uint32_t> high_;
-};
-
 template <typename Rows>
 Rows& rowsOf(std::vector<uint64_t>& pids, std::vector<Rows>& rows, uint64_t gpid, uint64_t& lastPid, size_t& lastIdx) {
     if (gpid != lastPid || lastIdx >= rows.size()) {
@@ -304,8 +280,7 @@ struct FileReader::State {
     std::string kernelSql, runtimeSql, nvtxSql, syncSql, processesSql;
     // phase 3: merged, keyed by globalPid until processes are assembled
     std::vector<uint64_t> kernelPids;  // processes in order of first appearance in the kernel table
-    std::unordered_map<uint64_t, CorrelationSet> kernelCorr;  // globalPid -> correlation ids of its kernels
-    std::unordered_map<uint64_t, Launches> launches;
+    std::unordered_map<uint64_t, Launches> launches;  // globalPid -> its launch rows, until joined to its kernels
     std::vector<uint64_t> nvtxPids, syncPids;
     std::unordered_map<uint64_t, NvtxRanges> nvtxMerged;
     std::unordered_map<uint64_t, StreamWaits> syncMerged;
@@ -656,9 +631,6 @@ struct FileReader::State {
             buildLaneIndex(l);
             l.ncclKernels = 0;
             for (size_t k = 0; k < l.size(); ++k) l.ncclKernels += part.nameOps[l.name[k]] != CollOp::NotNccl;
-            CorrelationSet& ids = kernelCorr[part.lanes[li].globalPid];
-            for (uint32_t corr : l.correlationId)
-                if (corr != kNoCorrelation) ids.insert(corr);
         }
         const std::string t = "CUPTI_ACTIVITY_KIND_KERNEL";
         warnSkipped(kernelWarnings, kernelSkipped, "kernel", t, "start, end, device or stream");
@@ -666,38 +638,6 @@ struct FileReader::State {
             kernelWarnings.push_back(part.input.path + ": " + std::to_string(kernelBadCorrelation) + " kernel rows of " + t +
                                     " have an unusable correlation id (not a whole number from 0 to 2^32-2): they are "
                                     "kept but cannot be joined to their launch");
-    }
-
-    // Keeps the first row (in read order: the sort is stable) of each correlation id; returns how
-    // many were dropped.
-    static uint64_t dropDuplicateLaunches(Launches& l) {
-        const size_t n = l.size();
-        keepLaunches(l, [&l](size_t i, size_t out) { return out == 0 || l.correlationId[out - 1] != l.correlationId[i]; });
-        return n - l.size();
-    }
-
-    // Keeps, in place and in order, the launches i for which keep(i, kept so far) says so.
-    template <typename Keep>
-    static void keepLaunches(Launches& l, Keep&& keep) {
-        std::vector<uint8_t> kept(l.size());
-        size_t out = 0;
-        for (size_t i = 0; i < l.size(); ++i) {
-            if (!keep(i, out)) continue;
-            kept[i] = 1;
-            l.correlationId[out] = l.correlationId[i];
-            ++out;
-        }
-        auto compact = [&](auto& v) {
-            size_t o = 0;
-            for (size_t i = 0; i < kept.size(); ++i)
-                if (kept[i]) v[o++] = v[i];
-            v.resize(o);
-        };
-        l.correlationId.resize(out);
-        compact(l.end);
-        l.duration.visit(compact);
-        l.name.visit(compact);
-        l.tid.visit(compact);
     }
 
     // Range `ri` of the API rows, after the ranges before it: its launch rows appended to their
@@ -722,26 +662,20 @@ struct FileReader::State {
         runtimePool.give(rp);
     }
 
-    // Keeps, in place, the launch rows whose (process, correlation id) has a kernel.
-    static void keepJoined(const CorrelationSet& kernelIds, Launches& l) {
-        keepLaunches(l, [&](size_t i, size_t) { return kernelIds.contains(l.correlationId[i]); });
-    }
-
-    // After the kernels and the last API range: each process's launches that launched a kernel
-    // of the file, by correlation id, duplicates dropped.
+    // After the kernels and the last API range: each lane's kernels joined to their launch rows
+    // (process and correlation id; the first row read of an id), the rows freed process by
+    // process. Rows that repeat a joined id are counted.
     void finishLaunches() {
         part.input.runtimeRows = runtimeRowsMerged;
         std::vector<RuntimePiece>().swap(runtime);
         runtimePool.release();
         SortScratch scratch;
-        for (uint64_t gpid : launchPids) {
-            auto ids = kernelCorr.find(gpid);
-            if (ids == kernelCorr.end()) {  // a process without kernels
-                launches.erase(gpid);
-                continue;
-            }
-            Launches& l = launches[gpid];
-            keepJoined(ids->second, l);
+        std::unordered_map<uint64_t, std::vector<KernelLane*>> lanesOf;
+        for (auto& l : part.lanes) lanesOf[l.globalPid].push_back(&l.lane);
+        Launches none;  // a process without launch rows
+        for (auto& [gpid, lanes] : lanesOf) {
+            auto it = launches.find(gpid);
+            Launches& l = it == launches.end() ? none : it->second;
             if (!std::is_sorted(l.correlationId.begin(), l.correlationId.end())) {
                 // (id, read position) pairs side by side: a stable order without indirection
                 std::vector<uint64_t> keys(l.size());
@@ -752,9 +686,14 @@ struct FileReader::State {
                 std::vector<uint64_t>().swap(keys);
                 applyPermutation(scratch, scratch.perm, l.correlationId, l.end, l.duration, l.name, l.tid);
             }
-            duplicateLaunches += dropDuplicateLaunches(l);
+            std::vector<uint8_t> used(l.size(), 0);
+            for (KernelLane* lane : lanes) joinLaunches(l, *lane, &used);
+            for (size_t i = 0; i < l.size(); ++i)  // rows after a joined row of the same id
+                if (used[i])
+                    for (size_t j = i + 1; j < l.size() && l.correlationId[j] == l.correlationId[i]; ++j) ++duplicateLaunches;
+            if (it != launches.end()) launches.erase(it);  // freed as soon as joined
         }
-        kernelCorr.clear();
+        launches.clear();
         const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
         if (!file.hasTable(t) && part.input.kernelRows > 0)
             launchWarnings.push_back(part.input.path + ": no " + t + " table: kernels cannot be joined to their launches");
@@ -830,7 +769,6 @@ struct FileReader::State {
             pr.globalPid = gpid;
             pr.pid = pidOf(gpid);
             if (auto it = procNames.find(gpid); it != procNames.end()) pr.name = it->second;
-            if (auto it = launches.find(gpid); it != launches.end()) pr.launches = std::move(it->second);
             if (auto it = nvtxMerged.find(gpid); it != nvtxMerged.end()) pr.nvtx = std::move(it->second);
             if (auto it = syncMerged.find(gpid); it != syncMerged.end()) pr.waits = std::move(it->second);
             part.processes.push_back(std::move(pr));

@@ -49,7 +49,6 @@ void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Lane
         if (part.nameOps[i] != CollOp::NotNccl) p.nameOps[identity ? i : map[i]] = part.nameOps[i];
     for (auto& pr : part.processes) {
         pr.file = file;
-        remap(pr.launches.name);
         remap(pr.nvtx.text);
         if (!identity)
             for (auto& [tid, name] : pr.threadNames) name = map[name];
@@ -57,6 +56,7 @@ void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Lane
     }
     for (auto& l : part.lanes) {
         remap(l.lane.name);
+        remap(l.lane.launchApi);
         lanes.push_back(std::move(l));
     }
     for (auto& w : part.warnings) p.warnings.push_back(std::move(w));

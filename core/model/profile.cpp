@@ -29,7 +29,10 @@ static size_t cap(const V& v) {
     return v.size() * sizeof(typename V::value_type);
 }
 
-size_t KernelLane::bytes() const { return cap(start) + duration.bytes() + name.bytes() + cap(correlationId) + cap(blockMaxEnd); }
+size_t KernelLane::bytes() const {
+    return cap(start) + duration.bytes() + name.bytes() + cap(correlationId) + launchLead.bytes() + launchDuration.bytes() +
+           launchApi.bytes() + launchTid.bytes() + cap(blockMaxEnd);
+}
 
 int64_t Launches::find(uint32_t corr) const {
     auto it = std::lower_bound(correlationId.begin(), correlationId.end(), corr);
@@ -37,7 +40,33 @@ int64_t Launches::find(uint32_t corr) const {
     return it - correlationId.begin();
 }
 
-size_t Launches::bytes() const { return cap(correlationId) + cap(end) + duration.bytes() + name.bytes() + tid.bytes(); }
+void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<uint8_t>* used) {
+    const size_t n = lane.size();
+    lane.launchLead.clear(), lane.launchDuration.clear(), lane.launchApi.clear(), lane.launchTid.clear();
+    lane.launchLead.reserve(n), lane.launchDuration.reserve(n), lane.launchApi.reserve(n), lane.launchTid.reserve(n);
+    const auto& ids = rows.correlationId;
+    size_t hint = 0;
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t corr = lane.correlationId[k];
+        // a stream's kernels were launched in order: their ids grow, so search on from the last one
+        size_t i;
+        if (hint < ids.size() && ids[hint] < corr && (hint + 1 == ids.size() || ids[hint + 1] >= corr)) i = hint + 1;
+        else i = size_t(std::lower_bound(ids.begin(), ids.end(), corr) - ids.begin());
+        if (corr != kNoCorrelation && i < ids.size() && ids[i] == corr) {
+            lane.launchLead.push_back(lane.start[k] - rows.end[i]);
+            lane.launchDuration.push_back(rows.duration[i]);
+            lane.launchApi.push_back(rows.name[i]);
+            lane.launchTid.push_back(rows.tid[i]);
+            if (used) (*used)[i] = 1;
+            hint = i;
+        } else {
+            lane.launchLead.push_back(0);
+            lane.launchDuration.push_back(0);
+            lane.launchApi.push_back(kNoString);
+            lane.launchTid.push_back(0);
+        }
+    }
+}
 
 void shiftTimes(KernelLane& lane, int64_t off) {
     for (auto* v : {&lane.start, &lane.blockMaxEnd})
@@ -45,7 +74,7 @@ void shiftTimes(KernelLane& lane, int64_t off) {
 }
 
 void shiftTimes(Process& pr, int64_t off) {
-    for (auto* v : {&pr.launches.end, &pr.nvtx.start, &pr.nvtx.end, &pr.waits.start, &pr.waits.end})
+    for (auto* v : {&pr.nvtx.start, &pr.nvtx.end, &pr.waits.start, &pr.waits.end})
         for (auto& t : *v) t += off;
 }
 
@@ -76,7 +105,9 @@ uint64_t Profile::kernelCount() const {
 
 uint64_t Profile::launchCount() const {
     uint64_t n = 0;
-    for (const auto& p : processes) n += p.launches.size();
+    for (const auto& r : ranks)
+        for (const auto& l : r.lanes)
+            for (size_t k = 0; k < l.size(); ++k) n += l.hasLaunch(k);
     return n;
 }
 
@@ -84,7 +115,6 @@ size_t Profile::residentBytes() const {
     size_t b = 0;
     for (const auto& r : ranks)
         for (const auto& l : r.lanes) b += l.bytes();
-    for (const auto& p : processes) b += p.launches.bytes();
     return b;
 }
 

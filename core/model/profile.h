@@ -44,20 +44,30 @@ private:
 // Correlation id of a kernel whose row had none usable: matches no launch row.
 constexpr uint32_t kNoCorrelation = 0xFFFFFFFFu;
 
-// One rank's kernels on one stream, sorted by (start, end). A kernel is its start, its duration
-// (32 bits where the lane's fit), its name (a 16-bit code: a stream runs few distinct kernels) and
-// its correlation id: 18.5 bytes with the interval index (model/columns.h).
+// One rank's kernels on one stream, sorted by (start, end), each with the CUDA runtime/driver
+// call that launched it (the eventClass 0/1 row of its process with its correlation id). A kernel
+// is its start, its duration (32 bits where the lane's fit), its name (a 16-bit code: a stream runs
+// few distinct kernels), its correlation id, and its launch as an offset before its start, a
+// duration and two 16-bit codes (API, thread): 30.5 bytes with the interval index (model/columns.h).
 struct KernelLane {
     int32_t stream = 0;
     std::vector<int64_t> start;
     Durations duration;
     CodedIds name;  // StrId of each kernel's name
     std::vector<uint32_t> correlationId;
+    // the launch (joinLaunches); launchApi is kNoString for a kernel without a launch row
+    Offsets launchLead;        // kernel start - the call's end (negative: the call returned after the kernel started)
+    Durations launchDuration;  // of the call
+    CodedIds launchApi;        // StrId of the API (cuLaunchKernelEx, cudaLaunchKernel, ...)
+    CodedIds launchTid;        // the launching thread
     std::vector<int64_t> blockMaxEnd;  // interval index (model/lane_index.h): prefix max of ends per block
     uint32_t ncclKernels = 0;
 
     size_t size() const { return start.size(); }
     int64_t end(size_t i) const { return start[i] + duration[i]; }
+    bool hasLaunch(size_t i) const { return i < launchApi.size() && launchApi[i] != kNoString; }  // (a lane built without launches has none)
+    int64_t launchEnd(size_t i) const { return start[i] - launchLead[i]; }
+    int64_t launchStart(size_t i) const { return launchEnd(i) - launchDuration[i]; }
     void push_back(int64_t kernelStart, int64_t kernelEnd, StrId kernelName, uint32_t corr) {
         start.push_back(kernelStart);
         duration.push_back(kernelEnd - kernelStart);
@@ -68,9 +78,9 @@ struct KernelLane {
     size_t bytes() const;
 };
 
-// CUDA runtime/driver calls (eventClass 0/1) that launched a loaded kernel, sorted by correlation
-// id: 20 bytes a launch (its end, its duration in 32 bits where they fit, the API name and the
-// thread as 16-bit codes, the correlation id).
+// Launch calls as read from an export (eventClass 0/1 rows of launch APIs), sorted by correlation
+// id, until they are joined to the kernels they launched; the model keeps each kernel's launch in
+// its lane. 20 bytes a row while they wait.
 struct Launches {
     std::vector<uint32_t> correlationId;
     std::vector<int64_t> end;
@@ -88,10 +98,14 @@ struct Launches {
         tid.push_back(thread);
     }
     void reserve(size_t n) { correlationId.reserve(n), end.reserve(n), duration.reserve(n), name.reserve(n), tid.reserve(n); }
-    // index of the launch with this correlation id, or -1
+    // index of the first launch with this correlation id, or -1
     int64_t find(uint32_t corr) const;
-    size_t bytes() const;
 };
+
+// Fills the lane's launch columns from `rows` (one process's launch rows, sorted by correlation id,
+// ties in read order): each kernel gets the first row of its correlation id, or none. `used`, when
+// given (one flag per row), marks the rows that launched a kernel.
+void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<uint8_t>* used = nullptr);
 
 // NVTX push/pop and start/end ranges of one process, sorted by start.
 struct NvtxRanges {
@@ -115,14 +129,14 @@ struct Process {
     uint64_t globalPid = 0;
     uint32_t pid = 0;
     std::string name;
-    Launches launches;
     NvtxRanges nvtx;
     StreamWaits waits;
     std::unordered_map<uint32_t, StrId> threadNames;  // tid -> name
 };
 
 // Adds `off` to every time of a lane (kernels and their interval index) or of a process (its
-// launches, NVTX ranges and stream waits): putting a file on the aligned base, clock refinement.
+// NVTX ranges and stream waits; launches move with their kernels): putting a file on the aligned
+// base, clock refinement.
 void shiftTimes(KernelLane& lane, int64_t off);
 void shiftTimes(Process& process, int64_t off);
 
@@ -190,8 +204,8 @@ struct Profile {
     std::vector<CollOp> nameOps;  // per string id used as a kernel name
 
     uint64_t kernelCount() const;
-    uint64_t launchCount() const;
-    size_t residentBytes() const;  // kernel lanes plus launch rows
+    uint64_t launchCount() const;  // kernels joined to their launch call
+    size_t residentBytes() const;  // kernel lanes with their launches
 };
 
 }  // namespace skew

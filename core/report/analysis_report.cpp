@@ -35,14 +35,11 @@ std::string collectiveTitle(const Profile& p, const Analysis& a, const Collectiv
 
 std::string whyText(const Profile& p, const Analysis& a, const Collective& c) {
     if (c.lateSlot < 0) return "";
-    const Rank& r = p.ranks[size_t(a.lateRank(c))];
-    const Process& pr = p.processes[size_t(r.process)];
     std::string s = causeName(c.cause);
-    if (c.launchIndex >= 0) {
-        const size_t li = size_t(c.launchIndex);
-        int64_t rel = pr.launches.end[li] - c.minStart;
+    if (auto launch = lateLaunch(p, a, c)) {
+        int64_t rel = launch->endNs - c.minStart;
         s += strprintf(": %s ended %s %s the first arrival, launch-to-start %s; lateness %s CPU + %s GPU",
-                       p.strings.str(pr.launches.name[li]).c_str(), dur(rel < 0 ? -rel : rel).c_str(), rel < 0 ? "before" : "after",
+                       p.strings.str(launch->api).c_str(), dur(rel < 0 ? -rel : rel).c_str(), rel < 0 ? "before" : "after",
                        dur(c.launchToStartNs).c_str(), dur(c.cpuNs).c_str(), dur(c.gpuNs).c_str());
     } else {
         s += ": no launch row for this kernel (process + correlation id)";
@@ -166,16 +163,15 @@ void groupJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group& 
 
 void launchJson(JsonWriter& w, const Profile& p, const Analysis& a, const Collective& c) {
     w.key("launch");
-    if (c.lateSlot < 0 || c.launchIndex < 0) {
+    auto launch = lateLaunch(p, a, c);
+    if (!launch) {
         w.null();
         return;
     }
     const Process& pr = p.processes[size_t(p.ranks[size_t(a.lateRank(c))].process)];
-    const Launches& L = pr.launches;
-    const size_t li = size_t(c.launchIndex);
-    auto tn = pr.threadNames.find(L.tid[li]);
-    w.beginObject().field("api", p.strings.str(L.name[li])).field("start_ns", L.start(li)).field("end_ns", L.end[li])
-        .field("launch_to_start_ns", c.launchToStartNs).field("thread", L.tid[li])
+    auto tn = pr.threadNames.find(launch->tid);
+    w.beginObject().field("api", p.strings.str(launch->api)).field("start_ns", launch->startNs).field("end_ns", launch->endNs)
+        .field("launch_to_start_ns", c.launchToStartNs).field("thread", launch->tid)
         .field("thread_name", tn == pr.threadNames.end() ? std::string() : p.strings.str(tn->second)).endObject();
 }
 

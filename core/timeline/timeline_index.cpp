@@ -91,7 +91,6 @@ int PixelMap::column(double t) const {
 TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&a) {
     nameWork_.assign(p.strings.size(), kUnknown);
     ranks_.resize(p.ranks.size());
-    processes_.resize(p.processes.size());
     groups_.resize(a.groups.size());
 
     // which lanes are group lanes, and where each slot misses a collective
@@ -169,39 +168,29 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
         }
     }
 
-    // launches: the process's in start order, and each rank's NCCL members' launches
-    for (size_t pi = 0; pi < p.processes.size(); ++pi) {
-        const Launches& L = p.processes[pi].launches;
-        ProcessInfo& pr = processes_[pi];
-        bool sorted = true;
-        for (size_t i = 1; i < L.size() && sorted; ++i) sorted = L.start(i - 1) <= L.start(i);
-        if (!sorted) {
-            pr.byStart.resize(L.size());
-            std::iota(pr.byStart.begin(), pr.byStart.end(), 0u);
-            std::stable_sort(pr.byStart.begin(), pr.byStart.end(), [&](uint32_t x, uint32_t y) { return L.start(x) < L.start(y); });
-        }
-        for (size_t i = 0; i < L.size(); ++i) pr.maxDur = std::max(pr.maxDur, L.duration[i]);
-    }
-    for (size_t g = 0; g < a.groups.size(); ++g) {
-        const Group& grp = a.groups[g];
-        for (const GroupLane& gl : grp.lanes) {
-            const Rank& rank = p.ranks[size_t(gl.rank)];
-            const KernelLane& lane = rank.lanes[size_t(gl.lane)];
-            const Launches& L = p.processes[size_t(rank.process)].launches;
-            auto& out = ranks_[size_t(gl.rank)].ncclLaunches;
-            for (uint32_t k : gl.kernels) {
-                int64_t li = L.find(lane.correlationId[k]);
-                if (li >= 0) out.push_back(uint32_t(li));
+    // launches: per lane, the kernels with a launch call in order of the call's start
+    for (size_t r = 0; r < p.ranks.size(); ++r)
+        for (size_t li = 0; li < p.ranks[r].lanes.size(); ++li) {
+            const KernelLane& lane = p.ranks[r].lanes[li];
+            Lane& L = ranks_[r].lanes[li];
+            // contiguous: the launched kernels are one run of the lane, their calls in lane order
+            bool contiguous = true;
+            int64_t first = -1, last = -1;
+            for (size_t k = 0; k < lane.size(); ++k) {
+                if (!lane.hasLaunch(k)) continue;
+                ++L.launches;
+                L.maxLaunchDur = std::max(L.maxLaunchDur, lane.launchDuration[k]);
+                if (first < 0) first = int64_t(k);
+                else if (last != int64_t(k) - 1 || lane.launchStart(k) < lane.launchStart(k - 1)) contiguous = false;
+                last = int64_t(k);
             }
+            L.launchFirst = first < 0 ? 0 : uint32_t(first);
+            if (contiguous) continue;
+            for (uint32_t k = 0; k < lane.size(); ++k)
+                if (lane.hasLaunch(k)) L.launchOrder.push_back(k);
+            std::stable_sort(L.launchOrder.begin(), L.launchOrder.end(),
+                             [&](uint32_t x, uint32_t y) { return lane.launchStart(x) < lane.launchStart(y); });
         }
-    }
-    for (size_t r = 0; r < ranks_.size(); ++r) {
-        const Launches& L = p.processes[size_t(ranks_[r].process)].launches;
-        auto& v = ranks_[r].ncclLaunches;
-        std::sort(v.begin(), v.end(), [&](uint32_t x, uint32_t y) { return L.start(x) < L.start(y) || (L.start(x) == L.start(y) && x < y); });
-        v.erase(std::unique(v.begin(), v.end()), v.end());
-        v.shrink_to_fit();
-    }
 
     // collectives in time order
     for (size_t g = 0; g < a.groups.size(); ++g) {
@@ -451,7 +440,6 @@ ColumnSum TimelineIndex::range(int rank, int lane, double a, double b) const {
 
 std::pair<uint32_t, uint32_t> TimelineIndex::kernelsIn(int rank, int lane, double a, double b) const {
     const KernelLane& l = kl(rank, lane);
-    const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
     size_t last = size_t(std::lower_bound(l.start.begin(), l.start.end(), b, [](int64_t s, double v) { return double(s) < v; }) - l.start.begin());
     // every kernel before the first that may end after a ends by a (end > a is end > floor(a): ends are whole ns)
     const double fa = std::floor(a);
@@ -481,59 +469,52 @@ int64_t TimelineIndex::kernelAt(int rank, int lane, double t, double slackNs) co
 
 // ---- launches ---------------------------------------------------------------------------------
 
-uint32_t TimelineIndex::launchCount(int rank) const {
-    return uint32_t(p_->processes[size_t(ranks_[size_t(rank)].process)].launches.size());
-}
-
-uint32_t TimelineIndex::launchAtOrder(int rank, uint32_t i) const {
-    const ProcessInfo& pr = processes_[size_t(ranks_[size_t(rank)].process)];
-    return pr.byStart.empty() ? i : pr.byStart[i];
-}
-
-int64_t TimelineIndex::launchStart(int rank, uint32_t order) const {
-    return p_->processes[size_t(ranks_[size_t(rank)].process)].launches.start(launchAtOrder(rank, order));
-}
-
-std::pair<uint32_t, uint32_t> TimelineIndex::launchesIn(int rank, double a, double b) const {
-    const ProcessInfo& pr = processes_[size_t(ranks_[size_t(rank)].process)];
-    const size_t n = launchCount(rank);
-    const double from = a - double(pr.maxDur);
-    size_t lo = gallop(n, 0, [&](size_t x) { return double(launchStart(rank, uint32_t(x))) < from; });
-    size_t hi = gallop(n, lo, [&](size_t x) { return double(launchStart(rank, uint32_t(x))) < b; });
+std::pair<uint32_t, uint32_t> TimelineIndex::launchRange(int rank, int lane, double a, double b) const {
+    const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
+    const KernelLane& l = kl(rank, lane);
+    const double from = a - double(L.maxLaunchDur);
+    auto startAt = [&](size_t o) { return double(l.launchStart(launchKernel(L, uint32_t(o)))); };
+    size_t lo = gallop(L.launches, 0, [&](size_t x) { return startAt(x) < from; });
+    size_t hi = gallop(L.launches, lo, [&](size_t x) { return startAt(x) < b; });
     return {uint32_t(lo), uint32_t(hi)};
+}
+
+size_t TimelineIndex::launchCountIn(int rank, double a, double b) const {
+    size_t n = 0;
+    for (size_t li = 0; li < ranks_[size_t(rank)].lanes.size(); ++li) {
+        auto [lo, hi] = launchRange(rank, int(li), a, b);
+        n += hi - lo;
+    }
+    return n;
 }
 
 void TimelineIndex::launchColumns(int rank, const PixelMap& m, uint32_t* all, uint32_t* nccl) const {
     std::fill(all, all + m.width, 0u);
     std::fill(nccl, nccl + m.width, 0u);
-    const int proc = ranks_[size_t(rank)].process;
-    const Launches& L = p_->processes[size_t(proc)].launches;
-    const size_t n = L.size();
-    auto ls = [&L](size_t i) { return L.start(i); };
-    const uint32_t* perm = processes_[size_t(proc)].byStart.empty() ? nullptr : processes_[size_t(proc)].byStart.data();
-    auto startAt = [&](size_t o) { return double(ls(perm ? perm[o] : o)); };
-    const auto& nl = ranks_[size_t(rank)].ncclLaunches;
-    const uint32_t* np = nl.data();
-    size_t i = gallop(n, 0, [&](size_t x) { return startAt(x) < m.t0; });
-    size_t j = gallop(nl.size(), 0, [&](size_t x) { return double(ls(np[x])) < m.t0; });
-    size_t di = 0, dj = 0;  // the last column's counts predict the next ones
-    for (int c = 0; c < m.width && (i < n || j < nl.size()); ++c) {
-        const double b = m.boundary(c + 1);
-        size_t i2 = gallopFrom(n, i + di, [&](size_t x) { return startAt(x) < b; });
-        size_t j2 = gallopFrom(nl.size(), j + dj, [&](size_t x) { return double(ls(np[x])) < b; });
-        if (i2 < i) i2 = i;
-        if (j2 < j) j2 = j;
-        di = i2 - i;
-        dj = j2 - j;
-        all[c] = uint32_t(i2 - i);
-        nccl[c] = uint32_t(j2 - j);
-        i = i2;
-        j = j2;
+    const auto& lanes = ranks_[size_t(rank)].lanes;
+    for (size_t li = 0; li < lanes.size(); ++li) {
+        const Lane& L = lanes[li];
+        const KernelLane& l = kl(rank, int(li));
+        const size_t n = L.launches;
+        if (!n) continue;
+        // every launch of an NCCL stream is an NCCL kernel's, none of another's; a mixed stream is
+        // counted kernel by kernel
+        const bool allNccl = l.ncclKernels == l.size(), noNccl = l.ncclKernels == 0;
+        auto startAt = [&](size_t o) { return double(l.launchStart(launchKernel(L, uint32_t(o)))); };
+        size_t i = gallop(n, 0, [&](size_t x) { return startAt(x) < m.t0; });
+        size_t di = 0;  // the last column's count predicts the next one
+        for (int c = 0; c < m.width && i < n; ++c) {
+            const double b = m.boundary(c + 1);
+            size_t i2 = gallopFrom(n, i + di, [&](size_t x) { return startAt(x) < b; });
+            if (i2 < i) i2 = i;
+            di = i2 - i;
+            all[c] += uint32_t(i2 - i);
+            if (allNccl) nccl[c] += uint32_t(i2 - i);
+            else if (!noNccl)
+                for (size_t o = i; o < i2; ++o) nccl[c] += p_->opOfName(l.name[launchKernel(L, uint32_t(o))]) != CollOp::NotNccl;
+            i = i2;
+        }
     }
-}
-
-int64_t TimelineIndex::launchOf(int rank, int lane, uint32_t k) const {
-    return p_->processes[size_t(ranks_[size_t(rank)].process)].launches.find(kl(rank, lane).correlationId[k]);
 }
 
 // ---- collectives ------------------------------------------------------------------------------
@@ -554,9 +535,8 @@ TimelineIndex::Bytes TimelineIndex::bytes() const {
             b.blocks += L.sums.capacity() * sizeof(int64_t);
         }
         b.blocks += r.lanes.capacity() * sizeof(Lane) + r.laneOrder.capacity() * sizeof(int);
-        b.launches += r.ncclLaunches.capacity() * sizeof(uint32_t);
+        for (const Lane& L : r.lanes) b.launches += L.launchOrder.capacity() * sizeof(uint32_t);
     }
-    for (const ProcessInfo& p : processes_) b.launches += p.byStart.capacity() * sizeof(uint32_t);
     for (const GroupInfo& g : groups_) {
         b.collectives += g.byStart.capacity() * sizeof(uint32_t);
         for (const auto& m : g.missing) b.missing += m.capacity() * sizeof(uint32_t);

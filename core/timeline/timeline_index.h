@@ -88,16 +88,24 @@ public:
     // index into [first, last) of the lane's kernels overlapping [a, b)
     std::pair<uint32_t, uint32_t> kernelsIn(int rank, int lane, double a, double b) const;
 
-    // CPU launches. All launch rows of the rank's process (the rows Skewscope keeps launched a
-    // loaded kernel), in start order, and the launches of the rank's NCCL collective members.
+    // CPU launches: the launch call of each of the rank's kernels (KernelLane's launch columns),
+    // per lane in order of the call's start. A launch is (lane, kernel).
     int process(int rank) const { return ranks_[size_t(rank)].process; }
-    uint32_t launchCount(int rank) const;                     // of the process
-    uint32_t launchAtOrder(int rank, uint32_t i) const;       // i-th launch in start order -> index in Launches
-    std::pair<uint32_t, uint32_t> launchesIn(int rank, double a, double b) const;  // order positions, start in [a - maxDur, b)
-    const std::vector<uint32_t>& ncclLaunches(int rank) const { return ranks_[size_t(rank)].ncclLaunches; }
-    // launches per pixel column starting in it: all of the process's, and the rank's NCCL ones
+    // Launches whose call may overlap [a, b) (it starts in [a - the lane's longest call, b)): how
+    // many, and each one in turn.
+    size_t launchCountIn(int rank, double a, double b) const;
+    template <typename F>
+    void forEachLaunch(int rank, double a, double b, F&& f) const {
+        const auto& lanes = ranks_[size_t(rank)].lanes;
+        for (size_t li = 0; li < lanes.size(); ++li) {
+            auto [lo, hi] = launchRange(rank, int(li), a, b);
+            for (uint32_t o = lo; o < hi; ++o) f(int(li), launchKernel(lanes[li], o));
+        }
+    }
+    // a launch of an NCCL kernel
+    bool ncclLaunch(int rank, int lane, uint32_t k) const { return p_->opOfName(kl(rank, lane).name[k]) != CollOp::NotNccl; }
+    // launches per pixel column starting in it: all of the rank's, and those of its NCCL kernels
     void launchColumns(int rank, const PixelMap& m, uint32_t* all, uint32_t* nccl) const;
-    int64_t launchOf(int rank, int lane, uint32_t k) const;   // index in the process's Launches, or -1
 
     // Collectives of a group in order of their earliest start; those overlapping [a, b) are within
     // the returned position range (check maxEnd > a).
@@ -120,16 +128,17 @@ private:
         bool identity = false;              // every kernel is a member, k-th kernel in the k-th collective
         std::vector<int64_t> sums;          // (blocks + 1) x kWorkKinds: class time of kernels [0, b * kBlock)
         int64_t maxEnd = 0;
+        // launches: kernels with a launch call by the call's start; launchOrder empty when that is
+        // kernels launchFirst, launchFirst + 1, ... in lane order (a stream's kernels are launched in
+        // order; those launched before the capture have no row)
+        std::vector<uint32_t> launchOrder;
+        uint32_t launchFirst = 0, launches = 0;
+        int64_t maxLaunchDur = 0;
     };
     struct RankInfo {
         int process = 0;
         std::vector<int> laneOrder;
         std::vector<Lane> lanes;
-        std::vector<uint32_t> ncclLaunches;  // launch indices of the rank's members, by launch start
-    };
-    struct ProcessInfo {
-        std::vector<uint32_t> byStart;  // permutation of Launches by start; empty when already in order
-        int64_t maxDur = 0;
     };
     struct GroupInfo {
         std::vector<uint32_t> byStart;           // collective indices by minStart
@@ -142,13 +151,13 @@ private:
     Work nameWork(StrId name) const { return name < nameWork_.size() ? Work(nameWork_[name]) : Work::Other; }
     int64_t memberPos(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
     int64_t memberWait(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
-    int64_t launchStart(int rank, uint32_t order) const;
+    static uint32_t launchKernel(const Lane& L, uint32_t order) { return L.launchOrder.empty() ? L.launchFirst + order : L.launchOrder[order]; }
+    std::pair<uint32_t, uint32_t> launchRange(int rank, int lane, double a, double b) const;  // order positions
 
     const Profile* p_ = nullptr;
     const Analysis* a_ = nullptr;
     int64_t start_ = 0, end_ = 0;
     std::vector<RankInfo> ranks_;
-    std::vector<ProcessInfo> processes_;
     std::vector<GroupInfo> groups_;
     std::vector<uint32_t> big_;
     std::vector<uint8_t> nameWork_;  // per string id used as a kernel name: Work of a non-member
