@@ -47,20 +47,12 @@ public:
     }
 
     ProfileBuilder& nvtx(int rank, int64_t start, int64_t end, const std::string& text, uint32_t tid = 1) {
-        skew::NvtxRanges& n = p_.processes[size_t(p_.ranks[size_t(rank)].process)].nvtx;
-        n.start.push_back(start);
-        n.end.push_back(end);
-        n.tid.push_back(tid);
-        n.text.push_back(intern(text));
+        p_.processes[size_t(p_.ranks[size_t(rank)].process)].nvtx.push_back(start, end, tid, intern(text));
         return *this;
     }
 
     ProfileBuilder& wait(int rank, int stream, int64_t start, int64_t end) {
-        skew::StreamWaits& w = p_.processes[size_t(p_.ranks[size_t(rank)].process)].waits;
-        w.start.push_back(start);
-        w.end.push_back(end);
-        w.device.push_back(p_.ranks[size_t(rank)].device);
-        w.stream.push_back(stream);
+        p_.processes[size_t(p_.ranks[size_t(rank)].process)].waits.push_back(start, end, p_.ranks[size_t(rank)].device, stream);
         return *this;
     }
 
@@ -95,8 +87,12 @@ public:
             for (auto& l : r.lanes) skew::joinLaunches(launches_[size_t(r.process)], l);
         launches_.clear();
         for (auto& pr : p.processes) {
-            sortByStart(pr.nvtx.start, pr.nvtx.end, pr.nvtx.tid, pr.nvtx.text);
-            sortByStart(pr.waits.start, pr.waits.end, pr.waits.device, pr.waits.stream);
+            pr.nvtx = sortedByStart(pr.nvtx, [](skew::NvtxRanges& to, const skew::NvtxRanges& from, size_t i) {
+                to.push_back(from.start[i], from.end(i), from.tid[i], from.text[i]);
+            });
+            pr.waits = sortedByStart(pr.waits, [](skew::StreamWaits& to, const skew::StreamWaits& from, size_t i) {
+                to.push_back(from.start[i], from.end(i), from.device(i), from.stream(i));
+            });
         }
         skew::assignRankLabels(p);
         p_ = {};
@@ -115,12 +111,6 @@ private:
         return lanes.back();
     }
 
-    template <typename V>
-    static void permute(V& v, const std::vector<size_t>& perm) {
-        V out(v.size());
-        for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
-        v.swap(out);
-    }
 
     static void sortLane(skew::KernelLane& l) {
         std::vector<size_t> perm(l.size());
@@ -132,13 +122,15 @@ private:
         l = std::move(sorted);
     }
 
-    template <typename... Cols>
-    static void sortByStart(std::vector<int64_t>& start, Cols&... cols) {
-        std::vector<size_t> perm(start.size());
+    // rows (NVTX ranges, stream waits) in start order, ties in the order they were added
+    template <typename Rows, typename Copy>
+    static Rows sortedByStart(const Rows& rows, Copy copy) {
+        std::vector<size_t> perm(rows.size());
         std::iota(perm.begin(), perm.end(), 0);
-        std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return start[a] < start[b]; });
-        permute(start, perm);
-        (permute(cols, perm), ...);
+        std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return rows.start[a] < rows.start[b]; });
+        Rows out;
+        for (size_t i : perm) copy(out, rows, i);
+        return out;
     }
 
     static void sortLaunches(skew::Launches& L) {

@@ -216,7 +216,7 @@ TEST(Why, StreamWaitsInTheirWindowOnTheirStream) {
     const Collective& c = only(a);
     EXPECT_EQ(c.waitCount, 2u);
     ASSERT_GE(c.waitIndex, 0);
-    EXPECT_EQ(p.processes[size_t(p.ranks[1].process)].waits.end[size_t(c.waitIndex)], s - 400 * kUs);
+    EXPECT_EQ(p.processes[size_t(p.ranks[1].process)].waits.end(size_t(c.waitIndex)), s - 400 * kUs);
 }
 
 // ---- steps ---------------------------------------------------------------------------------
@@ -572,14 +572,14 @@ TEST(NvtxIndex, EnclosingMatchesAScan) {
         all.push_back({s, s + int64_t(rng() % 800), 3});
     }
     std::stable_sort(all.begin(), all.end(), [](const R& a, const R& b) { return a.s < b.s; });
-    for (const R& x : all) r.start.push_back(x.s), r.end.push_back(x.e), r.tid.push_back(x.tid), r.text.push_back(0);
+    for (const R& x : all) r.push_back(x.s, x.e, x.tid, 0);
     skew::NvtxIndex index(r);
     for (int q = 0; q < 2000; ++q) {
         uint32_t tid = 1 + uint32_t(rng() % 3);
         int64_t t0 = int64_t(rng() % 11000), t1 = t0 + int64_t(rng() % 30);
         std::vector<uint32_t> want;
         for (uint32_t i = 0; i < r.size(); ++i)
-            if (r.tid[i] == tid && r.start[i] <= t0 && r.end[i] >= t1) want.push_back(i);
+            if (r.tid[i] == tid && r.start[i] <= t0 && r.end(i) >= t1) want.push_back(i);
         ASSERT_EQ(index.enclosing(tid, t0, t1), want) << "tid " << tid << " [" << t0 << ", " << t1 << "]";
     }
 }
@@ -772,7 +772,7 @@ TEST(Clocks, AFileAheadIsShiftedBackByTheMedianOfItsEndResiduals) {
     }
     const auto& pr = f.p.processes[size_t(f.p.ranks[2].process)];
     EXPECT_EQ(l2.launchStart(0), T + ahead - 10 * kUs + shift);
-    EXPECT_EQ(pr.nvtx.end[0], T + ahead + 5 * kMs + shift);
+    EXPECT_EQ(pr.nvtx.end(0), T + ahead + 5 * kMs + shift);
     EXPECT_EQ(pr.waits.start[0], T + ahead + shift);
     ASSERT_EQ(f.a.warnings.size(), 1u);
     EXPECT_EQ(f.a.warnings[0], "clock of " + f.p.ranks[2].label +

@@ -23,7 +23,7 @@ public:
                 CollOp& op = textOp[r.text[i]];
                 if (!looked[r.text[i]]) op = opFromNvtxName(p.strings.str(r.text[i])), looked[r.text[i]] = true;
                 if (op == CollOp::NotNccl) continue;
-                perProcess_[pi][r.tid[i]].push_back({r.start[i], r.end[i], op});
+                perProcess_[pi][r.tid[i]].push_back({r.start[i], r.end(i), op});
             }
         }
     }

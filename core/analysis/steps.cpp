@@ -16,7 +16,7 @@ std::vector<std::vector<std::pair<int64_t, int64_t>>> stepRanges(const Profile& 
             if (m < 0) m = pattern.matches(p.strings.str(r.text[i])) ? 1 : 0;
             if (!m) continue;
             if (!ranges.empty() && r.start[i] < ranges.back().second) continue;  // nested in the previous step
-            ranges.emplace_back(r.start[i], r.end[i]);
+            ranges.emplace_back(r.start[i], r.end(i));
         }
     }
     return out;

@@ -62,10 +62,10 @@ void WhyFinder::explain(const Group& g, Collective& c) {
     wh = gallopUpper(w.start, wh, start + kPredAfterNs);
     for (size_t i = wh, n = 0; i > 0 && n < 64; ++n) {
         --i;
-        if (w.end[i] < start - kWaitWindowNs && w.start[i] < start - kWaitWindowNs) break;
-        if (w.stream[i] != kl.stream || w.device[i] != r.device) continue;
-        if (w.end[i] > start + kPredAfterNs || w.end[i] < start - kWaitWindowNs) continue;
-        if (c.waitIndex < 0 || w.end[i] > w.end[size_t(c.waitIndex)]) c.waitIndex = int64_t(i);
+        if (w.end(i) < start - kWaitWindowNs && w.start[i] < start - kWaitWindowNs) break;
+        if (w.stream(i) != kl.stream || w.device(i) != r.device) continue;
+        if (w.end(i) > start + kPredAfterNs || w.end(i) < start - kWaitWindowNs) continue;
+        if (c.waitIndex < 0 || w.end(i) > w.end(size_t(c.waitIndex))) c.waitIndex = int64_t(i);
         ++c.waitCount;
     }
 

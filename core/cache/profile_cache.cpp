@@ -447,9 +447,9 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
             pr.threadNames[tid] = name;
         }
         NvtxRanges& nv = pr.nvtx;
-        r.vec(nv.start), r.vec(nv.end), r.vec(nv.tid), r.vec(nv.text);
+        r.vec(nv.start), r.ints(nv.duration), readCoded(nv.tid, false), readCoded(nv.text, true);
         StreamWaits& w = pr.waits;
-        r.vec(w.start), r.vec(w.end), r.vec(w.device), r.vec(w.stream);
+        r.vec(w.start), r.ints(w.duration), readCoded(w.deviceIds, false), readCoded(w.streamIds, false);
     }
     std::vector<std::unique_ptr<FilePart::Lane>> lanes;
     for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) {
@@ -481,8 +481,8 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
         const NvtxRanges& nv = pp->nvtx;
         const StreamWaits& w = pp->waits;
         const size_t nn = nv.start.size(), nw = w.start.size();
-        if (nv.end.size() != nn || nv.tid.size() != nn || nv.text.size() != nn || w.end.size() != nw || w.device.size() != nw ||
-            w.stream.size() != nw || !idsOk(nv.text))
+        if (nv.duration.size() != nn || nv.tid.size() != nn || nv.text.size() != nn || w.duration.size() != nw ||
+            w.deviceIds.size() != nw || w.streamIds.size() != nw)
             ok = false;
         part.processes.push_back(std::move(*pp));
     }
@@ -551,7 +551,7 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
     // a coded column's dictionary (or values, when wide) as stored
     auto storedIds = [](const CodedIds& c) { return c.wide() ? c.wideValues() : c.dictionary(); };
     for (const Process* pr : procs) {
-        nvtxTexts.push_back(remapped(pr->nvtx.text));
+        nvtxTexts.push_back(remapped(storedIds(pr->nvtx.text)));
         std::map<uint32_t, uint32_t> t;
         for (const auto& [tid, name] : pr->threadNames) t[tid] = use(name);
         threads.push_back(std::move(t));
@@ -602,9 +602,9 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
         w.pod(uint32_t(threads[i].size()));
         for (auto [tid, name] : threads[i]) w.pod(tid), w.pod(name);
         const NvtxRanges& nv = pr.nvtx;
-        w.times(nv.start, off), w.times(nv.end, off), w.vec(nv.tid), w.vec(nvtxTexts[i]);
+        w.times(nv.start, off), w.ints(nv.duration), w.coded(nv.tid, storedIds(nv.tid)), w.coded(nv.text, nvtxTexts[i]);
         const StreamWaits& sw = pr.waits;
-        w.times(sw.start, off), w.times(sw.end, off), w.vec(sw.device), w.vec(sw.stream);
+        w.times(sw.start, off), w.ints(sw.duration), w.coded(sw.deviceIds, storedIds(sw.deviceIds)), w.coded(sw.streamIds, storedIds(sw.streamIds));
     }
     w.pod(uint32_t(lanes.size()));
     for (size_t i = 0; i < lanes.size(); ++i) {

@@ -44,7 +44,7 @@ struct LaneKeyHash {
 // Memory one task's sorts reuse: touching fresh pages is the dearest part of sorting a big lane.
 struct SortScratch {
     struct Key {
-        int64_t start, end;
+        int64_t start, dur;
         uint32_t index;
     };
     std::vector<Key> keys;
@@ -75,38 +75,17 @@ void applyPermutation(SortScratch& s, const std::vector<uint32_t>& perm, Cols&..
     (permute(s, perm, cols), ...);
 }
 
-// Sorts parallel columns by (start, end), ties in their order; skipped when already sorted.
+// Parallel columns sorted by (start, end), that is by (start, duration), ties in read order;
+// skipped when already sorted. Narrow durations sort on 16-byte keys.
 template <typename... Cols>
-void sortByStart(SortScratch& s, std::vector<int64_t>& start, std::vector<int64_t>& end, Cols&... cols) {
+void sortByStartDuration(SortScratch& s, std::vector<int64_t>& start, Durations& duration, Cols&... cols) {
     const size_t n = start.size();
     bool sorted = true;
-    for (size_t i = 1; i < n && sorted; ++i) sorted = start[i - 1] < start[i] || (start[i - 1] == start[i] && end[i - 1] <= end[i]);
-    if (sorted) return;
-    // keys side by side (no indirection while sorting); the index breaks ties, so the order is stable
-    s.keys.resize(n);
-    for (size_t i = 0; i < n; ++i) s.keys[i] = {start[i], end[i], uint32_t(i)};
-    std::sort(s.keys.begin(), s.keys.end(), [](const SortScratch::Key& a, const SortScratch::Key& b) {
-        return a.start != b.start ? a.start < b.start : a.end != b.end ? a.end < b.end : a.index < b.index;
-    });
-    s.perm.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-        start[i] = s.keys[i].start;
-        end[i] = s.keys[i].end;
-        s.perm[i] = s.keys[i].index;
-    }
-    applyPermutation(s, s.perm, cols...);
-}
-
-// A lane sorted by (start, end), that is by (start, duration), ties in read order; skipped when
-// already sorted. Narrow durations sort on 16-byte keys.
-void sortLane(SortScratch& s, KernelLane& l) {
-    const size_t n = l.size();
-    bool sorted = true;
     for (size_t i = 1; i < n && sorted; ++i)
-        sorted = l.start[i - 1] < l.start[i] || (l.start[i - 1] == l.start[i] && l.duration[i - 1] <= l.duration[i]);
+        sorted = start[i - 1] < start[i] || (start[i - 1] == start[i] && duration[i - 1] <= duration[i]);
     if (sorted) return;
     s.perm.resize(n);
-    if (!l.duration.wide()) {
+    if (!duration.wide()) {
         // (start, duration << 32 | index): start is compared as signed, the second word as unsigned
         s.keys16.resize(2 * n);
         struct K {
@@ -114,26 +93,21 @@ void sortLane(SortScratch& s, KernelLane& l) {
             uint64_t rest;
         };
         K* k = reinterpret_cast<K*>(s.keys16.data());
-        for (size_t i = 0; i < n; ++i) k[i] = {l.start[i], uint64_t(l.duration[i]) << 32 | uint32_t(i)};
+        for (size_t i = 0; i < n; ++i) k[i] = {start[i], uint64_t(duration[i]) << 32 | uint32_t(i)};
         std::sort(k, k + n, [](const K& a, const K& b) { return a.start != b.start ? a.start < b.start : a.rest < b.rest; });
-        for (size_t i = 0; i < n; ++i) l.start[i] = k[i].start, s.perm[i] = uint32_t(k[i].rest);
+        for (size_t i = 0; i < n; ++i) start[i] = k[i].start, s.perm[i] = uint32_t(k[i].rest);
     } else {
         s.keys.resize(n);
-        for (size_t i = 0; i < n; ++i) s.keys[i] = {l.start[i], l.duration[i], uint32_t(i)};
+        for (size_t i = 0; i < n; ++i) s.keys[i] = {start[i], duration[i], uint32_t(i)};
         std::sort(s.keys.begin(), s.keys.end(), [](const SortScratch::Key& a, const SortScratch::Key& b) {
-            return a.start != b.start ? a.start < b.start : a.end != b.end ? a.end < b.end : a.index < b.index;
+            return a.start != b.start ? a.start < b.start : a.dur != b.dur ? a.dur < b.dur : a.index < b.index;
         });
-        for (size_t i = 0; i < n; ++i) l.start[i] = s.keys[i].start, s.perm[i] = s.keys[i].index;
+        for (size_t i = 0; i < n; ++i) start[i] = s.keys[i].start, s.perm[i] = s.keys[i].index;
     }
-    applyPermutation(s, s.perm, l.duration, l.name, l.correlationId);
+    applyPermutation(s, s.perm, duration, cols...);
 }
 
-// Appends the elements of `from` to `to` and frees `from`.
-template <typename T>
-void moveAppend(std::vector<T>& to, std::vector<T>& from) {
-    to.insert(to.end(), from.begin(), from.end());
-    std::vector<T>().swap(from);
-}
+void sortLane(SortScratch& s, KernelLane& l) { sortByStartDuration(s, l.start, l.duration, l.name, l.correlationId); }
 
 // One row's integer columns, each read once (Query::ints).
 struct Row {
@@ -552,10 +526,7 @@ struct FileReader::State {
                 if (fresh) piece.inlineTexts.push_back(it->first);
                 text = kInlineText | it->second;
             }
-            r.start.push_back(row.v[0]);
-            r.end.push_back(row.v[1]);
-            r.tid.push_back(uint32_t(gtid & kTidMask));
-            r.text.push_back(text);
+            r.push_back(row.v[0], row.v[1], uint32_t(gtid & kTidMask), text);
             ++piece.ranges_;
         }
         prog.add(n % kProgressEvery);
@@ -578,10 +549,7 @@ struct FileReader::State {
                 continue;
             }
             StreamWaits& w = rowsOf(piece.pids, piece.waits, uint64_t(r.v[4]), lastPid, lastIdx);
-            w.start.push_back(r.v[0]);
-            w.end.push_back(r.v[1]);
-            w.device.push_back(int32_t(r.v[2]));
-            w.stream.push_back(int32_t(r.v[3]));
+            w.push_back(r.v[0], r.v[1], int32_t(r.v[2]), int32_t(r.v[3]));
         }
         prog.add(n % kProgressEvery);
         syncRowsPerRange[ri] = n;
@@ -686,7 +654,7 @@ struct FileReader::State {
                 std::vector<uint64_t>().swap(keys);
                 applyPermutation(scratch, scratch.perm, l.correlationId, l.end, l.duration, l.name, l.tid);
             }
-            std::vector<uint8_t> used(l.size(), 0);
+            std::vector<bool> used(l.size(), false);
             for (KernelLane* lane : lanes) joinLaunches(l, *lane, &used);
             for (size_t i = 0; i < l.size(); ++i)  // rows after a joined row of the same id
                 if (used[i])
@@ -717,18 +685,15 @@ struct FileReader::State {
                 if (!nvtxMerged.count(gpid)) nvtxPids.push_back(gpid);
                 NvtxRanges& to = nvtxMerged[gpid];
                 NvtxRanges& from = np.ranges[i];
-                for (auto& t : from.text)
-                    if (t & kInlineText) t = inlineIds[t & ~kInlineText];
-                moveAppend(to.start, from.start);
-                moveAppend(to.end, from.end);
-                moveAppend(to.tid, from.tid);
-                moveAppend(to.text, from.text);
+                from.text.transform([&](uint32_t t) { return t & kInlineText ? inlineIds[t & ~kInlineText] : t; });
+                for (size_t k = 0; k < from.size(); ++k) to.push_back(from.start[k], from.end(k), from.tid[k], from.text[k]);
+                from = NvtxRanges();
             }
         }
         std::vector<NvtxPiece>().swap(nvtx);
         part.input.nvtxRanges = ranges;
         SortScratch scratch;
-        for (auto& [gpid, r] : nvtxMerged) sortByStart(scratch, r.start, r.end, r.tid, r.text);
+        for (auto& [gpid, r] : nvtxMerged) sortByStartDuration(scratch, r.start, r.duration, r.tid, r.text);
         warnSkipped(nvtxWarnings, skipped, "NVTX range", "NVTX_EVENTS", "start or end");
     }
 
@@ -742,15 +707,13 @@ struct FileReader::State {
                 if (!syncMerged.count(sp.pids[i])) syncPids.push_back(sp.pids[i]);
                 StreamWaits& to = syncMerged[sp.pids[i]];
                 StreamWaits& from = sp.waits[i];
-                moveAppend(to.start, from.start);
-                moveAppend(to.end, from.end);
-                moveAppend(to.device, from.device);
-                moveAppend(to.stream, from.stream);
+                for (size_t k = 0; k < from.size(); ++k) to.push_back(from.start[k], from.end(k), from.device(k), from.stream(k));
+                from = StreamWaits();
             }
         }
         std::vector<SyncPiece>().swap(sync);
         SortScratch scratch;
-        for (auto& [gpid, w] : syncMerged) sortByStart(scratch, w.start, w.end, w.device, w.stream);
+        for (auto& [gpid, w] : syncMerged) sortByStartDuration(scratch, w.start, w.duration, w.deviceIds, w.streamIds);
         warnSkipped(syncWarnings, skipped, "stream-wait", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "start, end, device or stream");
     }
 

@@ -40,7 +40,7 @@ int64_t Launches::find(uint32_t corr) const {
     return it - correlationId.begin();
 }
 
-void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<uint8_t>* used) {
+void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<bool>* used) {
     const size_t n = lane.size();
     lane.launchLead.clear(), lane.launchDuration.clear(), lane.launchApi.clear(), lane.launchTid.clear();
     lane.launchLead.reserve(n), lane.launchDuration.reserve(n), lane.launchApi.reserve(n), lane.launchTid.reserve(n);
@@ -57,7 +57,7 @@ void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<uint8_t>* 
             lane.launchDuration.push_back(rows.duration[i]);
             lane.launchApi.push_back(rows.name[i]);
             lane.launchTid.push_back(rows.tid[i]);
-            if (used) (*used)[i] = 1;
+            if (used) (*used)[i] = true;
             hint = i;
         } else {
             lane.launchLead.push_back(0);
@@ -74,7 +74,7 @@ void shiftTimes(KernelLane& lane, int64_t off) {
 }
 
 void shiftTimes(Process& pr, int64_t off) {
-    for (auto* v : {&pr.nvtx.start, &pr.nvtx.end, &pr.waits.start, &pr.waits.end})
+    for (auto* v : {&pr.nvtx.start, &pr.waits.start})
         for (auto& t : *v) t += off;
 }
 

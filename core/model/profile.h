@@ -105,23 +105,37 @@ struct Launches {
 // Fills the lane's launch columns from `rows` (one process's launch rows, sorted by correlation id,
 // ties in read order): each kernel gets the first row of its correlation id, or none. `used`, when
 // given (one flag per row), marks the rows that launched a kernel.
-void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<uint8_t>* used = nullptr);
+void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<bool>* used = nullptr);
 
-// NVTX push/pop and start/end ranges of one process, sorted by start.
+// NVTX push/pop and start/end ranges of one process, sorted by (start, end): 16 bytes a range
+// where durations fit 32 bits and threads and texts are few (model/columns.h).
 struct NvtxRanges {
-    std::vector<int64_t> start, end;
-    std::vector<uint32_t> tid;
-    std::vector<StrId> text;
+    std::vector<int64_t> start;
+    Durations duration;
+    CodedIds tid;
+    CodedIds text;  // StrId
 
     size_t size() const { return start.size(); }
+    int64_t end(size_t i) const { return start[i] + duration[i]; }
+    void push_back(int64_t s, int64_t e, uint32_t thread, StrId t) {
+        start.push_back(s), duration.push_back(e - s), tid.push_back(thread), text.push_back(t);
+    }
 };
 
-// Stream-wait synchronization records (syncType 2) of one process, sorted by start.
+// Stream-wait synchronization records (syncType 2) of one process, sorted by (start, end): 16
+// bytes a record.
 struct StreamWaits {
-    std::vector<int64_t> start, end;
-    std::vector<int32_t> device, stream;
+    std::vector<int64_t> start;
+    Durations duration;
+    CodedIds deviceIds, streamIds;  // (ids 0 to 2^31-1)
 
     size_t size() const { return start.size(); }
+    int64_t end(size_t i) const { return start[i] + duration[i]; }
+    int32_t device(size_t i) const { return int32_t(deviceIds[i]); }
+    int32_t stream(size_t i) const { return int32_t(streamIds[i]); }
+    void push_back(int64_t s, int64_t e, int32_t dev, int32_t str) {
+        start.push_back(s), duration.push_back(e - s), deviceIds.push_back(uint32_t(dev)), streamIds.push_back(uint32_t(str));
+    }
 };
 
 struct Process {

@@ -213,7 +213,7 @@ void collectiveJson(JsonWriter& w, const Profile& p, const Analysis& a, const Co
     if (c.lateSlot >= 0 && c.waitIndex >= 0) {
         const StreamWaits& sw = p.processes[size_t(p.ranks[size_t(a.lateRank(c))].process)].waits;
         w.beginObject().field("count", c.waitCount).field("start_ns", sw.start[size_t(c.waitIndex)])
-            .field("end_ns", sw.end[size_t(c.waitIndex)]).endObject();
+            .field("end_ns", sw.end(size_t(c.waitIndex))).endObject();
     } else {
         w.null();
     }
