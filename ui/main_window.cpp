@@ -543,7 +543,8 @@ void MainWindow::buildMenus() {
     nav->addAction(tr("Next &Big Late Arriver"), QKeySequence(Qt::Key_B), this, [this] { stepBigCollective(+1); });
     nav->addAction(tr("Previous Bi&g Late Arriver"), QKeySequence(Qt::SHIFT | Qt::Key_B), this, [this] { stepBigCollective(-1); });
     nav->addSeparator();
-    // both key sets work (the plain keys also in the view itself): the menu shows both
+    // both key sets work (the plain keys also in the view itself): the menu shows both. They act on
+    // the view tab shown: the single keys are window shortcuts, so a run view never sees them itself
     auto twoKeys = [&](const QString& text, QList<QKeySequence> keys, auto fn) {
         QStringList shown;
         for (const auto& k : keys) shown << k.toString(QKeySequence::NativeText);
@@ -553,11 +554,11 @@ void MainWindow::buildMenus() {
     };
     twoKeys(tr("Zoom &In"), {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal),
                             QKeySequence(Qt::Key_Equal)},
-            [this] { inCompareMode() ? compareView_->zoomCollectives(0.8) : view_->zoomBy(0.8); });
-    twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)},
-            [this] { inCompareMode() ? compareView_->zoomCollectives(1.25) : view_->zoomBy(1.25); });
-    twoKeys(tr("&Fit Collective"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)},
-            [this] { inCompareMode() ? compareView_->fitCollectives() : view_->resetZoom(); });
+            [this] { zoomShownView(0.8); });
+    twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)}, [this] { zoomShownView(1.25); });
+    twoKeys(tr("&Fit View"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)},
+            [this] { fitShownView(); })
+        ->setToolTip(tr("The collective, the whole run (timeline), every step (step map) or every collective (heatmap)"));
     nav->addAction(tr("Show &Late Arriver Details"), QKeySequence(Qt::Key_L), this, [this] {
         if (inCompareMode()) {
             if (!compareView_->showLateArriver()) statusLabel_->setText(tr("The collective shown has no late arriver."));

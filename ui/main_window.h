@@ -157,6 +157,9 @@ private:
     void setRunViewsSession();
     void selectInRunViews(int collective);
     bool exportRunView(const QString& path, int w, int h, QString* error);
+    // Navigate > Zoom In / Zoom Out / Fit View: on the view tab shown (compare mode: both collective views)
+    void zoomShownView(double factor);
+    void fitShownView();
 
     void storeSnapshots(SessionPtr s);
 

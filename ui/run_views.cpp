@@ -6,6 +6,8 @@
 #include <QSplitter>
 #include <QTabWidget>
 
+#include "collective_view.h"
+#include "compare_view.h"
 #include "heatmap_view.h"
 #include "main_window.h"
 #include "skew_cdf_chart.h"
@@ -69,6 +71,30 @@ void MainWindow::selectInRunViews(int collective) {
     timeline_->setSelectedCollective(collective);
     stepMap_->setSelectedCollective(collective);
     heatmap_->setSelectedCollective(collective);
+}
+
+void MainWindow::zoomShownView(double factor) {
+    if (inCompareMode()) {
+        compareView_->zoomCollectives(factor);
+        return;
+    }
+    QWidget* v = viewTabs_->currentWidget();
+    if (v == timeline_) timeline_->zoomAtPointer(factor);
+    else if (v == stepMap_) stepMap_->zoomBy(factor);
+    else if (v == heatmap_) heatmap_->zoomBy(factor);
+    else view_->zoomBy(factor);
+}
+
+void MainWindow::fitShownView() {
+    if (inCompareMode()) {
+        compareView_->fitCollectives();
+        return;
+    }
+    QWidget* v = viewTabs_->currentWidget();
+    if (v == timeline_) timeline_->fit();
+    else if (v == stepMap_) stepMap_->resetZoom();
+    else if (v == heatmap_) heatmap_->resetZoom();
+    else view_->resetZoom();
 }
 
 bool MainWindow::exportRunView(const QString& path, int w, int h, QString* error) {

@@ -353,7 +353,7 @@ TEST(CompareView, NavigateMenuActsOnTheCompareView) {
     action("Zoom &In")->trigger();
     EXPECT_LT(v->collectiveA()->xAxis->range().size(), spanA * 0.9);
     EXPECT_LT(v->collectiveB()->xAxis->range().size(), spanB * 0.9);
-    action("&Fit Collective")->trigger();
+    action("&Fit View")->trigger();
     EXPECT_NEAR(v->collectiveA()->xAxis->range().size(), spanA, spanA * 1e-9);
     EXPECT_EQ(w.currentCollective(), hiddenBefore);
     // L: the late arriver's details of the side selected, as the single view's Details give them

@@ -16,6 +16,7 @@
 
 #include <filesystem>
 
+#include "collective_view.h"
 #include "gen_fixture.h"
 #include "heatmap_view.h"
 #include "main_window.h"
@@ -417,6 +418,95 @@ TEST(RunViews, SelectionSyncsBetweenTableTimelineStepMapAndHeatmap) {
                                                  QString::number(w.session()->profile.ranks[size_t(gl3.rank)].lanes[size_t(gl3.lane)].correlationId[k3])),
               -1);
     EXPECT_NE(w.details()->toPlainText().indexOf("Late arriver: yes"), -1);
+}
+
+// Home, 0, + and - are the Navigate menu's window shortcuts: pressed in a run view they act on it
+// (the timeline fits the whole run, the step map every step, the heatmap every collective), never
+// on the collective view hidden behind the tab.
+TEST(RunViews, NavigateKeysActOnTheViewTabShown) {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    const QCPRange collective = w.view()->xAxis->range();
+    auto wheelIn = [](QWidget* v, QPointF at) {
+        QWheelEvent e(at, v->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(v, &e);
+    };
+    // the timeline: zoomed in by W and the wheel, Home fits the whole run again
+    TimelineView* tl = w.timeline();
+    w.viewTabs()->setCurrentWidget(tl);
+    tl->setFocus();
+    const double runStart = double(w.session()->timeline.start()), runEnd = double(w.session()->timeline.end()), run = runEnd - runStart;
+    ASSERT_EQ(tl->rangeStart(), runStart);
+    QTest::keyClick(tl, Qt::Key_W);
+    wheelIn(tl, QPointF(tl->rowsArea().center()));
+    ASSERT_NEAR(tl->rangeEnd() - tl->rangeStart(), run * 0.64, run * 1e-9);
+    QTest::keyClick(tl, Qt::Key_Home);
+    EXPECT_EQ(tl->rangeStart(), runStart);
+    EXPECT_EQ(tl->rangeEnd(), runEnd);
+    // + and - zoom it by the keys' factors, 0 fits
+    QTest::keyClick(tl, Qt::Key_Plus);
+    EXPECT_NEAR(tl->rangeEnd() - tl->rangeStart(), run * 0.8, run * 1e-9);
+    QTest::keyClick(tl, Qt::Key_Plus);
+    QTest::keyClick(tl, Qt::Key_Minus);
+    EXPECT_NEAR(tl->rangeEnd() - tl->rangeStart(), run * 0.8, run * 1e-9);
+    QTest::keyClick(tl, Qt::Key_0);
+    EXPECT_EQ(tl->rangeStart(), runStart);
+    EXPECT_EQ(tl->rangeEnd(), runEnd);
+    EXPECT_EQ(w.view()->xAxis->range(), collective);  // the collective view was left alone
+    // the step map: the fit shows every step and the whole step span, with a margin
+    StepMapView* sm = w.stepMap();
+    w.viewTabs()->setCurrentWidget(sm);
+    sm->setFocus();
+    sm->replot();
+    const double span = double(sm->map().spanNs) / 1e6;
+    ASSERT_GT(span, 1.0);
+    const QCPRange fitX(-span * 0.02, span * 1.06), fitY(0.4, double(sm->map().steps) + 0.6);
+    ASSERT_EQ(sm->xAxis->range(), fitX);
+    wheelIn(sm, QPointF(sm->axisRect()->rect().center()));
+    ASSERT_LT(sm->xAxis->range().size(), fitX.size() * 0.95);
+    QTest::keyClick(sm, Qt::Key_Home);
+    EXPECT_EQ(sm->xAxis->range(), fitX);
+    EXPECT_EQ(sm->yAxis->range(), fitY);
+    QTest::keyClick(sm, Qt::Key_Plus);
+    EXPECT_NEAR(sm->xAxis->range().size(), fitX.size() * 0.8, 1e-9);
+    EXPECT_NEAR(sm->yAxis->range().size(), fitY.size() * 0.8, 1e-9);
+    QTest::keyClick(sm, Qt::Key_Minus);
+    EXPECT_NEAR(sm->xAxis->range().size(), fitX.size(), 1e-9);
+    QTest::keyClick(sm, Qt::Key_Plus);
+    QTest::keyClick(sm, Qt::Key_0);
+    EXPECT_EQ(sm->xAxis->range(), fitX);
+    // the heatmap: the fit shows every collective of its group; it zooms along x only
+    HeatmapView* hm = w.heatmap();
+    w.viewTabs()->setCurrentWidget(hm);
+    hm->setFocus();
+    hm->replot();
+    const double n = w.session()->analysis.groups[size_t(hm->group())].count;
+    const QCPRange all(0.5, n + 0.5), ranks = hm->yAxis->range();
+    ASSERT_EQ(hm->xAxis->range(), all);
+    wheelIn(hm, QPointF(hm->axisRect()->rect().center()));
+    ASSERT_LT(hm->xAxis->range().size(), n * 0.95);
+    QTest::keyClick(hm, Qt::Key_Home);
+    EXPECT_EQ(hm->xAxis->range(), all);
+    QTest::keyClick(hm, Qt::Key_Plus);
+    EXPECT_NEAR(hm->xAxis->range().size(), n * 0.8, 1e-9);
+    EXPECT_EQ(hm->yAxis->range(), ranks);
+    QTest::keyClick(hm, Qt::Key_Minus);
+    EXPECT_NEAR(hm->xAxis->range().size(), n, 1e-9);
+    QTest::keyClick(hm, Qt::Key_Plus);
+    QTest::keyClick(hm, Qt::Key_0);
+    EXPECT_EQ(hm->xAxis->range(), all);
+    EXPECT_EQ(w.view()->xAxis->range(), collective);
+    // back on the collective view the keys zoom and fit it
+    w.viewTabs()->setCurrentWidget(w.view());
+    w.view()->setFocus();
+    QTest::keyClick(w.view(), Qt::Key_Plus);
+    EXPECT_NEAR(w.view()->xAxis->range().size(), collective.size() * 0.8, collective.size() * 1e-9);
+    QTest::keyClick(w.view(), Qt::Key_Home);
+    EXPECT_EQ(w.view()->xAxis->range(), collective);
+    EXPECT_EQ(tl->rangeStart(), runStart);
 }
 
 // ---- step map and heatmap against the truth ------------------------------------------------------

@@ -344,7 +344,7 @@ TEST(WindowState, CosmeticItems) {
     for (QAction* a : nav->actions()) texts << a->text();
     EXPECT_TRUE(texts.contains("Zoom &In\tCtrl++, +")) << texts.join(" | ").toStdString();
     EXPECT_TRUE(texts.contains("Zoom &Out\tCtrl+-, -")) << texts.join(" | ").toStdString();
-    EXPECT_TRUE(texts.contains("&Fit Collective\tCtrl+0, 0")) << texts.join(" | ").toStdString();
+    EXPECT_TRUE(texts.contains("&Fit View\tCtrl+0, 0")) << texts.join(" | ").toStdString();
     CollectiveView* v = w.view();
     w.table()->setFocus();
     double span = v->xAxis->range().size();
