@@ -324,6 +324,7 @@ QWidget* MainWindow::buildWarningBar() {
 // The status bar: the status text, the loading progress (polled every 100 ms) and Cancel.
 void MainWindow::buildStatusBar() {
     statusLabel_ = new QLabel;
+    statusLabel_->setObjectName("statusText");
     progressBar_ = new QProgressBar;
     progressBar_->setRange(0, 100);
     progressBar_->setMaximumWidth(240);
@@ -987,8 +988,28 @@ bool MainWindow::eventFilter(QObject* o, QEvent* e) {
     return QMainWindow::eventFilter(o, e);
 }
 
+void MainWindow::revealInTable(int c) {
+    const unsigned by = filter_->hiddenBy(c);
+    if (by == 0) return;
+    const Collective& col = session_->analysis.collectives[size_t(c)];
+    QStringList cleared;
+    if (by & CollectiveFilter::ByOp) cleared << tr("op %1").arg(opFilter_->currentText());
+    if (by & CollectiveFilter::ByGroup) cleared << tr("group %1").arg(groupFilter_->currentIndex() - 1);
+    if (by & CollectiveFilter::ByCause) cleared << tr("cause %1").arg(causeFilter_->currentText());
+    if (by & CollectiveFilter::ByMinSkew) cleared << minSkew_->text();
+    if (by & CollectiveFilter::ByBigOnly) cleared << tr("big only");
+    // shown first, so that the filters' change keeps it instead of moving to the first row
+    current_ = c;
+    setFilters(by & CollectiveFilter::ByOp ? QString() : (opFilter_->currentIndex() > 0 ? opFilter_->currentText() : QString()),
+               by & CollectiveFilter::ByGroup ? -1 : groupFilter_->currentIndex() - 1,
+               by & CollectiveFilter::ByCause ? QString() : causeFilter_->currentData().toString(),
+               by & CollectiveFilter::ByMinSkew ? 0.0 : minSkew_->value(), (by & CollectiveFilter::ByBigOnly) ? false : bigOnly_->isChecked());
+    statusLabel_->setText(tr("Filters cleared to show G%1 #%2: %3.").arg(col.group).arg(col.index).arg(cleared.join(", ")));
+}
+
 void MainWindow::selectCollective(int c) {
     if (!session_ || c < 0 || size_t(c) >= session_->analysis.collectives.size()) return;
+    revealInTable(c);  // the table always lists and selects the collective shown (a click in a run view)
     current_ = c;
     view_->setEmptyText({});
     view_->setScene(buildScene(session_->profile, session_->analysis, c));
@@ -1017,12 +1038,7 @@ void MainWindow::selectCollective(int c) {
 bool MainWindow::selectCollective(int group, uint32_t index) {
     const Collective* col = session_ ? session_->analysis.find(group, index) : nullptr;
     if (!col) return false;
-    int c = int(col - session_->analysis.collectives.data());
-    if (!filter_->accepts(c)) {
-        clearFilters();  // never show a collective the table hides
-        statusLabel_->setText(tr("Filters cleared to show G%1 #%2.").arg(group).arg(index));
-    }
-    selectCollective(c);
+    selectCollective(int(col - session_->analysis.collectives.data()));  // clears the filters that hide it
     return true;
 }
 

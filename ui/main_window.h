@@ -58,7 +58,8 @@ public:
     bool isLoading() const { return loading_; }
     SessionPtr session() const { return session_; }
 
-    // selection shared by the table, the view and the panels (source row = collective index)
+    // selection shared by the table, the view and the panels (source row = collective index); the
+    // filters that hide the collective are cleared, so the table always lists the one shown
     void selectCollective(int collective);
     int currentCollective() const { return current_; }
     bool selectCollective(int group, uint32_t index);  // clears the filters when they hide it
@@ -142,6 +143,7 @@ private:
     void layoutRanksTicks();
     bool eventFilter(QObject* o, QEvent* e) override;
     void followFilter();           // the view never shows a collective the filters hide
+    void revealInTable(int collective);  // clears the filters that hide it, and says which
     void updateFilterStatus();
     void sizeTableColumns();
     void rememberExportFolder(const QString& path);

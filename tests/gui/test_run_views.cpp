@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -507,6 +508,71 @@ TEST(RunViews, NavigateKeysActOnTheViewTabShown) {
     QTest::keyClick(w.view(), Qt::Key_Home);
     EXPECT_EQ(w.view()->xAxis->range(), collective);
     EXPECT_EQ(tl->rangeStart(), runStart);
+}
+
+// A click in a run view on a collective the table's filters hide: the filters that hide it are
+// cleared (the others stay), the table lists and selects it as the views, details and Ranks tab
+// show it, and the status bar says which filters went.
+TEST(RunViews, ClickOnACollectiveTheFiltersHideListsItInTheTable) {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    const skew::Analysis& a = w.session()->analysis;
+    auto tableCollective = [&] {
+        QModelIndex cur = w.table()->selectionModel()->currentIndex();
+        return cur.isValid() ? w.filter()->mapToSource(cur).row() : -1;
+    };
+    auto* status = w.findChild<QLabel*>("statusText");
+    ASSERT_TRUE(status);
+    w.setFilters({}, 0, {}, 0, true);  // group 0, big only
+    ASSERT_EQ(w.filter()->rowCount(), 5);
+    // a collective of group 0 that is not big, clicked in the heatmap on its late rank's cell
+    int small = -1;
+    for (uint32_t i = 0; i < a.groups[0].count && small < 0; ++i) {
+        const skew::Collective& c = a.collectives[a.groups[0].firstCollective + i];
+        if (!c.big && c.complete && c.lateSlot >= 0 && c.index > 10) small = int(a.groups[0].firstCollective + i);
+    }
+    ASSERT_GE(small, 0);
+    const skew::Collective& sc = a.collectives[size_t(small)];
+    ASSERT_FALSE(w.filter()->accepts(small));
+    w.viewTabs()->setCurrentWidget(w.heatmap());
+    HeatmapView* hm = w.heatmap();
+    hm->replot();
+    ASSERT_EQ(hm->group(), 0);
+    QTest::mouseClick(hm, Qt::LeftButton, {}, hm->cellCenter(small, sc.lateSlot).toPoint());
+    EXPECT_EQ(w.currentCollective(), small);
+    EXPECT_EQ(tableCollective(), small);
+    EXPECT_EQ(w.view()->scene().collective, small);
+    EXPECT_EQ(w.timeline()->selectedCollective(), small);
+    EXPECT_EQ(w.ranksGroup(), 0);
+    // "big only" went, the group filter stayed
+    EXPECT_EQ(w.filter()->rowCount(), int(a.groups[0].count));
+    EXPECT_EQ(status->text(), QString("Filters cleared to show G0 #%1: big only.").arg(sc.index));
+    // a collective of group 1 while the group filter and a minimum skew hide it, from the timeline
+    w.setFilters({}, 0, {}, 5, false);
+    int other = -1;
+    for (uint32_t i = 0; i < a.groups[1].count && other < 0; ++i) {
+        const skew::Collective& c = a.collectives[a.groups[1].firstCollective + i];
+        if (c.complete && c.startSkew() < 5'000'000) other = int(a.groups[1].firstCollective + i);
+    }
+    ASSERT_GE(other, 0);
+    w.viewTabs()->setCurrentWidget(w.timeline());
+    emit w.timeline()->collectiveClicked(other);  // as a click on one of its kernels sends it
+    EXPECT_EQ(w.currentCollective(), other);
+    EXPECT_EQ(tableCollective(), other);
+    EXPECT_EQ(w.filter()->rowCount(), int(a.collectives.size()));
+    EXPECT_EQ(w.ranksGroup(), 1);
+    EXPECT_EQ(status->text(), QString("Filters cleared to show G1 #%1: group 0, skew \u2265 5.00 ms.").arg(a.collectives[size_t(other)].index));
+    // a collective the filters list: nothing cleared, nothing said
+    w.setFilters({}, 1, {}, 0, false);
+    status->clear();
+    const int listed = int(a.groups[1].firstCollective);
+    emit w.timeline()->collectiveClicked(listed);
+    EXPECT_EQ(tableCollective(), listed);
+    EXPECT_EQ(w.filter()->rowCount(), int(a.groups[1].count));
+    EXPECT_EQ(status->text(), QString());
 }
 
 // ---- step map and heatmap against the truth ------------------------------------------------------
