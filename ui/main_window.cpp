@@ -52,6 +52,7 @@
 #include "nsys/export_reader.h"
 #include "report/analysis_report.h"
 #include "report/info_report.h"
+#include "skew_cdf_chart.h"
 #include "util/atomic_file.h"
 
 using namespace skew;
@@ -919,6 +920,7 @@ void MainWindow::updateRanksChart() {
     ranksFor_ = session_.get();
     tabs_->setTabText(tabs_->indexOf(ranksTable_->parentWidget()), g >= 0 ? tr("Ranks: group %1").arg(g) : tr("Ranks"));
     if (same) return;
+    skewCdf_->setGroup(session_, g);  // the distributions of the same group, named in their title
     ranksModel_->setSession(session_, std::max(g, 0));
     ranksTable_->resizeColumnsToContents();
     ranksChart_->clearPlottables();

@@ -2,7 +2,6 @@
 // skew distributions on the Ranks tab, and how their selection follows MainWindow::selectCollective
 // both ways. Kept apart from main_window.cpp so that the two grow without stepping on each other.
 
-#include <QComboBox>
 #include <QSplitter>
 #include <QTabWidget>
 
@@ -56,15 +55,13 @@ QWidget* MainWindow::buildRunViews(QWidget* collectiveView, QSplitter* ranksBox)
     connect(stepMap_, &StepMapView::settingsRequested, this, &MainWindow::editSettings);
     connect(heatmap_, &HeatmapView::collectiveClicked, this, qOverload<int>(&MainWindow::selectCollective));
     connect(heatmap_, &HeatmapView::kernelClicked, this, &MainWindow::onBarClicked);
-    connect(groupFilter_, &QComboBox::currentIndexChanged, this, [this](int i) { skewCdf_->setGroup(session_, i <= 0 ? 0 : i - 1); });
     return viewTabs_;
 }
 
 void MainWindow::setRunViewsSession() {
     timeline_->setSession(session_);
     stepMap_->setSession(session_);
-    heatmap_->setSession(session_);
-    skewCdf_->setGroup(session_, groupFilter_->currentIndex() > 0 ? groupFilter_->currentIndex() - 1 : 0);
+    heatmap_->setSession(session_);  // the skew CDF follows the Ranks tab's group (updateRanksChart)
 }
 
 void MainWindow::selectInRunViews(int collective) {

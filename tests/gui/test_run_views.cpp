@@ -575,6 +575,43 @@ TEST(RunViews, ClickOnACollectiveTheFiltersHideListsItInTheTable) {
     EXPECT_EQ(status->text(), QString());
 }
 
+// The start/end skew CDF shows the Ranks tab's group (the filter's, else the selected
+// collective's), every complete collective of it, and names it in its title.
+TEST(RunViews, SkewCdfFollowsTheRanksTabsGroup) {
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    const skew::Analysis& a = w.session()->analysis;
+    ASSERT_EQ(a.groups.size(), 2u);
+    ASSERT_NE(a.groups[0].complete, a.groups[1].complete);
+    SkewCdfChart* chart = w.skewCdf();
+    auto ranksTab = [&] {
+        for (int i = 0; i < w.tabs()->count(); ++i)
+            if (w.tabs()->tabText(i).startsWith("Ranks")) return w.tabs()->tabText(i);
+        return QString();
+    };
+    for (int g : {1, 0, 1}) {
+        SCOPED_TRACE("group " + std::to_string(g));
+        ASSERT_TRUE(w.selectCollective(g, 3));
+        EXPECT_EQ(ranksTab(), QString("Ranks: group %1").arg(g));
+        const skew::Group& grp = a.groups[size_t(g)];
+        // one point per complete collective of the group, between the curve's 0 and 1 ends
+        EXPECT_EQ(chart->startCurve()->dataCount(), int(grp.complete) + 2);
+        EXPECT_EQ(chart->endCurve()->dataCount(), int(grp.complete) + 2);
+        int64_t maxStart = 0;
+        for (uint32_t i = 0; i < grp.count; ++i) {
+            const skew::Collective& c = a.collectives[grp.firstCollective + i];
+            if (c.complete) maxStart = std::max(maxStart, c.startSkew());
+        }
+        EXPECT_DOUBLE_EQ(chart->startCurve()->dataMainKey(int(grp.complete)), double(maxStart));
+        EXPECT_EQ(chart->title(), QString("Group %1: %2 complete collectives").arg(g).arg(grp.complete));
+    }
+    // the group filter decides when it is set
+    w.setFilters({}, 1, {}, 0, false);
+    EXPECT_EQ(chart->startCurve()->dataCount(), int(a.groups[1].complete) + 2);
+    EXPECT_TRUE(chart->title().startsWith("Group 1:"));
+}
+
 // ---- step map and heatmap against the truth ------------------------------------------------------
 
 TEST(RunViews, StepMapMarkersAtThePlantedStepsAndOffsets) {
