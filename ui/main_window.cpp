@@ -28,6 +28,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -35,6 +36,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -578,9 +580,8 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
-        QMessageBox box(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsHtml(), QMessageBox::Ok, this);
-        box.setTextFormat(Qt::RichText);
-        box.exec();
+        std::unique_ptr<QDialog> d(shortcutsDialog(this));
+        d->exec();
     });
     help->addAction(tr("&About Skewscope"), this, [this] {
         QMessageBox::about(this, tr("About Skewscope"),
@@ -590,32 +591,75 @@ void MainWindow::buildMenus() {
 }
 
 QString MainWindow::shortcutsHtml() {
-    const std::pair<const char*, const char*> keys[] = {
+    // grouped by where the keys act, so the key column holds only keys and each description fits
+    // on one line beside it
+    struct Row {
+        const char* keys;
+        const char* what;  // nullptr: a section heading
+    };
+    const Row rows[] = {
+        {"In the window", nullptr},
         {"Ctrl+O", "open exports"},
         {"Ctrl+Shift+O", "compare two captures (A before, B after)"},
-        {"F5", "reload (keeps the selected collective and the filters)"},
+        {"F5", "reload, keeping the selected collective and the filters"},
         {"Ctrl+,", "analysis settings"},
-        {"N / P", "next / previous collective in the table (comparing: in the pair's group of the side selected)"},
-        {"B / Shift+B", "next / previous big late arriver (comparing: likewise)"},
+        {"N / P", "next / previous collective in the table"},
+        {"B / Shift+B", "next / previous big late arriver in the table"},
         {"L", "details of the late arriver"},
-        {"+ / -  or  Ctrl++ / Ctrl+-", "zoom in / out"},
-        {"0 or Home  or  Ctrl+0", "fit the collective"},
-        {"Left / Right", "pan (in the view); drag to pan, wheel to zoom"},
+        {"+ / -  (Ctrl++ / Ctrl+-)", "zoom the view shown in / out"},
+        {"0, Home  (Ctrl+0)", "fit the view shown: the collective, the whole run, every step"},
         {"Ctrl+C", "copy the selected table rows (tab-separated)"},
-        {"Ctrl+E", "export the view shown: collective, timeline, step map or heatmap (PNG, SVG, PDF)"},
-        {"Timeline: wheel, Ctrl+wheel, W / S", "zoom in / out at the cursor"},
-        {"Timeline: drag, A / D", "pan (drag also scrolls the rows; Shift+wheel scrolls them)"},
-        {"Timeline: drag on the ruler", "zoom to that range (it stays marked with its length)"},
-        {"Timeline: Shift+drag, Z, Esc", "measure a range, zoom to it, clear it"},
-        {"Timeline: Home or 0, F", "fit the run, fit the selected collective"},
+        {"Ctrl+E", "export the view shown (PNG, SVG, PDF)"},
         {"Ctrl+Shift+E", "export the window (PNG)"},
         {"Ctrl+Shift+R", "export the report (Markdown, CSV, JSON)"},
+        {"Comparing two captures", nullptr},
+        {"N / P, B / Shift+B", "step through the pair's group on the side selected"},
+        {"Collective view", nullptr},
+        {"Left / Right, drag", "pan"},
+        {"wheel", "zoom at the cursor"},
+        {"Timeline", nullptr},
+        {"wheel, Ctrl+wheel, W / S", "zoom in / out at the cursor"},
+        {"drag, A / D", "pan (drag also scrolls the rows)"},
+        {"Shift+wheel, Up / Down", "scroll the rows"},
+        {"drag on the ruler", "zoom to that range (marked with its length)"},
+        {"Shift+drag, Z, Esc", "measure a range, zoom to it, clear it"},
+        {"F", "fit the selected collective"},
     };
     QString html = "<table cellspacing=\"0\" cellpadding=\"3\">";
-    for (const auto& [k, what] : keys)
+    for (const Row& r : rows) {
+        if (!r.what) {
+            html += QString("<tr><td colspan=\"2\" style=\"padding-top: 8px; color: #10305f;\"><b>%1</b></td></tr>").arg(tr(r.keys).toHtmlEscaped());
+            continue;
+        }
         html += QString("<tr><td style=\"padding-right: 18px; white-space: nowrap;\"><b>%1</b></td><td>%2</td></tr>")
-                    .arg(QString(k).toHtmlEscaped(), tr(what).toHtmlEscaped());
+                    .arg(QString(r.keys).toHtmlEscaped(), tr(r.what).toHtmlEscaped());
+    }
     return html + "</table>";
+}
+
+QDialog* MainWindow::shortcutsDialog(QWidget* parent) {
+    auto* d = new QDialog(parent);
+    d->setWindowTitle(tr("Keyboard shortcuts"));
+    auto* layout = new QVBoxLayout(d);
+    auto* text = new QTextBrowser;
+    text->setObjectName("shortcuts");
+    text->setFrameShape(QFrame::NoFrame);
+    text->setHtml(shortcutsHtml());
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::reject);
+    layout->addWidget(text);
+    layout->addWidget(buttons);
+    // as wide and high as the table at its natural width (nothing wraps), within the screen
+    QTextDocument* doc = text->document();
+    doc->setTextWidth(-1);
+    const QSize natural(int(std::ceil(doc->idealWidth())) + 2 * text->frameWidth(), int(std::ceil(doc->size().height())) + 2 * text->frameWidth());
+    const QMargins m = layout->contentsMargins();
+    QSize want(natural.width() + m.left() + m.right() + text->verticalScrollBar()->sizeHint().width(),
+               natural.height() + m.top() + m.bottom() + layout->spacing() + buttons->sizeHint().height());
+    QScreen* screen = parent && parent->screen() ? parent->screen() : QGuiApplication::primaryScreen();
+    if (screen) want = want.boundedTo(screen->availableGeometry().size() * 0.9);
+    d->resize(want);
+    return d;
 }
 
 QString MainWindow::emptyStateText() const {

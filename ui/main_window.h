@@ -18,6 +18,7 @@ class QTableView;
 class QTextBrowser;
 class QPlainTextEdit;
 class QComboBox;
+class QDialog;
 class QDoubleSpinBox;
 class QCheckBox;
 class QTabWidget;
@@ -92,6 +93,9 @@ public:
     void copySelectedRows() const;    // Ctrl+C in the table
     QString exportStartPath(const QString& fileName) const;  // in the last export folder
     static QString shortcutsHtml();   // Help > Keyboard Shortcuts, as a table
+    // the Help > Keyboard Shortcuts dialog: the table in a browser named "shortcuts", sized to the
+    // table's natural width within the screen
+    static QDialog* shortcutsDialog(QWidget* parent);
 
     // the run views (ui/run_views.cpp): tabs beside the collective view, skew CDFs on the Ranks tab
     TimelineView* timeline() const { return timeline_; }
