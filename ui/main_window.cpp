@@ -66,10 +66,6 @@ namespace {
 QString count(qulonglong n, const char* one, const char* many) {
     return QString("%1 %2").arg(n).arg(n == 1 ? QObject::tr(one) : QObject::tr(many));
 }
-
-// the cause filter's entries: readable words, the identifier as data
-const std::pair<const char*, Cause> kCauseFilter[] = {
-    {"cpu_launch", Cause::CpuLaunch}, {"gpu_dependency", Cause::GpuDependency}, {"gpu_other", Cause::GpuOther}, {"unknown", Cause::Unknown}};
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -180,9 +176,10 @@ QWidget* MainWindow::buildTablePane() {
     causeFilter_ = new QComboBox;
     causeFilter_->setToolTip(tr("Show one cause of lateness"));
     causeFilter_->addItem(tr("any cause"));
-    for (const auto& [id, cause] : kCauseFilter) {
-        causeFilter_->addItem(tr(causeLabel(cause)), QString(id));
-        causeFilter_->setItemData(causeFilter_->count() - 1, QString(id), Qt::ToolTipRole);
+    // readable words, the identifier as data and tooltip
+    for (Cause cause : kAllCauses) {
+        causeFilter_->addItem(tr(causeLabel(cause)), QString(causeName(cause)));
+        causeFilter_->setItemData(causeFilter_->count() - 1, QString(causeName(cause)), Qt::ToolTipRole);
     }
     for (QComboBox* c : {opFilter_, groupFilter_, causeFilter_}) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);

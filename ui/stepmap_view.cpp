@@ -366,7 +366,7 @@ QString StepMapView::tooltipAt(const QPointF& pos) const {
         .arg(c.index)
         .arg(opName(c.op), c.big ? tr(" \u00B7 <b>big event</b>") : QString())
         .arg(c.step)
-        .arg(dur(double(c.offsetInStepNs)), dur(double(c.startSkew())), late, causeName(c.cause));
+        .arg(dur(double(c.offsetInStepNs)), dur(double(c.startSkew())), late, causeLabel(c.cause));
 }
 
 void StepMapView::zoomBy(double factor) {

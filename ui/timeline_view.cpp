@@ -968,7 +968,7 @@ QString TimelineView::tooltipAt(const QPointF& pos) const {
             .arg(QString::fromStdString(s_->profile.ranks[size_t(h.rank)].label), dur(double(c.startSkew())))
             .arg(c.group)
             .arg(c.index)
-            .arg(opName(c.op), causeName(c.cause), c.big ? tr(" \u00B7 <b>big event</b>") : QString());
+            .arg(opName(c.op), causeLabel(c.cause), c.big ? tr(" \u00B7 <b>big event</b>") : QString());
     }
     if (h.kind == Hit::Header && pos.x() < f.gutter) return tr("click to %1 %2").arg(rankCollapsed(h.rank) ? tr("expand") : tr("collapse"),
                                                                                       QString::fromStdString(s_->profile.ranks[size_t(h.rank)].label));

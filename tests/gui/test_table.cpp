@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -88,10 +89,45 @@ TEST(Table, ReadableCausesWithTheIdentifierAsTooltip) {
             gpu ? "cause: gpu_dependency" : "cause: cpu_launch"));
     }
     EXPECT_EQ(std::string(skew::causeLabel(skew::Cause::GpuOther)), "GPU other");
-    EXPECT_EQ(std::string(skew::causeLabel(skew::Cause::Unknown)), "unknown");
+    EXPECT_EQ(std::string(skew::causeLabel(skew::Cause::Unknown)), "Unknown");
+    // the cause filter offers the core's words, in the reports' order, with the identifiers as data
+    QComboBox* causes = nullptr;
+    for (QComboBox* c : w.findChildren<QComboBox*>())
+        if (c->toolTip() == "Show one cause of lateness") causes = c;
+    ASSERT_TRUE(causes);
+    QStringList texts, ids;
+    for (int i = 1; i < causes->count(); ++i) texts << causes->itemText(i), ids << causes->itemData(i).toString();
+    EXPECT_EQ(texts, QStringList({"CPU launch", "GPU dependency", "GPU other", "Unknown"}));
+    EXPECT_EQ(ids, QStringList({"cpu_launch", "gpu_dependency", "gpu_other", "unknown"}));
     // the cause filter offers the words and filters by the identifier
     w.setFilters({}, -1, "cpu_launch", 20, false);
     EXPECT_EQ(w.filter()->rowCount(), 3);  // the three planted CPU late arrivers over 20 ms
+}
+
+// The real 2xH100 export has a late arriver whose cause is unknown (no launch row to tell): the
+// table writes it as a word beside "GPU dependency", with the identifier in the tooltip.
+TEST(Table, UnknownCauseIsAWordLikeTheOthers) {
+    MainWindow w;
+    ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite")}));
+    const auto& cs = w.session()->analysis.collectives;
+    auto* src = w.filter()->sourceModel();
+    int unknown = 0, gpu = 0;
+    for (size_t i = 0; i < cs.size(); ++i) {
+        if (cs[i].lateSlot < 0) continue;
+        const QString shown = src->index(int(i), CollectiveModel::Cause).data().toString();
+        if (cs[i].cause == skew::Cause::Unknown) {
+            ++unknown;
+            EXPECT_EQ(shown, "Unknown");
+            EXPECT_TRUE(src->index(int(i), CollectiveModel::Cause).data(Qt::ToolTipRole).toString().startsWith("cause: unknown\n"));
+        } else if (cs[i].cause == skew::Cause::GpuDependency) {
+            ++gpu;
+            EXPECT_EQ(shown, "GPU dependency");
+        }
+    }
+    EXPECT_EQ(unknown, 1);
+    EXPECT_GT(gpu, 0);
+    w.setFilters({}, -1, "unknown", 0, false);
+    EXPECT_EQ(w.filter()->rowCount(), 1);
 }
 
 TEST(Table, KeyColumnsInViewAt1600x900) {
