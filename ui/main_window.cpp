@@ -427,6 +427,11 @@ void MainWindow::followFilter() {
     updateFilterStatus();
     updateRanksChart();
     if (!session_) return;
+    if (current_ < 0 && parked_ >= 0 && filter_->accepts(parked_)) {
+        // the filters list again the collective that was shown before they hid every row
+        selectCollective(parked_);
+        return;
+    }
     if (current_ >= 0 && filter_->accepts(current_)) {
         // still listed: keep it, and keep it in sight
         QModelIndex proxy = filter_->mapFromSource(model_->index(current_, 0));
@@ -441,6 +446,7 @@ void MainWindow::followFilter() {
         return;
     }
     // nothing listed: nothing shown
+    if (current_ >= 0) parked_ = current_;
     current_ = -1;
     view_->setScene({});
     view_->setEmptyText(tr("No collective matches the filters."));
@@ -851,15 +857,17 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     bool sameFiles = session_ && s && session_->files == s->files;
     int keepGroup = -1;
     uint32_t keepIndex = 0;
-    if (sameFiles && current_ >= 0) {
-        keepGroup = session_->analysis.collectives[size_t(current_)].group;
-        keepIndex = session_->analysis.collectives[size_t(current_)].index;
+    // (or the one shown before the filters hid every row)
+    if (const int keep = current_ >= 0 ? current_ : parked_; sameFiles && keep >= 0) {
+        keepGroup = session_->analysis.collectives[size_t(keep)].group;
+        keepIndex = session_->analysis.collectives[size_t(keep)].index;
     }
     QString keepOp = opFilter_->currentIndex() > 0 ? opFilter_->currentText() : QString();
     int keepGroupFilter = groupFilter_->currentIndex() - 1;
     session_ = s;
     compare_.reset();  // opening files leaves compare mode
     current_ = -1;
+    parked_ = -1;
     view_->setScene({});  // the old scene's indices mean nothing in the new profile
     view_->setEmptyText({});
     details_->clear();
@@ -914,6 +922,7 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     if (const Collective* kept = keepGroup >= 0 ? a.find(keepGroup, keepIndex) : nullptr) {
         int c = int(kept - a.collectives.data());
         if (filter_->accepts(c)) pick = c;
+        else if (filter_->rowCount() == 0) parked_ = c;  // the filters still list nothing: kept for when they do
     }
     // else open on the biggest late arriver the filters show: the collective a user came for
     if (pick < 0) pick = worstCollective(a, [&](int c) { return filter_->accepts(c); });
@@ -1054,6 +1063,7 @@ void MainWindow::selectCollective(int c) {
     if (!session_ || c < 0 || size_t(c) >= session_->analysis.collectives.size()) return;
     revealInTable(c);  // the table always lists and selects the collective shown (a click in a run view)
     current_ = c;
+    parked_ = -1;
     view_->setEmptyText({});
     view_->setScene(buildScene(session_->profile, session_->analysis, c));
     selectInRunViews(c);

@@ -185,6 +185,7 @@ private:
     QList<QFuture<QString>> snapshotJobs_;
     skew::AnalysisOptions options_;
     int current_ = -1;
+    int parked_ = -1;  // the collective shown before the filters listed none: shown again once listed
     int ranksGroup_ = -1;
     QStringList ranksLabels_;
     const void* ranksFor_ = nullptr;  // the session the Ranks tab was filled from

@@ -195,6 +195,7 @@ TEST(Table, ShownCountEmptyStateAndThePlotFollowsTheFilters) {
     EXPECT_TRUE(w.filter()->accepts(w.currentCollective()));
     EXPECT_EQ(w.view()->scene().collective, w.currentCollective());
     EXPECT_EQ(w.session()->analysis.collectives[size_t(w.currentCollective())].op, skew::CollOp::AllGather);
+    const int onBefore = w.currentCollective();
     // nothing matches: an empty-state line, and no collective in the plot
     w.setFilters({}, 1, {}, 0, true);  // group 1 has no big late arriver
     EXPECT_EQ(w.filter()->rowCount(), 0);
@@ -203,12 +204,39 @@ TEST(Table, ShownCountEmptyStateAndThePlotFollowsTheFilters) {
     EXPECT_EQ(w.currentCollective(), -1);
     EXPECT_LT(w.view()->scene().collective, 0);
     EXPECT_FALSE(w.table()->isVisible());
-    // "clear the filters" brings the rows back
-    w.clearFilters();
+    // "clear the filters" brings the rows back, on the collective shown before the list emptied
+    QTest::qWait(20);
+    QLabel* link = nullptr;
+    for (QLabel* l : w.findChildren<QLabel*>())
+        if (l->text().contains("Clear the filters")) link = l;
+    ASSERT_TRUE(link && link->isVisible());
+    emit link->linkActivated("clear");
     EXPECT_EQ(w.filter()->rowCount(), 140);
     EXPECT_FALSE(w.showsFilterEmptyState());
     EXPECT_TRUE(w.table()->isVisible());
-    EXPECT_GE(w.currentCollective(), 0);
+    EXPECT_EQ(w.currentCollective(), onBefore);
+    EXPECT_EQ(w.filter()->mapToSource(w.table()->selectionModel()->currentIndex()).row(), onBefore);
+    EXPECT_EQ(w.view()->scene().collective, onBefore);
+    // a filter change that hides it while other rows stay listed moves on to the first of them; that
+    // one is then the collective kept while the list is empty
+    w.setFilters({}, 1, {}, 0, false);
+    const int firstOfGroup1 = w.currentCollective();
+    EXPECT_EQ(w.session()->analysis.collectives[size_t(firstOfGroup1)].group, 1);
+    w.setFilters({}, 1, {}, 0, true);
+    EXPECT_EQ(w.currentCollective(), -1);
+    w.clearFilters();
+    EXPECT_EQ(w.currentCollective(), firstOfGroup1);
+    // F5 while the list is empty keeps it across the reload as well
+    w.setFilters({}, 1, {}, 0, true);
+    {
+        QSignalSpy ok(&w, &MainWindow::sessionLoaded);
+        QTest::keyClick(&w, Qt::Key_F5);
+        ASSERT_TRUE(waitLoaded(ok));
+    }
+    EXPECT_EQ(w.currentCollective(), -1);
+    EXPECT_TRUE(w.showsFilterEmptyState());
+    w.clearFilters();
+    EXPECT_EQ(w.currentCollective(), firstOfGroup1);
 }
 
 TEST(Table, CtrlCCopiesTheSelectedRowsAsTsv) {
