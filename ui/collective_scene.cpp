@@ -50,6 +50,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     double lo = 0, hi = double(c.maxEnd - c.minStart);
     sc.title = collectiveTitle(p, a, c);
     sc.subtitle = whyText(p, a, c);
+    if (c.lateSlot >= 0) sc.cause = c.cause;
     for (size_t s = 0; s < g.width(); ++s) {
         const GroupLane& gl = g.lanes[s];
         const Rank& r = p.ranks[size_t(gl.rank)];

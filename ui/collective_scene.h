@@ -49,6 +49,7 @@ struct CollectiveScene {
     LaunchMarker launch;
     std::string title, subtitle;
     int collective = -1;
+    skew::Cause cause = skew::Cause::Unknown;  // the late arriver's (analysis): its key label is placed first
 
     // index of the bar under (x ns, row, sub) or -1; `slackNs` widens thin bars
     int hitTest(double x, int row, bool sub, double slackNs) const;

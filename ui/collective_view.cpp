@@ -383,8 +383,9 @@ void CollectiveView::updateLayout() {
     if (!highlight_.empty()) items.push_back({kHighlight, tr("shown in Details"), LegendElement::Item::Outline});
     legend_->setItems(std::move(items));
     QCustomPlot::updateLayout();
-    // rows: room above the first row for the launch when the late arriver is the first row
-    auto [r0, r1] = rowRange(int(scene_.rows.size()), axisRect()->height(), scene_.launch.present && scene_.launch.row == 0, fonts_);
+    // rows: room above the first row for the launch when the late arriver is the first row, below
+    // the last row for its predecessor when it is the last row
+    auto [r0, r1] = rowRange(int(scene_.rows.size()), axisRect()->height(), launchOnFirstRow(scene_), predecessorOnLastRow(scene_), fonts_);
     if (std::abs(yAxis->range().lower - r0) > 1e-9 || std::abs(yAxis->range().upper - r1) > 1e-9) {
         yAxis->setRange(r0, r1);
         QCustomPlot::updateLayout();

@@ -69,16 +69,12 @@ void CompareDeltaModel::setPair(CompareSessionPtr c, int pair) {
             time(tr("%1: lateness w/o big").arg(rank), a.perRank[i].meanLatenessExclBigNs, b.perRank[i].meanLatenessExclBigNs,
                  d.perRank[i].meanLatenessExclBigNs, tr("Mean lateness of this rank over complete collectives that are not big"));
         }
-        const std::pair<skew::Cause, const char*> causes[] = {{skew::Cause::CpuLaunch, "cause CPU launch"},
-                                                              {skew::Cause::GpuDependency, "cause GPU dependency"},
-                                                              {skew::Cause::GpuOther, "cause GPU other"},
-                                                              {skew::Cause::Unknown, "cause unknown"}};
-        for (const auto& [k, name] : causes)
-            count(tr(name), a.causes[size_t(k)], b.causes[size_t(k)], d.causes[size_t(k)], false,
+        for (skew::Cause k : skew::kAllCauses)
+            count(tr("cause %1").arg(tr(skew::causeLabel(k))), a.causes[size_t(k)], b.causes[size_t(k)], d.causes[size_t(k)], false,
                   tr("Complete collectives whose late arriver was late for this reason (%1)").arg(skew::causeName(k)));
-        for (const auto& [k, name] : causes)
-            count(tr("big: %1").arg(tr(name)), a.bigCauses[size_t(k)], b.bigCauses[size_t(k)], d.bigCauses[size_t(k)], false,
-                  tr("Big events whose late arriver was late for this reason (%1)").arg(skew::causeName(k)));
+        for (skew::Cause k : skew::kAllCauses)
+            count(tr("big: cause %1").arg(tr(skew::causeLabel(k))), a.bigCauses[size_t(k)], b.bigCauses[size_t(k)], d.bigCauses[size_t(k)],
+                  false, tr("Big events whose late arriver was late for this reason (%1)").arg(skew::causeName(k)));
         const QString none = QStringLiteral("\u2014");
         rows_.push_back({tr("median step (NVTX)"), a.hasStepTime ? dur(a.stepMedianNs) : none, b.hasStepTime ? dur(b.stepMedianNs) : none,
                          d.hasStepTime ? signedDur(d.stepMedianNs) : none,

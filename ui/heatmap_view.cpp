@@ -398,8 +398,18 @@ QString HeatmapView::tooltipAt(const QPointF& pos) const {
     return t;
 }
 
+void HeatmapView::zoomBy(double factor) {
+    for (Qt::Orientation o : {Qt::Horizontal, Qt::Vertical})
+        if (axisRect()->rangeZoom().testFlag(o))
+            for (QCPAxis* ax : axisRect()->rangeZoomAxes(o)) ax->scaleRange(factor, ax->range().center());
+    replot();
+}
+
 void HeatmapView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomBy(0.8); return;
+    case Qt::Key_Minus: zoomBy(1.25); return;
     case Qt::Key_0:
     case Qt::Key_Home: resetZoom(); return;
     default: QCustomPlot::keyPressEvent(e);

@@ -26,6 +26,7 @@ public:
     void setSelectedCollective(int c);   // switches to its group
     int selectedCollective() const { return selected_; }
     void resetZoom();
+    void zoomBy(double factor);  // as the wheel zooms, about the centre; factor < 1 zooms in
 
     // the pixel centre of a cell, and the (collective, slot) a point falls in (-1 when none)
     QPointF cellCenter(int collective, int slot) const;

@@ -28,6 +28,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -35,6 +36,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -52,6 +54,7 @@
 #include "nsys/export_reader.h"
 #include "report/analysis_report.h"
 #include "report/info_report.h"
+#include "skew_cdf_chart.h"
 #include "util/atomic_file.h"
 
 using namespace skew;
@@ -63,10 +66,6 @@ namespace {
 QString count(qulonglong n, const char* one, const char* many) {
     return QString("%1 %2").arg(n).arg(n == 1 ? QObject::tr(one) : QObject::tr(many));
 }
-
-// the cause filter's entries: readable words, the identifier as data
-const std::pair<const char*, Cause> kCauseFilter[] = {
-    {"cpu_launch", Cause::CpuLaunch}, {"gpu_dependency", Cause::GpuDependency}, {"gpu_other", Cause::GpuOther}, {"unknown", Cause::Unknown}};
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -177,9 +176,10 @@ QWidget* MainWindow::buildTablePane() {
     causeFilter_ = new QComboBox;
     causeFilter_->setToolTip(tr("Show one cause of lateness"));
     causeFilter_->addItem(tr("any cause"));
-    for (const auto& [id, cause] : kCauseFilter) {
-        causeFilter_->addItem(tr(causeLabel(cause)), QString(id));
-        causeFilter_->setItemData(causeFilter_->count() - 1, QString(id), Qt::ToolTipRole);
+    // readable words, the identifier as data and tooltip
+    for (Cause cause : kAllCauses) {
+        causeFilter_->addItem(tr(causeLabel(cause)), QString(causeName(cause)));
+        causeFilter_->setItemData(causeFilter_->count() - 1, QString(causeName(cause)), Qt::ToolTipRole);
     }
     for (QComboBox* c : {opFilter_, groupFilter_, causeFilter_}) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -324,6 +324,7 @@ QWidget* MainWindow::buildWarningBar() {
 // The status bar: the status text, the loading progress (polled every 100 ms) and Cancel.
 void MainWindow::buildStatusBar() {
     statusLabel_ = new QLabel;
+    statusLabel_->setObjectName("statusText");
     progressBar_ = new QProgressBar;
     progressBar_->setRange(0, 100);
     progressBar_->setMaximumWidth(240);
@@ -426,6 +427,11 @@ void MainWindow::followFilter() {
     updateFilterStatus();
     updateRanksChart();
     if (!session_) return;
+    if (current_ < 0 && parked_ >= 0 && filter_->accepts(parked_)) {
+        // the filters list again the collective that was shown before they hid every row
+        selectCollective(parked_);
+        return;
+    }
     if (current_ >= 0 && filter_->accepts(current_)) {
         // still listed: keep it, and keep it in sight
         QModelIndex proxy = filter_->mapFromSource(model_->index(current_, 0));
@@ -440,6 +446,7 @@ void MainWindow::followFilter() {
         return;
     }
     // nothing listed: nothing shown
+    if (current_ >= 0) parked_ = current_;
     current_ = -1;
     view_->setScene({});
     view_->setEmptyText(tr("No collective matches the filters."));
@@ -543,7 +550,8 @@ void MainWindow::buildMenus() {
     nav->addAction(tr("Next &Big Late Arriver"), QKeySequence(Qt::Key_B), this, [this] { stepBigCollective(+1); });
     nav->addAction(tr("Previous Bi&g Late Arriver"), QKeySequence(Qt::SHIFT | Qt::Key_B), this, [this] { stepBigCollective(-1); });
     nav->addSeparator();
-    // both key sets work (the plain keys also in the view itself): the menu shows both
+    // both key sets work (the plain keys also in the view itself): the menu shows both. They act on
+    // the view tab shown: the single keys are window shortcuts, so a run view never sees them itself
     auto twoKeys = [&](const QString& text, QList<QKeySequence> keys, auto fn) {
         QStringList shown;
         for (const auto& k : keys) shown << k.toString(QKeySequence::NativeText);
@@ -553,11 +561,11 @@ void MainWindow::buildMenus() {
     };
     twoKeys(tr("Zoom &In"), {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal),
                             QKeySequence(Qt::Key_Equal)},
-            [this] { inCompareMode() ? compareView_->zoomCollectives(0.8) : view_->zoomBy(0.8); });
-    twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)},
-            [this] { inCompareMode() ? compareView_->zoomCollectives(1.25) : view_->zoomBy(1.25); });
-    twoKeys(tr("&Fit Collective"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)},
-            [this] { inCompareMode() ? compareView_->fitCollectives() : view_->resetZoom(); });
+            [this] { zoomShownView(0.8); });
+    twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)}, [this] { zoomShownView(1.25); });
+    twoKeys(tr("&Fit View"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)},
+            [this] { fitShownView(); })
+        ->setToolTip(tr("The collective, the whole run (timeline), every step (step map) or every collective (heatmap)"));
     nav->addAction(tr("Show &Late Arriver Details"), QKeySequence(Qt::Key_L), this, [this] {
         if (inCompareMode()) {
             if (!compareView_->showLateArriver()) statusLabel_->setText(tr("The collective shown has no late arriver."));
@@ -575,9 +583,8 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
-        QMessageBox box(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsHtml(), QMessageBox::Ok, this);
-        box.setTextFormat(Qt::RichText);
-        box.exec();
+        std::unique_ptr<QDialog> d(shortcutsDialog(this));
+        d->exec();
     });
     help->addAction(tr("&About Skewscope"), this, [this] {
         QMessageBox::about(this, tr("About Skewscope"),
@@ -587,32 +594,75 @@ void MainWindow::buildMenus() {
 }
 
 QString MainWindow::shortcutsHtml() {
-    const std::pair<const char*, const char*> keys[] = {
+    // grouped by where the keys act, so the key column holds only keys and each description fits
+    // on one line beside it
+    struct Row {
+        const char* keys;
+        const char* what;  // nullptr: a section heading
+    };
+    const Row rows[] = {
+        {"In the window", nullptr},
         {"Ctrl+O", "open exports"},
         {"Ctrl+Shift+O", "compare two captures (A before, B after)"},
-        {"F5", "reload (keeps the selected collective and the filters)"},
+        {"F5", "reload, keeping the selected collective and the filters"},
         {"Ctrl+,", "analysis settings"},
-        {"N / P", "next / previous collective in the table (comparing: in the pair's group of the side selected)"},
-        {"B / Shift+B", "next / previous big late arriver (comparing: likewise)"},
+        {"N / P", "next / previous collective in the table"},
+        {"B / Shift+B", "next / previous big late arriver in the table"},
         {"L", "details of the late arriver"},
-        {"+ / -  or  Ctrl++ / Ctrl+-", "zoom in / out"},
-        {"0 or Home  or  Ctrl+0", "fit the collective"},
-        {"Left / Right", "pan (in the view); drag to pan, wheel to zoom"},
+        {"+ / -  (Ctrl++ / Ctrl+-)", "zoom the view shown in / out"},
+        {"0, Home  (Ctrl+0)", "fit the view shown: the collective, the whole run, every step"},
         {"Ctrl+C", "copy the selected table rows (tab-separated)"},
-        {"Ctrl+E", "export the view shown: collective, timeline, step map or heatmap (PNG, SVG, PDF)"},
-        {"Timeline: wheel, Ctrl+wheel, W / S", "zoom in / out at the cursor"},
-        {"Timeline: drag, A / D", "pan (drag also scrolls the rows; Shift+wheel scrolls them)"},
-        {"Timeline: drag on the ruler", "zoom to that range (it stays marked with its length)"},
-        {"Timeline: Shift+drag, Z, Esc", "measure a range, zoom to it, clear it"},
-        {"Timeline: Home or 0, F", "fit the run, fit the selected collective"},
+        {"Ctrl+E", "export the view shown (PNG, SVG, PDF)"},
         {"Ctrl+Shift+E", "export the window (PNG)"},
         {"Ctrl+Shift+R", "export the report (Markdown, CSV, JSON)"},
+        {"Comparing two captures", nullptr},
+        {"N / P, B / Shift+B", "step through the pair's group on the side selected"},
+        {"Collective view", nullptr},
+        {"Left / Right, drag", "pan"},
+        {"wheel", "zoom at the cursor"},
+        {"Timeline", nullptr},
+        {"wheel, Ctrl+wheel, W / S", "zoom in / out at the cursor"},
+        {"drag, A / D", "pan (drag also scrolls the rows)"},
+        {"Shift+wheel, Up / Down", "scroll the rows"},
+        {"drag on the ruler", "zoom to that range (marked with its length)"},
+        {"Shift+drag, Z, Esc", "measure a range, zoom to it, clear it"},
+        {"F", "fit the selected collective"},
     };
     QString html = "<table cellspacing=\"0\" cellpadding=\"3\">";
-    for (const auto& [k, what] : keys)
+    for (const Row& r : rows) {
+        if (!r.what) {
+            html += QString("<tr><td colspan=\"2\" style=\"padding-top: 8px; color: #10305f;\"><b>%1</b></td></tr>").arg(tr(r.keys).toHtmlEscaped());
+            continue;
+        }
         html += QString("<tr><td style=\"padding-right: 18px; white-space: nowrap;\"><b>%1</b></td><td>%2</td></tr>")
-                    .arg(QString(k).toHtmlEscaped(), tr(what).toHtmlEscaped());
+                    .arg(QString(r.keys).toHtmlEscaped(), tr(r.what).toHtmlEscaped());
+    }
     return html + "</table>";
+}
+
+QDialog* MainWindow::shortcutsDialog(QWidget* parent) {
+    auto* d = new QDialog(parent);
+    d->setWindowTitle(tr("Keyboard shortcuts"));
+    auto* layout = new QVBoxLayout(d);
+    auto* text = new QTextBrowser;
+    text->setObjectName("shortcuts");
+    text->setFrameShape(QFrame::NoFrame);
+    text->setHtml(shortcutsHtml());
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::reject);
+    layout->addWidget(text);
+    layout->addWidget(buttons);
+    // as wide and high as the table at its natural width (nothing wraps), within the screen
+    QTextDocument* doc = text->document();
+    doc->setTextWidth(-1);
+    const QSize natural(int(std::ceil(doc->idealWidth())) + 2 * text->frameWidth(), int(std::ceil(doc->size().height())) + 2 * text->frameWidth());
+    const QMargins m = layout->contentsMargins();
+    QSize want(natural.width() + m.left() + m.right() + text->verticalScrollBar()->sizeHint().width(),
+               natural.height() + m.top() + m.bottom() + layout->spacing() + buttons->sizeHint().height());
+    QScreen* screen = parent && parent->screen() ? parent->screen() : QGuiApplication::primaryScreen();
+    if (screen) want = want.boundedTo(screen->availableGeometry().size() * 0.9);
+    d->resize(want);
+    return d;
 }
 
 QString MainWindow::emptyStateText() const {
@@ -807,15 +857,17 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     bool sameFiles = session_ && s && session_->files == s->files;
     int keepGroup = -1;
     uint32_t keepIndex = 0;
-    if (sameFiles && current_ >= 0) {
-        keepGroup = session_->analysis.collectives[size_t(current_)].group;
-        keepIndex = session_->analysis.collectives[size_t(current_)].index;
+    // (or the one shown before the filters hid every row)
+    if (const int keep = current_ >= 0 ? current_ : parked_; sameFiles && keep >= 0) {
+        keepGroup = session_->analysis.collectives[size_t(keep)].group;
+        keepIndex = session_->analysis.collectives[size_t(keep)].index;
     }
     QString keepOp = opFilter_->currentIndex() > 0 ? opFilter_->currentText() : QString();
     int keepGroupFilter = groupFilter_->currentIndex() - 1;
     session_ = s;
     compare_.reset();  // opening files leaves compare mode
     current_ = -1;
+    parked_ = -1;
     view_->setScene({});  // the old scene's indices mean nothing in the new profile
     view_->setEmptyText({});
     details_->clear();
@@ -870,6 +922,7 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     if (const Collective* kept = keepGroup >= 0 ? a.find(keepGroup, keepIndex) : nullptr) {
         int c = int(kept - a.collectives.data());
         if (filter_->accepts(c)) pick = c;
+        else if (filter_->rowCount() == 0) parked_ = c;  // the filters still list nothing: kept for when they do
     }
     // else open on the biggest late arriver the filters show: the collective a user came for
     if (pick < 0) pick = worstCollective(a, [&](int c) { return filter_->accepts(c); });
@@ -917,6 +970,7 @@ void MainWindow::updateRanksChart() {
     ranksFor_ = session_.get();
     tabs_->setTabText(tabs_->indexOf(ranksTable_->parentWidget()), g >= 0 ? tr("Ranks: group %1").arg(g) : tr("Ranks"));
     if (same) return;
+    skewCdf_->setGroup(session_, g);  // the distributions of the same group, named in their title
     ranksModel_->setSession(session_, std::max(g, 0));
     ranksTable_->resizeColumnsToContents();
     ranksChart_->clearPlottables();
@@ -986,9 +1040,30 @@ bool MainWindow::eventFilter(QObject* o, QEvent* e) {
     return QMainWindow::eventFilter(o, e);
 }
 
+void MainWindow::revealInTable(int c) {
+    const unsigned by = filter_->hiddenBy(c);
+    if (by == 0) return;
+    const Collective& col = session_->analysis.collectives[size_t(c)];
+    QStringList cleared;
+    if (by & CollectiveFilter::ByOp) cleared << tr("op %1").arg(opFilter_->currentText());
+    if (by & CollectiveFilter::ByGroup) cleared << tr("group %1").arg(groupFilter_->currentIndex() - 1);
+    if (by & CollectiveFilter::ByCause) cleared << tr("cause %1").arg(causeFilter_->currentText());
+    if (by & CollectiveFilter::ByMinSkew) cleared << minSkew_->text();
+    if (by & CollectiveFilter::ByBigOnly) cleared << tr("big only");
+    // shown first, so that the filters' change keeps it instead of moving to the first row
+    current_ = c;
+    setFilters(by & CollectiveFilter::ByOp ? QString() : (opFilter_->currentIndex() > 0 ? opFilter_->currentText() : QString()),
+               by & CollectiveFilter::ByGroup ? -1 : groupFilter_->currentIndex() - 1,
+               by & CollectiveFilter::ByCause ? QString() : causeFilter_->currentData().toString(),
+               by & CollectiveFilter::ByMinSkew ? 0.0 : minSkew_->value(), (by & CollectiveFilter::ByBigOnly) ? false : bigOnly_->isChecked());
+    statusLabel_->setText(tr("Filters cleared to show G%1 #%2: %3.").arg(col.group).arg(col.index).arg(cleared.join(", ")));
+}
+
 void MainWindow::selectCollective(int c) {
     if (!session_ || c < 0 || size_t(c) >= session_->analysis.collectives.size()) return;
+    revealInTable(c);  // the table always lists and selects the collective shown (a click in a run view)
     current_ = c;
+    parked_ = -1;
     view_->setEmptyText({});
     view_->setScene(buildScene(session_->profile, session_->analysis, c));
     selectInRunViews(c);
@@ -1016,12 +1091,7 @@ void MainWindow::selectCollective(int c) {
 bool MainWindow::selectCollective(int group, uint32_t index) {
     const Collective* col = session_ ? session_->analysis.find(group, index) : nullptr;
     if (!col) return false;
-    int c = int(col - session_->analysis.collectives.data());
-    if (!filter_->accepts(c)) {
-        clearFilters();  // never show a collective the table hides
-        statusLabel_->setText(tr("Filters cleared to show G%1 #%2.").arg(group).arg(index));
-    }
-    selectCollective(c);
+    selectCollective(int(col - session_->analysis.collectives.data()));  // clears the filters that hide it
     return true;
 }
 

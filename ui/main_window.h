@@ -18,6 +18,7 @@ class QTableView;
 class QTextBrowser;
 class QPlainTextEdit;
 class QComboBox;
+class QDialog;
 class QDoubleSpinBox;
 class QCheckBox;
 class QTabWidget;
@@ -58,7 +59,8 @@ public:
     bool isLoading() const { return loading_; }
     SessionPtr session() const { return session_; }
 
-    // selection shared by the table, the view and the panels (source row = collective index)
+    // selection shared by the table, the view and the panels (source row = collective index); the
+    // filters that hide the collective are cleared, so the table always lists the one shown
     void selectCollective(int collective);
     int currentCollective() const { return current_; }
     bool selectCollective(int group, uint32_t index);  // clears the filters when they hide it
@@ -91,6 +93,9 @@ public:
     void copySelectedRows() const;    // Ctrl+C in the table
     QString exportStartPath(const QString& fileName) const;  // in the last export folder
     static QString shortcutsHtml();   // Help > Keyboard Shortcuts, as a table
+    // the Help > Keyboard Shortcuts dialog: the table in a browser named "shortcuts", sized to the
+    // table's natural width within the screen
+    static QDialog* shortcutsDialog(QWidget* parent);
 
     // the run views (ui/run_views.cpp): tabs beside the collective view, skew CDFs on the Ranks tab
     TimelineView* timeline() const { return timeline_; }
@@ -142,6 +147,7 @@ private:
     void layoutRanksTicks();
     bool eventFilter(QObject* o, QEvent* e) override;
     void followFilter();           // the view never shows a collective the filters hide
+    void revealInTable(int collective);  // clears the filters that hide it, and says which
     void updateFilterStatus();
     void sizeTableColumns();
     void rememberExportFolder(const QString& path);
@@ -157,6 +163,9 @@ private:
     void setRunViewsSession();
     void selectInRunViews(int collective);
     bool exportRunView(const QString& path, int w, int h, QString* error);
+    // Navigate > Zoom In / Zoom Out / Fit View: on the view tab shown (compare mode: both collective views)
+    void zoomShownView(double factor);
+    void fitShownView();
 
     void storeSnapshots(SessionPtr s);
 
@@ -176,6 +185,7 @@ private:
     QList<QFuture<QString>> snapshotJobs_;
     skew::AnalysisOptions options_;
     int current_ = -1;
+    int parked_ = -1;  // the collective shown before the filters listed none: shown again once listed
     int ranksGroup_ = -1;
     QStringList ranksLabels_;
     const void* ranksFor_ = nullptr;  // the session the Ranks tab was filled from

@@ -122,16 +122,21 @@ void CollectiveFilter::setCause(const QString& c) {
     invalidateFilter();
 }
 
-bool CollectiveFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
+unsigned CollectiveFilter::hiddenBy(int row) const {
     auto* m = qobject_cast<CollectiveModel*>(sourceModel());
-    if (!m || !m->session() || parent.isValid()) return true;
+    if (!m || !m->session() || row < 0 || size_t(row) >= m->session()->analysis.collectives.size()) return 0;
     const Collective& c = m->session()->analysis.collectives[size_t(row)];
-    if (!op_.isEmpty() && op_ != opName(c.op)) return false;
-    if (group_ >= 0 && c.group != group_) return false;
-    if (double(c.startSkew()) < minSkewMs_ * 1e6) return false;
-    if (bigOnly_ && !c.big) return false;
-    if (!cause_.isEmpty() && (c.lateSlot < 0 || cause_ != causeName(c.cause))) return false;
-    return true;
+    unsigned by = 0;
+    if (!op_.isEmpty() && op_ != opName(c.op)) by |= ByOp;
+    if (group_ >= 0 && c.group != group_) by |= ByGroup;
+    if (double(c.startSkew()) < minSkewMs_ * 1e6) by |= ByMinSkew;
+    if (bigOnly_ && !c.big) by |= ByBigOnly;
+    if (!cause_.isEmpty() && (c.lateSlot < 0 || cause_ != causeName(c.cause))) by |= ByCause;
+    return by;
+}
+
+bool CollectiveFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
+    return parent.isValid() || hiddenBy(row) == 0;
 }
 
 void RanksModel::setSession(SessionPtr s, int group) {

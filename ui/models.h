@@ -39,6 +39,9 @@ public:
     void setBigOnly(bool on);
     void setCause(const QString& cause);  // identifier (causeName), empty: all
     bool accepts(int collective) const { return filterAcceptsRow(collective, {}); }
+    // the filters that hide a collective (none: it is listed)
+    enum Criterion : unsigned { ByOp = 1, ByGroup = 2, ByMinSkew = 4, ByBigOnly = 8, ByCause = 16 };
+    unsigned hiddenBy(int collective) const;
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;

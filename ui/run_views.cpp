@@ -2,10 +2,11 @@
 // skew distributions on the Ranks tab, and how their selection follows MainWindow::selectCollective
 // both ways. Kept apart from main_window.cpp so that the two grow without stepping on each other.
 
-#include <QComboBox>
 #include <QSplitter>
 #include <QTabWidget>
 
+#include "collective_view.h"
+#include "compare_view.h"
 #include "heatmap_view.h"
 #include "main_window.h"
 #include "skew_cdf_chart.h"
@@ -54,21 +55,43 @@ QWidget* MainWindow::buildRunViews(QWidget* collectiveView, QSplitter* ranksBox)
     connect(stepMap_, &StepMapView::settingsRequested, this, &MainWindow::editSettings);
     connect(heatmap_, &HeatmapView::collectiveClicked, this, qOverload<int>(&MainWindow::selectCollective));
     connect(heatmap_, &HeatmapView::kernelClicked, this, &MainWindow::onBarClicked);
-    connect(groupFilter_, &QComboBox::currentIndexChanged, this, [this](int i) { skewCdf_->setGroup(session_, i <= 0 ? 0 : i - 1); });
     return viewTabs_;
 }
 
 void MainWindow::setRunViewsSession() {
     timeline_->setSession(session_);
     stepMap_->setSession(session_);
-    heatmap_->setSession(session_);
-    skewCdf_->setGroup(session_, groupFilter_->currentIndex() > 0 ? groupFilter_->currentIndex() - 1 : 0);
+    heatmap_->setSession(session_);  // the skew CDF follows the Ranks tab's group (updateRanksChart)
 }
 
 void MainWindow::selectInRunViews(int collective) {
     timeline_->setSelectedCollective(collective);
     stepMap_->setSelectedCollective(collective);
     heatmap_->setSelectedCollective(collective);
+}
+
+void MainWindow::zoomShownView(double factor) {
+    if (inCompareMode()) {
+        compareView_->zoomCollectives(factor);
+        return;
+    }
+    QWidget* v = viewTabs_->currentWidget();
+    if (v == timeline_) timeline_->zoomAtPointer(factor);
+    else if (v == stepMap_) stepMap_->zoomBy(factor);
+    else if (v == heatmap_) heatmap_->zoomBy(factor);
+    else view_->zoomBy(factor);
+}
+
+void MainWindow::fitShownView() {
+    if (inCompareMode()) {
+        compareView_->fitCollectives();
+        return;
+    }
+    QWidget* v = viewTabs_->currentWidget();
+    if (v == timeline_) timeline_->fit();
+    else if (v == stepMap_) stepMap_->resetZoom();
+    else if (v == heatmap_) heatmap_->resetZoom();
+    else view_->resetZoom();
 }
 
 bool MainWindow::exportRunView(const QString& path, int w, int h, QString* error) {

@@ -34,6 +34,9 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
     xAxis->setLabel(tr("skew per collective (log scale)"));
     yAxis->setLabel(tr("fraction \u2264 x"));
     yAxis->setRange(0, 1.02);
+    plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(this, QString(), QFont(font().family(), 9, QFont::Bold));
+    plotLayout()->addElement(0, 0, title_);
     start_ = addGraph();
     start_->setName(tr("start skew"));
     start_->setPen(QPen(QColor(0xd6, 0x3c, 0x2f), 2));
@@ -55,6 +58,8 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);  // CDFs leave the top left empty
 }
 
+QString SkewCdfChart::title() const { return title_->text(); }
+
 void SkewCdfChart::setGroup(SessionPtr s, int group) {
     start_->setPen(QPen(QColor(0xd6, 0x3c, 0x2f), 2));
     end_->setPen(QPen(QColor(0x2f, 0x6f, 0xb5), 2));
@@ -68,9 +73,11 @@ void SkewCdfChart::setGroup(SessionPtr s, int group) {
     if (!s || group < 0 || size_t(group) >= s->analysis.groups.size()) {
         start_->data()->clear();
         end_->data()->clear();
+        title_->setText(QString());
         replot();
         return;
     }
+    title_->setText(tr("Group %1: %2 complete collectives").arg(group).arg(s->analysis.groups[size_t(group)].complete));
     fill({{start_, skew::sortedSkews(s->analysis, group, false)}, {end_, skew::sortedSkews(s->analysis, group, true)}},
          {tr("starts"), tr("ends")});
 }
@@ -91,9 +98,15 @@ void SkewCdfChart::setComparison(SessionPtr a, int ga, SessionPtr b, int gb) {
         g->removeFromLegend();
     }
     if (!a || !b || ga < 0 || gb < 0 || size_t(ga) >= a->analysis.groups.size() || size_t(gb) >= b->analysis.groups.size()) {
+        title_->setText(QString());
         replot();
         return;
     }
+    title_->setText(tr("A group %1 (%2 complete) vs B group %3 (%4)")
+                        .arg(ga)
+                        .arg(a->analysis.groups[size_t(ga)].complete)
+                        .arg(gb)
+                        .arg(b->analysis.groups[size_t(gb)].complete));
     // the legend in the order A start, B start, A end, B end: the pairs to compare sit together
     fill({{start_, skew::sortedSkews(a->analysis, ga, false)}, {startB_, skew::sortedSkews(b->analysis, gb, false)},
           {end_, skew::sortedSkews(a->analysis, ga, true)}, {endB_, skew::sortedSkews(b->analysis, gb, true)}},

@@ -21,6 +21,7 @@ public:
     QCPGraph* endCurve() const { return end_; }
     QCPGraph* startCurveB() const { return startB_; }
     QCPGraph* endCurveB() const { return endB_; }
+    QString title() const;  // names the group (or the pair's groups) and how many collectives
 
 private:
     void fill(const std::vector<std::pair<QCPGraph*, std::vector<int64_t>>>& curves, const QStringList& names);
@@ -28,6 +29,7 @@ private:
     QCPGraph* end_ = nullptr;
     QCPGraph* startB_ = nullptr;
     QCPGraph* endB_ = nullptr;
+    QCPTextElement* title_ = nullptr;
 };
 
 }  // namespace skewui

@@ -366,11 +366,21 @@ QString StepMapView::tooltipAt(const QPointF& pos) const {
         .arg(c.index)
         .arg(opName(c.op), c.big ? tr(" \u00B7 <b>big event</b>") : QString())
         .arg(c.step)
-        .arg(dur(double(c.offsetInStepNs)), dur(double(c.startSkew())), late, causeName(c.cause));
+        .arg(dur(double(c.offsetInStepNs)), dur(double(c.startSkew())), late, causeLabel(c.cause));
+}
+
+void StepMapView::zoomBy(double factor) {
+    for (Qt::Orientation o : {Qt::Horizontal, Qt::Vertical})
+        if (axisRect()->rangeZoom().testFlag(o))
+            for (QCPAxis* ax : axisRect()->rangeZoomAxes(o)) ax->scaleRange(factor, ax->range().center());
+    replot();
 }
 
 void StepMapView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomBy(0.8); return;
+    case Qt::Key_Minus: zoomBy(1.25); return;
     case Qt::Key_0:
     case Qt::Key_Home: resetZoom(); return;
     default: QCustomPlot::keyPressEvent(e);

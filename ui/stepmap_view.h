@@ -31,6 +31,7 @@ public:
     int selectedCollective() const { return selected_; }
     const skew::StepMap& map() const { return map_; }
     void resetZoom();
+    void zoomBy(double factor);  // as the wheel zooms, about the centre; factor < 1 zooms in
 
     // pixel centre of a collective's tick or marker (tests, keyboard), and the collective under a point
     QPointF collectivePos(int collective) const;

@@ -966,7 +966,7 @@ QString TimelineView::tooltipAt(const QPointF& pos) const {
             .arg(QString::fromStdString(s_->profile.ranks[size_t(h.rank)].label), dur(double(c.startSkew())))
             .arg(c.group)
             .arg(c.index)
-            .arg(opName(c.op), causeName(c.cause), c.big ? tr(" \u00B7 <b>big event</b>") : QString());
+            .arg(opName(c.op), causeLabel(c.cause), c.big ? tr(" \u00B7 <b>big event</b>") : QString());
     }
     if (h.kind == Hit::Header && pos.x() < f.gutter) return tr("click to %1 %2").arg(rankCollapsed(h.rank) ? tr("expand") : tr("collapse"),
                                                                                       QString::fromStdString(s_->profile.ranks[size_t(h.rank)].label));
@@ -1130,15 +1130,19 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
     e->accept();
 }
 
+void TimelineView::zoomAtPointer(double factor) {
+    const QRect ra = rowsArea();
+    zoomAt(factor, hoverX_ >= ra.left() && hoverX_ <= ra.right() ? hoverX_ : ra.center().x());
+}
+
 void TimelineView::keyPressEvent(QKeyEvent* e) {
     const QRect ra = rowsArea();
-    const double x = hoverX_ >= ra.left() && hoverX_ <= ra.right() ? hoverX_ : ra.center().x();
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAt(0.8, x); return;
+    case Qt::Key_Equal: zoomAtPointer(0.8); return;
     case Qt::Key_S:
-    case Qt::Key_Minus: zoomAt(1.25, x); return;
+    case Qt::Key_Minus: zoomAtPointer(1.25); return;
     case Qt::Key_A:
     case Qt::Key_Left: panBy(-0.15); return;
     case Qt::Key_D:

@@ -47,6 +47,7 @@ public:
     void fit();
     void fitCollective();                   // F
     void zoomAt(double factor, double x);   // x in widget pixels; factor < 1 zooms in
+    void zoomAtPointer(double factor);      // the keys' zoom: at the mouse over the rows, else the centre
     void panBy(double fraction);            // of the visible span
     void setMeasure(double a, double b);    // the selected range on the ruler (NaN clears)
     double measureStart() const { return measureA_; }

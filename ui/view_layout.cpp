@@ -134,20 +134,40 @@ double widestRowLabel(const CollectiveScene& sc, const LayoutFonts& fonts) {
     return w;
 }
 
-std::pair<double, double> rowRange(int rows, double heightPx, bool launchOnFirstRow, const LayoutFonts& fonts) {
+std::pair<double, double> rowRange(int rows, double heightPx, bool launchOnFirstRow, bool predecessorOnLastRow, const LayoutFonts& fonts) {
     const int n = std::max(rows, 1);
     // space above the first row's centre and below the last one's, in rows: half a row of air each
     // side plus the thin lane below; with the launch on the first row, its marker (8 px), line (4 px)
-    // and label must fit above the bar
+    // and label must fit above the bar; with the predecessor on the last row, its box and its label
+    // (1 px gap, 2 px air) below the bar
     const double top = 0.6, bottom = 0.58;
+    const double launchPx = 4 + 3 + boxHeight(fonts.launch) + 3, predPx = 1 + boxHeight(fonts.predecessor) + 2;
+    bool launchRoom = false, predRoom = false;  // the sides that need more than their air
     double pitch = heightPx / (n - 1 + top + bottom);
-    double topPx = top * pitch;
-    const double launchPx = 4 + 3 + boxHeight(fonts.launch) + 3;
-    if (launchOnFirstRow && topPx < kMainHalf * pitch + launchPx) {
-        pitch = std::max(1.0, (heightPx - launchPx) / (n - 1 + kMainHalf + bottom));
-        topPx = kMainHalf * pitch + launchPx;
+    for (int pass = 0; pass < 3; ++pass) {
+        // a side given room leaves less pitch, which may make the other side need room too
+        launchRoom |= launchOnFirstRow && top * pitch < kMainHalf * pitch + launchPx;
+        predRoom |= predecessorOnLastRow && bottom * pitch < (kSubY + kPredHalf) * pitch + predPx;
+        const double rowsTop = launchRoom ? kMainHalf : top, rowsBottom = predRoom ? kSubY + kPredHalf : bottom;
+        const double fixedPx = (launchRoom ? launchPx : 0) + (predRoom ? predPx : 0);
+        pitch = std::max(1.0, (heightPx - fixedPx) / (n - 1 + rowsTop + rowsBottom));
     }
-    return {-topPx / pitch, (n - 1) + bottom};
+    const double topPx = launchRoom ? kMainHalf * pitch + launchPx : top * pitch;
+    const double bottomPx = predRoom ? (kSubY + kPredHalf) * pitch + predPx : bottom * pitch;
+    return {-topPx / pitch, (n - 1) + bottomPx / pitch};
+}
+
+bool launchOnFirstRow(const CollectiveScene& sc) { return sc.launch.present && sc.launch.row == 0; }
+
+bool predecessorOnLastRow(const CollectiveScene& sc) {
+    for (const Bar& b : sc.bars)
+        if (b.predecessor && b.row + 1 == int(sc.rows.size())) return true;
+    return false;
+}
+
+QString predecessorText(const Bar& b, bool shortText) {
+    const QString what = b.kind == BarKind::Gemm ? QObject::tr("GEMM") : QObject::tr("kernel");
+    return shortText ? QObject::tr("pred. %1").arg(what) : QObject::tr("predecessor (%1)").arg(what);
 }
 
 namespace {
@@ -290,23 +310,38 @@ public:
         L_.labels.push_back(l);
     }
 
-    // each predecessor's label: below its box, else above it, else on the late row just left of the
-    // NCCL bar it delayed
+    // each predecessor's label: below its box, else above it, else beside it in the gap between its
+    // row's bar and the next row's (where the thin lane runs), else on the late row just left of the
+    // NCCL bar it delayed; where the long text finds no room, the short one ("pred. GEMM")
     void predecessorLabels() {
         for (size_t k = 0; k < L_.predecessors.size(); ++k) {
             const Bar& b = sc_.bars[size_t(L_.predecessors[k])];
             const QRectF& box = L_.predRects[k];
-            PlacedLabel l(LabelKind::Predecessor, b.row,
-                          QObject::tr("predecessor (%1)").arg(b.kind == BarKind::Gemm ? QObject::tr("GEMM") : QObject::tr("kernel")));
+            PlacedLabel l(LabelKind::Predecessor, b.row, predecessorText(b, false));
             l.font = fonts_.predecessor;
             l.color = QColor(0xff, 0x8c, 0x00).darker(160);
-            double w = boxWidth(l.font, l.text), h = boxHeight(l.font);
-            place(l, placer_.right(std::max(box.left(), left_ + 1), box.bottom() + 1, w, h, 40));
-            place(l, placer_.left(std::min(box.right(), right_ - 1), box.bottom() + 1, w, h, 40));
-            place(l, placer_.right(std::max(box.left(), left_ + 1), box.top() - 1 - h, w, h, 40));
-            place(l, placer_.left(std::min(box.right(), right_ - 1), box.top() - 1 - h, w, h, 40));
+            const double h = boxHeight(l.font);
             auto [a, e] = rowSpan(b.row);
-            place(l, placer_.left(a - 6, bandTop(b.row, h), w, h));
+            // (the label's box may touch the bars: its text has air above and below within it)
+            const double gapTop = m_.py(b.row + kMainHalf);
+            const double gapBottom = b.row + 1 < int(sc_.rows.size()) ? m_.py(b.row + 1 - kMainHalf) : m_.plot.bottom() - 1.0;
+            const double besideTop = std::clamp(box.center().y() - h / 2, gapTop, std::max(gapTop, gapBottom - h));
+            for (bool shortText : {false, true}) {
+                const QString text = predecessorText(b, shortText);
+                const double w = boxWidth(l.font, text);
+                std::optional<QRectF> r = placer_.right(std::max(box.left(), left_ + 1), box.bottom() + 1, w, h, 40);
+                if (!r) r = placer_.left(std::min(box.right(), right_ - 1), box.bottom() + 1, w, h, 40);
+                if (!r) r = placer_.right(std::max(box.left(), left_ + 1), box.top() - 1 - h, w, h, 40);
+                if (!r) r = placer_.left(std::min(box.right(), right_ - 1), box.top() - 1 - h, w, h, 40);
+                if (!r && gapBottom - gapTop >= h) r = placer_.right(box.right() + 4, besideTop, w, h, 40);
+                if (!r && gapBottom - gapTop >= h) r = placer_.left(box.left() - 4, besideTop, w, h, 40);
+                if (!r) r = placer_.left(a - 6, bandTop(b.row, h), w, h);
+                if (r) {
+                    l.text = text;
+                    place(l, r);
+                    break;
+                }
+            }
             L_.labels.push_back(l);
         }
     }
@@ -347,14 +382,20 @@ SceneLayout layoutScene(const CollectiveScene& sc, const AxisMapping& m, const L
     for (const LaneRect& r : L.lanes) placer.block(r.rect);
     for (const QRectF& r : L.predRects) placer.block(r);
     layoutLaunch(sc, m, placer, L);
-    // most important first: the late arriver, its launch, its predecessor, then the other ranks
+    // most important first: the late arriver, what made it late (its predecessor for a GPU
+    // dependency, else its launch), the other of the two, then the other ranks
     LabelPass labels(sc, m, fonts, placer, L);
     int lateRow = -1;
     for (size_t r = 0; r < sc.rows.size(); ++r)
         if (sc.rows[r].late && !sc.rows[r].missing) lateRow = int(r);
     if (lateRow >= 0) labels.rowLabel(lateRow);
-    labels.launchLabel();
-    labels.predecessorLabels();
+    if (sc.cause == skew::Cause::GpuDependency) {
+        labels.predecessorLabels();
+        labels.launchLabel();
+    } else {
+        labels.launchLabel();
+        labels.predecessorLabels();
+    }
     for (size_t r = 0; r < sc.rows.size(); ++r)
         if (int(r) != lateRow) labels.rowLabel(int(r));
     return L;

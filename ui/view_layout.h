@@ -89,8 +89,15 @@ LabelKind rowLabelKind(const CollectiveScene& sc, int row);
 double widestRowLabel(const CollectiveScene& sc, const LayoutFonts& fonts);
 
 // Row range [row0, row1] that fits `rows` rows in `heightPx`, with room above the first row for
-// the CPU launch marker and its label when the late arriver is the first row.
-std::pair<double, double> rowRange(int rows, double heightPx, bool launchOnFirstRow, const LayoutFonts& fonts);
+// the CPU launch marker and its label when the late arriver is the first row, and below the last
+// row for the predecessor's box and its label when the late arriver is the last row.
+std::pair<double, double> rowRange(int rows, double heightPx, bool launchOnFirstRow, bool predecessorOnLastRow, const LayoutFonts& fonts);
+// The rows rowRange needs room for: the launch's on the first row, a predecessor's on the last.
+bool launchOnFirstRow(const CollectiveScene& sc);
+bool predecessorOnLastRow(const CollectiveScene& sc);
+
+// The predecessor's label, and the shorter text used where the long one finds no room.
+QString predecessorText(const Bar& b, bool shortText);
 
 SceneLayout layoutScene(const CollectiveScene& sc, const AxisMapping& m, const LayoutFonts& fonts);
 

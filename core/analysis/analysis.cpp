@@ -65,7 +65,7 @@ const char* causeLabel(Cause c) {
     case Cause::CpuLaunch: return "CPU launch";
     case Cause::GpuDependency: return "GPU dependency";
     case Cause::GpuOther: return "GPU other";
-    default: return "unknown";
+    default: return "Unknown";
     }
 }
 

@@ -62,7 +62,8 @@ AnalysisSettings analysisSettings(const AnalysisOptions& o);
 enum class Cause : uint8_t { Unknown, CpuLaunch, GpuDependency, GpuOther };
 constexpr size_t kCauses = 4;
 const char* causeName(Cause c);   // the contract's identifier: cpu_launch, gpu_dependency, ...
-const char* causeLabel(Cause c);  // readable words: "CPU launch", "GPU dependency", ...
+const char* causeLabel(Cause c);  // readable words, capitalised: "CPU launch", "GPU dependency", "Unknown"
+constexpr Cause kAllCauses[kCauses] = {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown};  // in the reports' order
 
 constexpr uint32_t kMissing = 0xFFFFFFFFu;
 

@@ -84,6 +84,13 @@ inline void checkLabels(const CollectiveView& v) {
         ASSERT_TRUE(l) << "row " << r;
         EXPECT_TRUE(l->shown) << "no room for '" << l->text.toStdString() << "' of row " << r;
     }
+    // the label naming each predecessor box drawn (the key label of a GPU-caused lateness)
+    for (size_t k = 0; k < L.predecessors.size(); ++k) {
+        const int row = sc.bars[size_t(L.predecessors[k])].row;
+        const PlacedLabel* l = L.label(LabelKind::Predecessor, row);
+        ASSERT_TRUE(l) << "no predecessor label for row " << row;
+        EXPECT_TRUE(l->shown) << "no room for '" << l->text.toStdString() << "' of row " << row;
+    }
     if (sc.launch.present) {
         const PlacedLabel* l = L.label(LabelKind::Launch);
         ASSERT_TRUE(l);

@@ -227,6 +227,13 @@ TEST(CompareView, RealPairAgainstTheCommandLine) {
     EXPECT_EQ(cell(*v, "start-skew excess", CompareDeltaModel::Delta), "+" + q(skew::formatDuration(d["excess_ns"].i64())));
     EXPECT_EQ(cell(*v, "collectives", CompareDeltaModel::Delta), QString::fromUtf8("\u2212") + QString::number(-d["collectives"].i64()));
     EXPECT_EQ(cell(*v, "median step (NVTX)", CompareDeltaModel::Delta), QString::fromUtf8("\u2014"));  // no NVTX steps
+    // the causes in the words the table uses, each difference as the JSON gives it
+    auto signedCount = [](int64_t n) { return n == 0 ? QString("0") : (n > 0 ? "+" : QString::fromUtf8("\u2212")) + QString::number(std::abs(n)); };
+    for (auto [figure, id] : {std::pair{"cause CPU launch", "cpu_launch"}, std::pair{"cause GPU dependency", "gpu_dependency"},
+                              std::pair{"cause GPU other", "gpu_other"}, std::pair{"cause Unknown", "unknown"}}) {
+        EXPECT_EQ(cell(*v, figure, CompareDeltaModel::Delta), signedCount(d["causes"][id].i64())) << figure;
+        EXPECT_EQ(cell(*v, QString("big: ") + figure, CompareDeltaModel::Delta), signedCount(d["big_causes"][id].i64())) << figure;
+    }
     QAbstractItemModelTester tester(v->deltaModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
     // no steps: the step maps say so, and collectives pair by index
     EXPECT_TRUE(v->stepMapA()->map().empty());
@@ -353,7 +360,7 @@ TEST(CompareView, NavigateMenuActsOnTheCompareView) {
     action("Zoom &In")->trigger();
     EXPECT_LT(v->collectiveA()->xAxis->range().size(), spanA * 0.9);
     EXPECT_LT(v->collectiveB()->xAxis->range().size(), spanB * 0.9);
-    action("&Fit Collective")->trigger();
+    action("&Fit View")->trigger();
     EXPECT_NEAR(v->collectiveA()->xAxis->range().size(), spanA, spanA * 1e-9);
     EXPECT_EQ(w.currentCollective(), hiddenBefore);
     // L: the late arriver's details of the side selected, as the single view's Details give them

@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -16,6 +17,7 @@
 
 #include <filesystem>
 
+#include "collective_view.h"
 #include "gen_fixture.h"
 #include "heatmap_view.h"
 #include "main_window.h"
@@ -417,6 +419,197 @@ TEST(RunViews, SelectionSyncsBetweenTableTimelineStepMapAndHeatmap) {
                                                  QString::number(w.session()->profile.ranks[size_t(gl3.rank)].lanes[size_t(gl3.lane)].correlationId[k3])),
               -1);
     EXPECT_NE(w.details()->toPlainText().indexOf("Late arriver: yes"), -1);
+}
+
+// Home, 0, + and - are the Navigate menu's window shortcuts: pressed in a run view they act on it
+// (the timeline fits the whole run, the step map every step, the heatmap every collective), never
+// on the collective view hidden behind the tab.
+TEST(RunViews, NavigateKeysActOnTheViewTabShown) {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    const QCPRange collective = w.view()->xAxis->range();
+    auto wheelIn = [](QWidget* v, QPointF at) {
+        QWheelEvent e(at, v->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(v, &e);
+    };
+    // the timeline: zoomed in by W and the wheel, Home fits the whole run again
+    TimelineView* tl = w.timeline();
+    w.viewTabs()->setCurrentWidget(tl);
+    tl->setFocus();
+    const double runStart = double(w.session()->timeline.start()), runEnd = double(w.session()->timeline.end()), run = runEnd - runStart;
+    ASSERT_EQ(tl->rangeStart(), runStart);
+    QTest::keyClick(tl, Qt::Key_W);
+    wheelIn(tl, QPointF(tl->rowsArea().center()));
+    ASSERT_NEAR(tl->rangeEnd() - tl->rangeStart(), run * 0.64, run * 1e-9);
+    QTest::keyClick(tl, Qt::Key_Home);
+    EXPECT_EQ(tl->rangeStart(), runStart);
+    EXPECT_EQ(tl->rangeEnd(), runEnd);
+    // + and - zoom it by the keys' factors, 0 fits
+    QTest::keyClick(tl, Qt::Key_Plus);
+    EXPECT_NEAR(tl->rangeEnd() - tl->rangeStart(), run * 0.8, run * 1e-9);
+    QTest::keyClick(tl, Qt::Key_Plus);
+    QTest::keyClick(tl, Qt::Key_Minus);
+    EXPECT_NEAR(tl->rangeEnd() - tl->rangeStart(), run * 0.8, run * 1e-9);
+    QTest::keyClick(tl, Qt::Key_0);
+    EXPECT_EQ(tl->rangeStart(), runStart);
+    EXPECT_EQ(tl->rangeEnd(), runEnd);
+    EXPECT_EQ(w.view()->xAxis->range(), collective);  // the collective view was left alone
+    // the step map: the fit shows every step and the whole step span, with a margin
+    StepMapView* sm = w.stepMap();
+    w.viewTabs()->setCurrentWidget(sm);
+    sm->setFocus();
+    sm->replot();
+    const double span = double(sm->map().spanNs) / 1e6;
+    ASSERT_GT(span, 1.0);
+    const QCPRange fitX(-span * 0.02, span * 1.06), fitY(0.4, double(sm->map().steps) + 0.6);
+    ASSERT_EQ(sm->xAxis->range(), fitX);
+    wheelIn(sm, QPointF(sm->axisRect()->rect().center()));
+    ASSERT_LT(sm->xAxis->range().size(), fitX.size() * 0.95);
+    QTest::keyClick(sm, Qt::Key_Home);
+    EXPECT_EQ(sm->xAxis->range(), fitX);
+    EXPECT_EQ(sm->yAxis->range(), fitY);
+    QTest::keyClick(sm, Qt::Key_Plus);
+    EXPECT_NEAR(sm->xAxis->range().size(), fitX.size() * 0.8, 1e-9);
+    EXPECT_NEAR(sm->yAxis->range().size(), fitY.size() * 0.8, 1e-9);
+    QTest::keyClick(sm, Qt::Key_Minus);
+    EXPECT_NEAR(sm->xAxis->range().size(), fitX.size(), 1e-9);
+    QTest::keyClick(sm, Qt::Key_Plus);
+    QTest::keyClick(sm, Qt::Key_0);
+    EXPECT_EQ(sm->xAxis->range(), fitX);
+    // the heatmap: the fit shows every collective of its group; it zooms along x only
+    HeatmapView* hm = w.heatmap();
+    w.viewTabs()->setCurrentWidget(hm);
+    hm->setFocus();
+    hm->replot();
+    const double n = w.session()->analysis.groups[size_t(hm->group())].count;
+    const QCPRange all(0.5, n + 0.5), ranks = hm->yAxis->range();
+    ASSERT_EQ(hm->xAxis->range(), all);
+    wheelIn(hm, QPointF(hm->axisRect()->rect().center()));
+    ASSERT_LT(hm->xAxis->range().size(), n * 0.95);
+    QTest::keyClick(hm, Qt::Key_Home);
+    EXPECT_EQ(hm->xAxis->range(), all);
+    QTest::keyClick(hm, Qt::Key_Plus);
+    EXPECT_NEAR(hm->xAxis->range().size(), n * 0.8, 1e-9);
+    EXPECT_EQ(hm->yAxis->range(), ranks);
+    QTest::keyClick(hm, Qt::Key_Minus);
+    EXPECT_NEAR(hm->xAxis->range().size(), n, 1e-9);
+    QTest::keyClick(hm, Qt::Key_Plus);
+    QTest::keyClick(hm, Qt::Key_0);
+    EXPECT_EQ(hm->xAxis->range(), all);
+    EXPECT_EQ(w.view()->xAxis->range(), collective);
+    // back on the collective view the keys zoom and fit it
+    w.viewTabs()->setCurrentWidget(w.view());
+    w.view()->setFocus();
+    QTest::keyClick(w.view(), Qt::Key_Plus);
+    EXPECT_NEAR(w.view()->xAxis->range().size(), collective.size() * 0.8, collective.size() * 1e-9);
+    QTest::keyClick(w.view(), Qt::Key_Home);
+    EXPECT_EQ(w.view()->xAxis->range(), collective);
+    EXPECT_EQ(tl->rangeStart(), runStart);
+}
+
+// A click in a run view on a collective the table's filters hide: the filters that hide it are
+// cleared (the others stay), the table lists and selects it as the views, details and Ranks tab
+// show it, and the status bar says which filters went.
+TEST(RunViews, ClickOnACollectiveTheFiltersHideListsItInTheTable) {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    const skew::Analysis& a = w.session()->analysis;
+    auto tableCollective = [&] {
+        QModelIndex cur = w.table()->selectionModel()->currentIndex();
+        return cur.isValid() ? w.filter()->mapToSource(cur).row() : -1;
+    };
+    auto* status = w.findChild<QLabel*>("statusText");
+    ASSERT_TRUE(status);
+    w.setFilters({}, 0, {}, 0, true);  // group 0, big only
+    ASSERT_EQ(w.filter()->rowCount(), 5);
+    // a collective of group 0 that is not big, clicked in the heatmap on its late rank's cell
+    int small = -1;
+    for (uint32_t i = 0; i < a.groups[0].count && small < 0; ++i) {
+        const skew::Collective& c = a.collectives[a.groups[0].firstCollective + i];
+        if (!c.big && c.complete && c.lateSlot >= 0 && c.index > 10) small = int(a.groups[0].firstCollective + i);
+    }
+    ASSERT_GE(small, 0);
+    const skew::Collective& sc = a.collectives[size_t(small)];
+    ASSERT_FALSE(w.filter()->accepts(small));
+    w.viewTabs()->setCurrentWidget(w.heatmap());
+    HeatmapView* hm = w.heatmap();
+    hm->replot();
+    ASSERT_EQ(hm->group(), 0);
+    QTest::mouseClick(hm, Qt::LeftButton, {}, hm->cellCenter(small, sc.lateSlot).toPoint());
+    EXPECT_EQ(w.currentCollective(), small);
+    EXPECT_EQ(tableCollective(), small);
+    EXPECT_EQ(w.view()->scene().collective, small);
+    EXPECT_EQ(w.timeline()->selectedCollective(), small);
+    EXPECT_EQ(w.ranksGroup(), 0);
+    // "big only" went, the group filter stayed
+    EXPECT_EQ(w.filter()->rowCount(), int(a.groups[0].count));
+    EXPECT_EQ(status->text(), QString("Filters cleared to show G0 #%1: big only.").arg(sc.index));
+    // a collective of group 1 while the group filter and a minimum skew hide it, from the timeline
+    w.setFilters({}, 0, {}, 5, false);
+    int other = -1;
+    for (uint32_t i = 0; i < a.groups[1].count && other < 0; ++i) {
+        const skew::Collective& c = a.collectives[a.groups[1].firstCollective + i];
+        if (c.complete && c.startSkew() < 5'000'000) other = int(a.groups[1].firstCollective + i);
+    }
+    ASSERT_GE(other, 0);
+    w.viewTabs()->setCurrentWidget(w.timeline());
+    emit w.timeline()->collectiveClicked(other);  // as a click on one of its kernels sends it
+    EXPECT_EQ(w.currentCollective(), other);
+    EXPECT_EQ(tableCollective(), other);
+    EXPECT_EQ(w.filter()->rowCount(), int(a.collectives.size()));
+    EXPECT_EQ(w.ranksGroup(), 1);
+    EXPECT_EQ(status->text(), QString("Filters cleared to show G1 #%1: group 0, skew \u2265 5.00 ms.").arg(a.collectives[size_t(other)].index));
+    // a collective the filters list: nothing cleared, nothing said
+    w.setFilters({}, 1, {}, 0, false);
+    status->clear();
+    const int listed = int(a.groups[1].firstCollective);
+    emit w.timeline()->collectiveClicked(listed);
+    EXPECT_EQ(tableCollective(), listed);
+    EXPECT_EQ(w.filter()->rowCount(), int(a.groups[1].count));
+    EXPECT_EQ(status->text(), QString());
+}
+
+// The start/end skew CDF shows the Ranks tab's group (the filter's, else the selected
+// collective's), every complete collective of it, and names it in its title.
+TEST(RunViews, SkewCdfFollowsTheRanksTabsGroup) {
+    MainWindow w;
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    const skew::Analysis& a = w.session()->analysis;
+    ASSERT_EQ(a.groups.size(), 2u);
+    ASSERT_NE(a.groups[0].complete, a.groups[1].complete);
+    SkewCdfChart* chart = w.skewCdf();
+    auto ranksTab = [&] {
+        for (int i = 0; i < w.tabs()->count(); ++i)
+            if (w.tabs()->tabText(i).startsWith("Ranks")) return w.tabs()->tabText(i);
+        return QString();
+    };
+    for (int g : {1, 0, 1}) {
+        SCOPED_TRACE("group " + std::to_string(g));
+        ASSERT_TRUE(w.selectCollective(g, 3));
+        EXPECT_EQ(ranksTab(), QString("Ranks: group %1").arg(g));
+        const skew::Group& grp = a.groups[size_t(g)];
+        // one point per complete collective of the group, between the curve's 0 and 1 ends
+        EXPECT_EQ(chart->startCurve()->dataCount(), int(grp.complete) + 2);
+        EXPECT_EQ(chart->endCurve()->dataCount(), int(grp.complete) + 2);
+        int64_t maxStart = 0;
+        for (uint32_t i = 0; i < grp.count; ++i) {
+            const skew::Collective& c = a.collectives[grp.firstCollective + i];
+            if (c.complete) maxStart = std::max(maxStart, c.startSkew());
+        }
+        EXPECT_DOUBLE_EQ(chart->startCurve()->dataMainKey(int(grp.complete)), double(maxStart));
+        EXPECT_EQ(chart->title(), QString("Group %1: %2 complete collectives").arg(g).arg(grp.complete));
+    }
+    // the group filter decides when it is set
+    w.setFilters({}, 1, {}, 0, false);
+    EXPECT_EQ(chart->startCurve()->dataCount(), int(a.groups[1].complete) + 2);
+    EXPECT_TRUE(chart->title().startsWith("Group 1:"));
 }
 
 // ---- step map and heatmap against the truth ------------------------------------------------------

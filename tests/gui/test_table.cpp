@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -88,10 +89,45 @@ TEST(Table, ReadableCausesWithTheIdentifierAsTooltip) {
             gpu ? "cause: gpu_dependency" : "cause: cpu_launch"));
     }
     EXPECT_EQ(std::string(skew::causeLabel(skew::Cause::GpuOther)), "GPU other");
-    EXPECT_EQ(std::string(skew::causeLabel(skew::Cause::Unknown)), "unknown");
+    EXPECT_EQ(std::string(skew::causeLabel(skew::Cause::Unknown)), "Unknown");
+    // the cause filter offers the core's words, in the reports' order, with the identifiers as data
+    QComboBox* causes = nullptr;
+    for (QComboBox* c : w.findChildren<QComboBox*>())
+        if (c->toolTip() == "Show one cause of lateness") causes = c;
+    ASSERT_TRUE(causes);
+    QStringList texts, ids;
+    for (int i = 1; i < causes->count(); ++i) texts << causes->itemText(i), ids << causes->itemData(i).toString();
+    EXPECT_EQ(texts, QStringList({"CPU launch", "GPU dependency", "GPU other", "Unknown"}));
+    EXPECT_EQ(ids, QStringList({"cpu_launch", "gpu_dependency", "gpu_other", "unknown"}));
     // the cause filter offers the words and filters by the identifier
     w.setFilters({}, -1, "cpu_launch", 20, false);
     EXPECT_EQ(w.filter()->rowCount(), 3);  // the three planted CPU late arrivers over 20 ms
+}
+
+// The real 2xH100 export has a late arriver whose cause is unknown (no launch row to tell): the
+// table writes it as a word beside "GPU dependency", with the identifier in the tooltip.
+TEST(Table, UnknownCauseIsAWordLikeTheOthers) {
+    MainWindow w;
+    ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite")}));
+    const auto& cs = w.session()->analysis.collectives;
+    auto* src = w.filter()->sourceModel();
+    int unknown = 0, gpu = 0;
+    for (size_t i = 0; i < cs.size(); ++i) {
+        if (cs[i].lateSlot < 0) continue;
+        const QString shown = src->index(int(i), CollectiveModel::Cause).data().toString();
+        if (cs[i].cause == skew::Cause::Unknown) {
+            ++unknown;
+            EXPECT_EQ(shown, "Unknown");
+            EXPECT_TRUE(src->index(int(i), CollectiveModel::Cause).data(Qt::ToolTipRole).toString().startsWith("cause: unknown\n"));
+        } else if (cs[i].cause == skew::Cause::GpuDependency) {
+            ++gpu;
+            EXPECT_EQ(shown, "GPU dependency");
+        }
+    }
+    EXPECT_EQ(unknown, 1);
+    EXPECT_GT(gpu, 0);
+    w.setFilters({}, -1, "unknown", 0, false);
+    EXPECT_EQ(w.filter()->rowCount(), 1);
 }
 
 TEST(Table, KeyColumnsInViewAt1600x900) {
@@ -159,6 +195,7 @@ TEST(Table, ShownCountEmptyStateAndThePlotFollowsTheFilters) {
     EXPECT_TRUE(w.filter()->accepts(w.currentCollective()));
     EXPECT_EQ(w.view()->scene().collective, w.currentCollective());
     EXPECT_EQ(w.session()->analysis.collectives[size_t(w.currentCollective())].op, skew::CollOp::AllGather);
+    const int onBefore = w.currentCollective();
     // nothing matches: an empty-state line, and no collective in the plot
     w.setFilters({}, 1, {}, 0, true);  // group 1 has no big late arriver
     EXPECT_EQ(w.filter()->rowCount(), 0);
@@ -167,12 +204,39 @@ TEST(Table, ShownCountEmptyStateAndThePlotFollowsTheFilters) {
     EXPECT_EQ(w.currentCollective(), -1);
     EXPECT_LT(w.view()->scene().collective, 0);
     EXPECT_FALSE(w.table()->isVisible());
-    // "clear the filters" brings the rows back
-    w.clearFilters();
+    // "clear the filters" brings the rows back, on the collective shown before the list emptied
+    QTest::qWait(20);
+    QLabel* link = nullptr;
+    for (QLabel* l : w.findChildren<QLabel*>())
+        if (l->text().contains("Clear the filters")) link = l;
+    ASSERT_TRUE(link && link->isVisible());
+    emit link->linkActivated("clear");
     EXPECT_EQ(w.filter()->rowCount(), 140);
     EXPECT_FALSE(w.showsFilterEmptyState());
     EXPECT_TRUE(w.table()->isVisible());
-    EXPECT_GE(w.currentCollective(), 0);
+    EXPECT_EQ(w.currentCollective(), onBefore);
+    EXPECT_EQ(w.filter()->mapToSource(w.table()->selectionModel()->currentIndex()).row(), onBefore);
+    EXPECT_EQ(w.view()->scene().collective, onBefore);
+    // a filter change that hides it while other rows stay listed moves on to the first of them; that
+    // one is then the collective kept while the list is empty
+    w.setFilters({}, 1, {}, 0, false);
+    const int firstOfGroup1 = w.currentCollective();
+    EXPECT_EQ(w.session()->analysis.collectives[size_t(firstOfGroup1)].group, 1);
+    w.setFilters({}, 1, {}, 0, true);
+    EXPECT_EQ(w.currentCollective(), -1);
+    w.clearFilters();
+    EXPECT_EQ(w.currentCollective(), firstOfGroup1);
+    // F5 while the list is empty keeps it across the reload as well
+    w.setFilters({}, 1, {}, 0, true);
+    {
+        QSignalSpy ok(&w, &MainWindow::sessionLoaded);
+        QTest::keyClick(&w, Qt::Key_F5);
+        ASSERT_TRUE(waitLoaded(ok));
+    }
+    EXPECT_EQ(w.currentCollective(), -1);
+    EXPECT_TRUE(w.showsFilterEmptyState());
+    w.clearFilters();
+    EXPECT_EQ(w.currentCollective(), firstOfGroup1);
 }
 
 TEST(Table, CtrlCCopiesTheSelectedRowsAsTsv) {

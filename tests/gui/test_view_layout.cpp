@@ -66,6 +66,40 @@ TEST(ViewLayout, LabelsInsideThePlotAndOffTheBarsAtThreeWindowSizes) {
     }
 }
 
+// The predecessor's label is the key label of a GPU-caused lateness: drawn at every size beside
+// the box it names (within 40 px across, touching it up or down), in its long form or as
+// "pred. GEMM"; on G0 #102 (dev 2 in the middle), G1 #1 (the late rank first) and G1 #3 (last).
+TEST(ViewLayout, PredecessorLabelKeptBesideItsBoxAtThreeWindowSizes) {
+    for (const WinSize& ws : kSizes) {
+        MainWindow w;
+        w.resize(ws.w, ws.h);
+        w.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(20);
+        ASSERT_TRUE(openAndWait(w, {demoPath()}));
+        for (const Case& c : {Case{0, 102}, Case{1, 1}, Case{1, 3}}) {
+            SCOPED_TRACE(std::to_string(ws.w) + "x" + std::to_string(ws.h) + " demo G" + std::to_string(c.group) + " #" + std::to_string(c.index));
+            ASSERT_TRUE(w.selectCollective(c.group, c.index));
+            const CollectiveScene& sc = w.view()->scene();
+            ASSERT_EQ(sc.cause, skew::Cause::GpuDependency);
+            const SceneLayout& L = w.view()->sceneLayout();
+            ASSERT_EQ(L.predecessors.size(), 1u);
+            const Bar& pred = sc.bars[size_t(L.predecessors[0])];
+            EXPECT_EQ(pred.kind, BarKind::Gemm);
+            EXPECT_TRUE(sc.rows[size_t(pred.row)].late);
+            const PlacedLabel* l = L.label(LabelKind::Predecessor, pred.row);
+            ASSERT_TRUE(l && l->shown);
+            EXPECT_TRUE(l->text == "predecessor (GEMM)" || l->text == "pred. GEMM") << l->text.toStdString();
+            const QRectF box = L.predRects[0];
+            const double dx = std::max({0.0, box.left() - l->rect.right(), l->rect.left() - box.right()});
+            const double dy = std::max({0.0, box.top() - l->rect.bottom(), l->rect.top() - box.bottom()});
+            EXPECT_LE(dx, 40.0);
+            EXPECT_LE(dy, 2.0);
+            checkLabels(*w.view());  // inside the plot, off every bar, the launch's label shown too
+        }
+    }
+}
+
 TEST(ViewLayout, RealExportLabelsAtThreeWindowSizes) {
     for (const WinSize& ws : kSizes) {
         MainWindow w;

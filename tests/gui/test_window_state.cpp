@@ -5,6 +5,8 @@
 // the cosmetic items (closable warning bar, "1 group", shortcuts table, both zoom key sets).
 
 #include <QAction>
+#include <QApplication>
+#include <QDialog>
 #include <QDir>
 #include <QTextBrowser>
 #include <QComboBox>
@@ -15,14 +17,24 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QAbstractTextDocumentLayout>
+#include <QScreen>
+#include <QScrollBar>
 #include <QTextBlock>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextLayout>
+#include <QTextTable>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <iostream>
+#include <memory>
 #include <regex>
 
 #include "collective_view.h"
@@ -334,7 +346,7 @@ TEST(WindowState, CosmeticItems) {
     // shortcuts as a table
     QString html = MainWindow::shortcutsHtml();
     EXPECT_TRUE(html.startsWith("<table"));
-    EXPECT_NE(html.indexOf("<b>+ / -  or  Ctrl++ / Ctrl+-</b>"), -1);
+    EXPECT_NE(html.indexOf("<b>+ / -  (Ctrl++ / Ctrl+-)</b>"), -1);
     // the Navigate menu shows both key sets, and both work
     QMenu* nav = nullptr;
     for (QAction* a : w.menuBar()->actions())
@@ -344,7 +356,7 @@ TEST(WindowState, CosmeticItems) {
     for (QAction* a : nav->actions()) texts << a->text();
     EXPECT_TRUE(texts.contains("Zoom &In\tCtrl++, +")) << texts.join(" | ").toStdString();
     EXPECT_TRUE(texts.contains("Zoom &Out\tCtrl+-, -")) << texts.join(" | ").toStdString();
-    EXPECT_TRUE(texts.contains("&Fit Collective\tCtrl+0, 0")) << texts.join(" | ").toStdString();
+    EXPECT_TRUE(texts.contains("&Fit View\tCtrl+0, 0")) << texts.join(" | ").toStdString();
     CollectiveView* v = w.view();
     w.table()->setFocus();
     double span = v->xAxis->range().size();
@@ -363,6 +375,72 @@ TEST(WindowState, CosmeticItems) {
     minSkew->selectAll();
     QTest::keyClicks(minSkew, "10");
     EXPECT_DOUBLE_EQ(minSkew->value(), 10.0);  // "1" then "0", not the fit shortcut
+}
+
+// Help > Keyboard Shortcuts at the size it opens with: a two-column table whose key column is
+// the narrow one, no row wrapped onto a second line (each cell one laid-out line), the dialog
+// within the screen and the whole table in view.
+TEST(WindowState, ShortcutsDialogRowsDoNotWrap) {
+    MainWindow w;
+    w.show();
+    std::unique_ptr<QDialog> d(MainWindow::shortcutsDialog(&w));
+    d->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(d.get()));
+    auto* text = d->findChild<QTextBrowser*>("shortcuts");
+    ASSERT_TRUE(text);
+    QTextDocument* doc = text->document();
+    doc->documentLayout()->documentSize();  // laid out at the browser's width
+    QTextTable* table = nullptr;
+    for (QTextFrame* f : doc->rootFrame()->childFrames())
+        if (auto* t = qobject_cast<QTextTable*>(f)) table = t;
+    ASSERT_TRUE(table);
+    ASSERT_EQ(table->columns(), 2);
+    const QRect screen = w.screen()->availableGeometry();
+    std::cout << "shortcuts dialog " << d->width() << "x" << d->height() << " on a " << screen.width() << "x" << screen.height()
+              << " screen\n";
+    EXPECT_LE(d->width(), screen.width());
+    EXPECT_LE(d->height(), screen.height());
+    auto lines = [&](const QTextTableCell& cell) {
+        int n = 0;
+        for (auto it = cell.begin(); !it.atEnd(); ++it)
+            if (QTextBlock b = it.currentBlock(); b.isValid()) n += b.layout()->lineCount();
+        return n;
+    };
+    auto left = [&](const QTextTableCell& cell) { return doc->documentLayout()->blockBoundingRect(cell.begin().currentBlock()).left(); };
+    int rows = 0;
+    double keyColumn = 0, descriptionColumn = 0;
+    for (int r = 0; r < table->rows(); ++r) {
+        const QTextTableCell key = table->cellAt(r, 0), what = table->cellAt(r, 1);
+        SCOPED_TRACE(key.firstCursorPosition().block().text().toStdString());
+        EXPECT_EQ(lines(key), 1);
+        if (key.columnSpan() == 2) continue;  // a section heading
+        EXPECT_EQ(lines(what), 1) << what.firstCursorPosition().block().text().toStdString();
+        keyColumn = std::max(keyColumn, left(what) - left(key));
+        for (auto it = what.begin(); !it.atEnd(); ++it)
+            descriptionColumn = std::max(descriptionColumn, double(it.currentBlock().layout()->lineAt(0).naturalTextWidth()));
+        ++rows;
+    }
+    EXPECT_EQ(rows, 22);
+    EXPECT_LT(keyColumn, descriptionColumn);
+    // the whole table in view: no scrolling needed
+    EXPECT_FALSE(text->verticalScrollBar()->isVisible());
+    EXPECT_FALSE(text->horizontalScrollBar()->isVisible());
+    // the Help menu opens this dialog
+    QAction* help = nullptr;
+    for (QAction* m : w.menuBar()->actions())
+        if (m->menu())
+            for (QAction* a : m->menu()->actions())
+                if (a->text() == "&Keyboard Shortcuts") help = a;
+    ASSERT_TRUE(help);
+    bool opened = false;
+    QTimer::singleShot(100, [&] {
+        if (QWidget* m = QApplication::activeModalWidget()) {
+            opened = m->findChild<QTextBrowser*>("shortcuts") != nullptr && m->width() == d->width();
+            m->close();
+        }
+    });
+    help->trigger();
+    EXPECT_TRUE(opened);
 }
 
 }  // namespace
