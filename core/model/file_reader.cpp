@@ -12,6 +12,13 @@
 #include "model/lane_index.h"
 #include "nsys/export_reader.h"
 
+// The per-row loops: every call inlined (GCC leaves vector growth checks out of line otherwise).
+#if defined(__GNUC__) && !defined(__clang__)
+#define SKEWSCOPE_HOT
+#else
+#define SKEWSCOPE_HOT
+#endif
+
 namespace skew {
 
 void ReadProgress::add(uint64_t rows) {
@@ -261,7 +268,7 @@ struct FileReader::State {
     std::unordered_map<LaneKey, uint32_t, LaneKeyHash> laneOf;  // index in part.lanes
     uint64_t kernelRowsMerged = 0, kernelSkipped = 0, kernelBadCorrelation = 0;
     std::vector<uint64_t> launchPids;  // processes in order of first appearance in the API table
-    uint64_t runtimeRowsMerged = 0, duplicateLaunches = 0, skippedLaunches = 0;
+    uint64_t runtimeRowsMerged = 0, skippedLaunches = 0;
 
     State(ExportFile& f, FilePart& p, ReadProgress& pr) : file(f), part(p), prog(pr), path(f.path()) {}
 
@@ -414,7 +421,7 @@ struct FileReader::State {
     }
 
     // ---- phase 2 ------------------------------------------------------------------------------
-    void readKernels(size_t ri) {
+    SKEWSCOPE_HOT void readKernels(size_t ri) {
         Connection c(path);
         auto q = rangeQuery(c, kernelSql, kernelRanges[ri]);
         KernelPiece& piece = kernels[ri];
@@ -457,7 +464,7 @@ struct FileReader::State {
         kernelRowsPerRange[ri] = n;
     }
 
-    void readRuntime(size_t ri) {
+    SKEWSCOPE_HOT void readRuntime(size_t ri) {
         Connection c(path);
         auto q = rangeQuery(c, runtimeSql, runtimeRanges[ri]);
         RuntimePiece& piece = runtime[ri];
@@ -558,7 +565,7 @@ struct FileReader::State {
     // ---- phase 3 ------------------------------------------------------------------------------
     // Range `ri` of the kernel table, after the ranges before it (the merges run in row order, each
     // as soon as it can, so only a few ranges wait in memory): its rows appended to their lanes.
-    void mergeKernelRange(size_t ri) {
+    SKEWSCOPE_HOT void mergeKernelRange(size_t ri) {
         KernelPiece& kp = kernels[ri];
         kernelSkipped += kp.skipped;
         kernelBadCorrelation += kp.badCorrelation;
@@ -587,19 +594,13 @@ struct FileReader::State {
         kernelPool.give(kp);
     }
 
-    // After the last kernel range: each lane sorted and indexed; which correlation ids have a kernel.
-    void finishKernels() {
+    // After the last kernel range: the lanes are complete. Sorting and indexing them is split into
+    // kShards tasks (lane i goes to shard i % kShards), so that several cores share it.
+    static constexpr size_t kShards = 4;
+    void kernelsMerged() {
         std::vector<KernelPiece>().swap(kernels);
         kernelPool.release();
         part.input.kernelRows = kernelRowsMerged;
-        SortScratch scratch;
-        for (size_t li = 0; li < part.lanes.size(); ++li) {
-            KernelLane& l = part.lanes[li].lane;
-            sortLane(scratch, l);
-            buildLaneIndex(l);
-            l.ncclKernels = 0;
-            for (size_t k = 0; k < l.size(); ++k) l.ncclKernels += part.nameOps[l.name[k]] != CollOp::NotNccl;
-        }
         const std::string t = "CUPTI_ACTIVITY_KIND_KERNEL";
         warnSkipped(kernelWarnings, kernelSkipped, "kernel", t, "start, end, device or stream");
         if (kernelBadCorrelation > 0)
@@ -607,10 +608,20 @@ struct FileReader::State {
                                     " have an unusable correlation id (not a whole number from 0 to 2^32-2): they are "
                                     "kept but cannot be joined to their launch");
     }
+    void finishLanes(size_t shard) {
+        SortScratch scratch;
+        for (size_t li = shard; li < part.lanes.size(); li += kShards) {
+            KernelLane& l = part.lanes[li].lane;
+            sortLane(scratch, l);
+            buildLaneIndex(l);
+            l.ncclKernels = 0;
+            for (size_t k = 0; k < l.size(); ++k) l.ncclKernels += part.nameOps[l.name[k]] != CollOp::NotNccl;
+        }
+    }
 
     // Range `ri` of the API rows, after the ranges before it: its launch rows appended to their
     // processes (in read order). Which of them launched a kernel of the file is decided at the end.
-    void mergeRuntimeRange(size_t ri) {
+    SKEWSCOPE_HOT void mergeRuntimeRange(size_t ri) {
         RuntimePiece& rp = runtime[ri];
         skippedLaunches += rp.skipped;
         runtimeRowsMerged += runtimeRowsPerRange[ri];
@@ -631,18 +642,26 @@ struct FileReader::State {
     }
 
     // After the kernels and the last API range: each lane's kernels joined to their launch rows
-    // (process and correlation id; the first row read of an id), the rows freed process by
-    // process. Rows that repeat a joined id are counted.
-    void finishLaunches() {
+    // (process and correlation id; the first row read of an id), in kShards tasks of processes,
+    // each process's rows freed once joined. Rows that repeat a joined id are counted.
+    std::vector<std::pair<uint64_t, std::vector<KernelLane*>>> joinOrder;  // processes with kernels, and their lanes
+    uint64_t shardDuplicates[kShards] = {};
+    void launchesMerged() {
         part.input.runtimeRows = runtimeRowsMerged;
         std::vector<RuntimePiece>().swap(runtime);
         runtimePool.release();
+        std::unordered_map<uint64_t, size_t> at;
+        for (auto& l : part.lanes) {
+            auto [it, fresh] = at.emplace(l.globalPid, joinOrder.size());
+            if (fresh) joinOrder.emplace_back(l.globalPid, std::vector<KernelLane*>());
+            joinOrder[it->second].second.push_back(&l.lane);
+        }
+    }
+    void joinShard(size_t shard) {
         SortScratch scratch;
-        std::unordered_map<uint64_t, std::vector<KernelLane*>> lanesOf;
-        for (auto& l : part.lanes) lanesOf[l.globalPid].push_back(&l.lane);
-        Launches none;  // a process without launch rows
-        for (auto& [gpid, lanes] : lanesOf) {
-            auto it = launches.find(gpid);
+        for (size_t pi = shard; pi < joinOrder.size(); pi += kShards) {
+            auto it = launches.find(joinOrder[pi].first);
+            Launches none;  // a process without launch rows
             Launches& l = it == launches.end() ? none : it->second;
             if (!std::is_sorted(l.correlationId.begin(), l.correlationId.end())) {
                 // (id, read position) pairs side by side: a stable order without indirection
@@ -655,13 +674,18 @@ struct FileReader::State {
                 applyPermutation(scratch, scratch.perm, l.correlationId, l.end, l.duration, l.name, l.tid);
             }
             std::vector<bool> used(l.size(), false);
-            for (KernelLane* lane : lanes) joinLaunches(l, *lane, &used);
+            for (KernelLane* lane : joinOrder[pi].second) joinLaunches(l, *lane, &used);
             for (size_t i = 0; i < l.size(); ++i)  // rows after a joined row of the same id
                 if (used[i])
-                    for (size_t j = i + 1; j < l.size() && l.correlationId[j] == l.correlationId[i]; ++j) ++duplicateLaunches;
-            if (it != launches.end()) launches.erase(it);  // freed as soon as joined
+                    for (size_t j = i + 1; j < l.size() && l.correlationId[j] == l.correlationId[i]; ++j) ++shardDuplicates[shard];
+            l = Launches();  // freed as soon as joined (the map itself is not touched by other shards)
         }
+    }
+    void finishLaunches() {
         launches.clear();
+        joinOrder.clear();
+        uint64_t duplicateLaunches = 0;
+        for (uint64_t d : shardDuplicates) duplicateLaunches += d;
         const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
         if (!file.hasTable(t) && part.input.kernelRows > 0)
             launchWarnings.push_back(part.input.path + ": no " + t + " table: kernels cannot be joined to their launches");
@@ -761,11 +785,13 @@ void FileReader::plan(TaskGraph& g) {
     auto procs = g.add("processes", [s] { s->readProcesses(); });
     auto threads = g.add("thread names", [s] { s->readThreadNames(); }, {strings});
     std::vector<TaskGraph::Id> k, r, n, y;
-    // kernel ranges first: their merge can then run while the API rows are still being read
-    for (size_t i = 0; i < s->kernelRanges.size(); ++i) k.push_back(g.add("kernels " + std::to_string(i), [s, i] { s->readKernels(i); }, {strings}));
-    for (size_t i = 0; i < s->runtimeRanges.size(); ++i) r.push_back(g.add("runtime " + std::to_string(i), [s, i] { s->readRuntime(i); }, {strings}));
+    // the small tables first (what is left at the end is then the launch join, which several cores
+    // share, not a table read by one); the kernel ranges before the API rows: their merge can run
+    // while the API rows are still being read
     for (size_t i = 0; i < s->nvtxRanges.size(); ++i) n.push_back(g.add("nvtx " + std::to_string(i), [s, i] { s->readNvtx(i); }, {strings}));
     for (size_t i = 0; i < s->syncRanges.size(); ++i) y.push_back(g.add("sync " + std::to_string(i), [s, i] { s->readSync(i); }));
+    for (size_t i = 0; i < s->kernelRanges.size(); ++i) k.push_back(g.add("kernels " + std::to_string(i), [s, i] { s->readKernels(i); }, {strings}));
+    for (size_t i = 0; i < s->runtimeRanges.size(); ++i) r.push_back(g.add("runtime " + std::to_string(i), [s, i] { s->readRuntime(i); }, {strings}));
     // Ranges are merged in row order, each as soon as it and the one before are done (merges go
     // before reads): few ranges wait in memory.
     auto chain = [&g](const std::string& what, const std::vector<TaskGraph::Id>& reads, auto merge) {
@@ -777,10 +803,17 @@ void FileReader::plan(TaskGraph& g) {
         }
         return reads.empty() ? std::vector<TaskGraph::Id>{} : std::vector<TaskGraph::Id>{prev};
     };
-    auto mk = g.add("finish kernels", [s] { s->finishKernels(); }, chain("kernels", k, [s](size_t i) { s->mergeKernelRange(i); }), 1);
-    std::vector<TaskGraph::Id> beforeLaunches = chain("runtime", r, [s](size_t i) { s->mergeRuntimeRange(i); });
-    beforeLaunches.push_back(mk);
-    auto ml = g.add("finish launches", [s] { s->finishLaunches(); }, beforeLaunches, 1);
+    // the lanes sorted and indexed in shards, then joined to their launches in shards of processes
+    auto km = g.add("kernels merged", [s] { s->kernelsMerged(); }, chain("kernels", k, [s](size_t i) { s->mergeKernelRange(i); }), 1);
+    std::vector<TaskGraph::Id> lanesDone;
+    for (size_t i = 0; i < State::kShards; ++i)
+        lanesDone.push_back(g.add("sort lanes " + std::to_string(i), [s, i] { s->finishLanes(i); }, {km}, 1));
+    std::vector<TaskGraph::Id> beforeJoin = chain("runtime", r, [s](size_t i) { s->mergeRuntimeRange(i); });
+    beforeJoin.insert(beforeJoin.end(), lanesDone.begin(), lanesDone.end());
+    auto lm = g.add("launches merged", [s] { s->launchesMerged(); }, beforeJoin, 1);
+    std::vector<TaskGraph::Id> joined;
+    for (size_t i = 0; i < State::kShards; ++i) joined.push_back(g.add("join launches " + std::to_string(i), [s, i] { s->joinShard(i); }, {lm}, 1));
+    auto ml = g.add("finish launches", [s] { s->finishLaunches(); }, joined, 1);
     auto mn = g.add("merge nvtx", [s] { s->mergeNvtx(); }, n, 1);
     auto ms = g.add("merge sync", [s] { s->mergeSync(); }, y, 1);
     g.add("assemble", [s] { s->assemble(); }, {ml, mn, ms, procs, threads}, 1);
