@@ -93,6 +93,7 @@ public:
             pr.waits = sortedByStart(pr.waits, [](skew::StreamWaits& to, const skew::StreamWaits& from, size_t i) {
                 to.push_back(from.start[i], from.end(i), from.device(i), from.stream(i));
             });
+            skew::buildIntervalIndex(pr.waits);
         }
         skew::assignRankLabels(p);
         p_ = {};

@@ -219,6 +219,30 @@ TEST(Why, StreamWaitsInTheirWindowOnTheirStream) {
     EXPECT_EQ(p.processes[size_t(p.ranks[1].process)].waits.end(size_t(c.waitIndex)), s - 400 * kUs);
 }
 
+// Waits overlap: a long wait that began 20 ms before the start and ended in the window is found
+// behind a hundred short waits of other streams that started after it, as a scan of every wait says.
+TEST(Why, StreamWaitsFoundThroughTheirIntervalIndex) {
+    const int64_t late = 2 * kMs, s = T + late;
+    skew::Profile p;
+    Analysis a = twoRanks(late, [&](ProfileBuilder& b) {
+        b.launch(1, 1, T - 2 * kMs, T - 2 * kMs + 10 * kUs);
+        b.wait(1, 56, s - 20 * kMs, s - 700 * kUs);  // long: starts long before the window, ends in it
+        for (int i = 0; i < 100; ++i) b.wait(1, 7 + i % 3, s - 19 * kMs + i * 150 * kUs, s - 19 * kMs + i * 150 * kUs + 10 * kUs);
+        b.wait(1, 56, s - 900 * kUs, s - 800 * kUs);
+    }, &p);
+    const Collective& c = only(a);
+    const auto& w = p.processes[size_t(p.ranks[1].process)].waits;
+    uint32_t want = 0;
+    int64_t latest = INT64_MIN;
+    for (size_t i = 0; i < w.size(); ++i)
+        if (w.stream(i) == 56 && w.end(i) >= s - skew::kWaitWindowNs && w.end(i) <= s + 2 * kUs) ++want, latest = std::max(latest, w.end(i));
+    EXPECT_EQ(want, 2u);
+    EXPECT_EQ(c.waitCount, want);
+    ASSERT_GE(c.waitIndex, 0);
+    EXPECT_EQ(w.end(size_t(c.waitIndex)), latest);
+    EXPECT_EQ(latest, s - 700 * kUs);
+}
+
 // ---- steps ---------------------------------------------------------------------------------
 
 TEST(Steps, OpPeriod) {

@@ -7,7 +7,7 @@
 namespace skew {
 
 WhyFinder::WhyFinder(const Profile& p)
-    : p_(p), gemm_(p.strings), predHints_(p.ranks.size()), waitHints_(p.processes.size(), 0) {
+    : p_(p), gemm_(p.strings), predHints_(p.ranks.size()) {
     for (size_t r = 0; r < p.ranks.size(); ++r) predHints_[r].assign(p.ranks[r].lanes.size(), 0);
 }
 
@@ -56,18 +56,14 @@ void WhyFinder::explain(const Group& g, Collective& c) {
         c.predIsGemm = gemm_(pl.name[c.predKernel]);
     }
 
-    // stream-wait records on the NCCL stream just before the start: evidence of a GPU dependency
+    // stream-wait records on the NCCL stream ending just before the start (the window of the
+    // predecessor's end, 1 ms wide): evidence of a GPU dependency; through the waits' interval index
     const StreamWaits& w = pr.waits;
-    size_t& wh = waitHints_[size_t(r.process)];
-    wh = gallopUpper(w.start, wh, start + kPredAfterNs);
-    for (size_t i = wh, n = 0; i > 0 && n < 64; ++n) {
-        --i;
-        if (w.end(i) < start - kWaitWindowNs && w.start[i] < start - kWaitWindowNs) break;
-        if (w.stream(i) != kl.stream || w.device(i) != r.device) continue;
-        if (w.end(i) > start + kPredAfterNs || w.end(i) < start - kWaitWindowNs) continue;
-        if (c.waitIndex < 0 || w.end(i) > w.end(size_t(c.waitIndex))) c.waitIndex = int64_t(i);
+    forEachEndingIn(w, start - kWaitWindowNs, start + kPredAfterNs, [&](size_t i) {
+        if (w.stream(i) != kl.stream || w.device(i) != r.device) return;
+        if (c.waitIndex < 0 || w.end(i) >= w.end(size_t(c.waitIndex))) c.waitIndex = int64_t(i);  // ties: the later one
         ++c.waitCount;
-    }
+    });
 
     if (!c.launched) c.cause = Cause::Unknown;
     else if (c.cpuNs * 2 >= c.latenessNs) c.cause = Cause::CpuLaunch;

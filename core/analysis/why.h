@@ -26,7 +26,7 @@ private:
     const Profile& p_;
     GemmNames gemm_;
     std::vector<std::vector<size_t>> predHints_;  // per rank and lane
-    std::vector<size_t> waitHints_;  // per process
+
 };
 
 }  // namespace skew

@@ -498,6 +498,7 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     // what the loader computes from the rows: the ops of names, NCCL counts, the lane index
     part.nameOps.resize(part.strings.size());
     for (size_t i = 0; i < part.strings.size(); ++i) part.nameOps[i] = classifyKernelName(part.strings.str(StrId(i)));
+    for (auto& pr : part.processes) buildIntervalIndex(pr.waits);
     for (auto& l : part.lanes) {
         l.lane.ncclKernels = 0;
         for (size_t k = 0; k < l.lane.size(); ++k) l.lane.ncclKernels += part.nameOps[l.lane.name[k]] != CollOp::NotNccl;

@@ -737,7 +737,10 @@ struct FileReader::State {
         }
         std::vector<SyncPiece>().swap(sync);
         SortScratch scratch;
-        for (auto& [gpid, w] : syncMerged) sortByStartDuration(scratch, w.start, w.duration, w.deviceIds, w.streamIds);
+        for (auto& [gpid, w] : syncMerged) {
+            sortByStartDuration(scratch, w.start, w.duration, w.deviceIds, w.streamIds);
+            buildIntervalIndex(w);
+        }
         warnSkipped(syncWarnings, skipped, "stream-wait", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "start, end, device or stream");
     }
 

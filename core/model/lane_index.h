@@ -5,6 +5,8 @@
 // per kernel), which bounds where a kernel ending after t can be. Used by the analysis (NCCL-only
 // time, predecessors), the collective view and the details, so they all answer alike.
 
+#include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -14,11 +16,41 @@ namespace skew {
 
 constexpr size_t kLaneBlock = 16;
 
+// The same index over any rows sorted by start with an end(i) and a blockMaxEnd (kernel lanes,
+// stream waits): (re)built after the rows' times change; the first row that may end after t
+// (every row before it ends at or before t).
+template <typename Rows>
+void buildIntervalIndex(Rows& rows) {
+    const size_t n = rows.size();
+    rows.blockMaxEnd.assign((n + kLaneBlock - 1) / kLaneBlock, 0);
+    int64_t m = INT64_MIN;
+    for (size_t i = 0; i < n; ++i) {
+        if (rows.end(i) > m) m = rows.end(i);
+        if (i % kLaneBlock == kLaneBlock - 1 || i + 1 == n) rows.blockMaxEnd[i / kLaneBlock] = m;
+    }
+    rows.blockMaxEnd.shrink_to_fit();
+}
+template <typename Rows>
+size_t firstRowEndingAfter(const Rows& rows, int64_t t) {
+    const auto& bm = rows.blockMaxEnd;
+    // the first block whose prefix maximum exceeds t: all rows of earlier blocks end by t
+    size_t b = size_t(std::upper_bound(bm.begin(), bm.end(), t) - bm.begin());
+    size_t i = b * kLaneBlock, end = std::min(rows.size(), i + kLaneBlock);
+    while (i < end && rows.end(i) <= t) ++i;
+    return i;
+}
+// Calls f(i) for each row whose end lies in [lo, hi], in start order.
+template <typename Rows, typename F>
+void forEachEndingIn(const Rows& rows, int64_t lo, int64_t hi, F&& f) {
+    for (size_t i = firstRowEndingAfter(rows, lo - 1); i < rows.size() && rows.start[i] <= hi; ++i)
+        if (rows.end(i) <= hi) f(i);
+}
+
 // (Re)builds lane.blockMaxEnd; call after the lane's times change.
-void buildLaneIndex(KernelLane& lane);
+inline void buildLaneIndex(KernelLane& lane) { buildIntervalIndex(lane); }
 
 // The first kernel that may end after t: every kernel before it ends at or before t.
-size_t firstEndingAfter(const KernelLane& lane, int64_t t);
+inline size_t firstEndingAfter(const KernelLane& lane, int64_t t) { return firstRowEndingAfter(lane, t); }
 
 // Calls f(i) for each kernel i with start < b and end > a (it overlaps [a, b)), in start order.
 template <typename F>

@@ -74,7 +74,7 @@ void shiftTimes(KernelLane& lane, int64_t off) {
 }
 
 void shiftTimes(Process& pr, int64_t off) {
-    for (auto* v : {&pr.nvtx.start, &pr.waits.start})
+    for (auto* v : {&pr.nvtx.start, &pr.waits.start, &pr.waits.blockMaxEnd})
         for (auto& t : *v) t += off;
 }
 

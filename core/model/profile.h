@@ -128,6 +128,7 @@ struct StreamWaits {
     std::vector<int64_t> start;
     Durations duration;
     CodedIds deviceIds, streamIds;  // (ids 0 to 2^31-1)
+    std::vector<int64_t> blockMaxEnd;  // interval index (model/lane_index.h), as a lane's
 
     size_t size() const { return start.size(); }
     int64_t end(size_t i) const { return start[i] + duration[i]; }

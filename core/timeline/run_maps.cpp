@@ -141,11 +141,8 @@ int64_t nearestStepItem(const StepMap& m, uint32_t step, double offsetNs, double
 }
 
 int64_t memberLateness(const Profile& p, const Analysis& a, uint32_t collective, size_t slot) {
-    const Collective& c = a.collectives[collective];
-    uint32_t k = a.slotKernel(c, slot);
-    if (k == kMissing) return -1;
-    const GroupLane& gl = a.groups[size_t(c.group)].lanes[slot];
-    return p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].start[k] - c.minStart;
+    auto m = member(p, a, a.collectives[collective], slot);
+    return m ? m->latenessNs : -1;
 }
 
 void heatmapCells(const Profile& p, const Analysis& a, int group, double p0, double p1, int width, HeatmapCells& out) {
