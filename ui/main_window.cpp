@@ -724,17 +724,26 @@ void MainWindow::setAnalysisOptions(const AnalysisOptions& o) {
 void MainWindow::editSettings() {
     QDialog d(this);
     d.setWindowTitle(tr("Analysis settings"));
+    // what the dialog shows, in the user's units (core converts, as for the command line); without
+    // a window yet, the exports' whole time range is offered to narrow down
+    AnalysisSettings shown = analysisSettings(options_);
+    if (!options_.hasTrim && session_) {
+        AnalysisOptions whole = options_;
+        whole.hasTrim = true, whole.trimStartNs = session_->profile.timeStart, whole.trimEndNs = session_->profile.timeEnd + 1;
+        const AnalysisSettings w = analysisSettings(whole);
+        shown.trimStartS = w.trimStartS, shown.trimEndS = w.trimEndS;
+    }
     auto* form = new QFormLayout(&d);
     auto* big = new QDoubleSpinBox;
     big->setRange(0, 1e6);
     big->setDecimals(2);
     big->setSuffix(tr(" ms"));
-    big->setValue(double(options_.bigSkewNs) / 1e6);
+    big->setValue(shown.bigSkewMs);
     auto* anomaly = new QDoubleSpinBox;
     anomaly->setRange(0.1, 1000);
     anomaly->setDecimals(1);
     anomaly->setSuffix(tr(" x the op's mean"));
-    anomaly->setValue(options_.anomalyThreshold);
+    anomaly->setValue(shown.anomalyThreshold);
     auto* regex = new QLineEdit(QString::fromStdString(options_.stepRegex));
     regex->setPlaceholderText(QString::fromStdString(defaultStepRegex()));
     auto* trim = new QCheckBox(tr("keep kernels starting in"));
@@ -746,10 +755,8 @@ void MainWindow::editSettings() {
         t->setDecimals(6);
         t->setSuffix(tr(" s"));
     }
-    // without a window yet, offer the exports' whole time range (aligned seconds) to narrow down
-    bool offerRange = !options_.hasTrim && session_;
-    t0->setValue(double(offerRange ? session_->profile.timeStart : options_.trimStartNs) / 1e9);
-    t1->setValue(double(offerRange ? session_->profile.timeEnd + 1 : options_.trimEndNs) / 1e9);
+    t0->setValue(shown.trimStartS);
+    t1->setValue(shown.trimEndS);
     auto* trimRow = new QHBoxLayout;
     trimRow->addWidget(trim);
     trimRow->addWidget(t0);

@@ -26,11 +26,17 @@ std::string makeAnalysisOptions(const AnalysisSettings& s, AnalysisOptions& out)
         return "the time window must be two numbers of seconds within +-1e9";
     if (s.hasTrim && s.trimEndS <= s.trimStartS) return "the time window must end after it starts";
     if (s.anomalyLimit < -1) return "the anomaly row limit must be 0 or more";
-    if (std::string e = StepPattern::check(s.stepRegex); !e.empty()) return "the step pattern is not valid: " + e;
+    std::shared_ptr<const StepPattern> pattern;
+    try {
+        pattern = std::make_shared<const StepPattern>(s.stepRegex);  // compiled once, here
+    } catch (const std::invalid_argument& e) {
+        return "the step pattern is not valid: " + StepPattern::check(s.stepRegex);
+    }
     AnalysisOptions o = out;
     o.bigSkewNs = int64_t(std::llround(s.bigSkewMs * 1e6));
     o.anomalyThreshold = s.anomalyThreshold;
     o.stepRegex = s.stepRegex;
+    o.stepPattern = std::move(pattern);
     o.hasTrim = s.hasTrim;
     o.trimStartNs = s.hasTrim ? int64_t(std::llround(s.trimStartS * 1e9)) : 0;
     o.trimEndNs = s.hasTrim ? int64_t(std::llround(s.trimEndS * 1e9)) : 0;
@@ -139,7 +145,10 @@ private:
 }  // namespace
 
 Analysis analyze(Profile& p, const AnalysisOptions& o) {
-    const StepPattern pattern(o.stepRegex);  // a bad pattern fails before any work
+    // the pattern makeAnalysisOptions compiled, or compiled now: a bad pattern fails before any work
+    const std::shared_ptr<const StepPattern> compiled =
+        o.stepPattern && o.stepPattern->source() == o.stepRegex ? o.stepPattern : std::make_shared<const StepPattern>(o.stepRegex);
+    const StepPattern& pattern = *compiled;
     auto tick = [&](double f) {
         if (o.progress && !o.progress(f)) throw Cancelled();
     };

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct AnalysisOptions {
     int64_t trimStartNs = 0, trimEndNs = 0;  // keep kernels whose start is in [start, end)
     int64_t bigSkewNs = 20'000'000;
     std::string stepRegex;                   // empty: defaultStepRegex()
+    // stepRegex compiled once by makeAnalysisOptions (analyze compiles it when this is null or was
+    // compiled from another text)
+    std::shared_ptr<const StepPattern> stepPattern;
     double anomalyThreshold = 3.0;
     int64_t anomalyLimit = -1;               // rows listed; -1 all
     bool refineClocks = true;                // estimate per-file offsets from collective ends

@@ -21,7 +21,7 @@ const char* defaultStepRegex() {
     return R"(^(ProfilerStep#\d+|iteration\b.*|iter\b.*|step\b.*|train[_ ]?step\b.*|sample_\d+.*)$)";
 }
 
-StepPattern::StepPattern(const std::string& pattern) : re_(compile(pattern)) {
+StepPattern::StepPattern(const std::string& pattern) : source_(pattern), re_(compile(pattern)) {
     if (!re_->ok()) throw std::invalid_argument("not a valid step pattern: " + re_->error());
 }
 

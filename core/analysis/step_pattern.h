@@ -28,8 +28,10 @@ public:
     static std::string check(const std::string& pattern);
 
     bool matches(std::string_view text) const;
+    const std::string& source() const { return source_; }  // the pattern as given (empty: the default)
 
 private:
+    std::string source_;
     std::unique_ptr<re2::RE2> re_;
 };
 
