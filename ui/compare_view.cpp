@@ -419,14 +419,7 @@ QString CompareView::pairingText() const {
     if (by_ == skew::PairedCollective::By::StepPosition)
         return other >= 0 ? tr("paired by step %1 and position %2 (both captures run the same op sequence per step)").arg(c.step).arg(c.positionInStep)
                           : tr("%1 has no collective at step %2, position %3").arg(toName).arg(c.step).arg(c.positionInStep);
-    QString why;
-    if (p.sameStepSequence) why = tr("it lies outside the steps");
-    else {
-        const bool stepsA = !skew::stepSequence(c_->a->analysis, c_->a->analysis.groups[size_t(p.a)]).empty();
-        const bool stepsB = !skew::stepSequence(c_->b->analysis, c_->b->analysis.groups[size_t(p.b)]).empty();
-        why = stepsA && stepsB ? tr("the two captures' steps run different op sequences")
-                               : !stepsA && !stepsB ? tr("neither capture has steps") : tr("only one capture has steps");
-    }
+    const QString why = p.sameStepSequence ? tr("it lies outside the steps") : QString::fromStdString(p.byIndexWhy);
     if (other >= 0) return tr("paired by index #%1: %2").arg(c.index).arg(why);
     const skew::Group& g = to.analysis.groups[size_t(fromB_ ? p.a : p.b)];
     return tr("%1's group has %2 collectives, none is #%3 (paired by index: %4)").arg(toName).arg(g.count).arg(c.index).arg(why);
@@ -465,18 +458,15 @@ void CompareView::updateSideLabels() {
 QString CompareView::notesText() const {
     if (!c_) return {};
     QStringList out;
-    if (pair_ >= 0)
-        for (const auto& n : c_->comparison.pairs[size_t(pair_)].notes) out << QString::fromStdString(n);
-    if (!c_->comparison.pairs.empty()) {
+    if (pair_ >= 0) {
+        const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
+        for (const auto& k : p.cautions) out << tr("Caution: %1").arg(QString::fromStdString(k));
+        for (const auto& n : p.notes) out << QString::fromStdString(n);
+    }
+    if (!c_->comparison.pairs.empty() && !c_->comparison.messages.empty()) {
         QStringList not_;
         for (const auto& m : c_->comparison.messages) not_ << QString::fromStdString(m);
-        // an A group without a counterpart of its own rank count has no message from core
-        for (int id : c_->comparison.unpairedA) {
-            const QString prefix = QString("A group %1 ").arg(id);
-            bool said = std::any_of(not_.begin(), not_.end(), [&](const QString& m) { return m.startsWith(prefix); });
-            if (!said) not_ << tr("A group %1 (%2) has no counterpart in B").arg(id).arg(opsText(c_->a->analysis.groups[size_t(id)]));
-        }
-        if (!not_.isEmpty()) out << tr("Not compared: %1").arg(not_.join("; "));
+        out << tr("Not compared: %1").arg(not_.join("; "));
     }
     return out.join("\n");
 }
@@ -485,17 +475,11 @@ bool CompareView::showsNotCompared() const { return stack_->currentIndex() == 1;
 
 QString CompareView::notComparedText() const {
     if (!c_ || !c_->comparison.pairs.empty()) return {};
+    // core's summary, its message per group and its advice
     QStringList lines;
-    lines << tr("No group of A (before) was compared with a group of B (after).");
+    lines << QString::fromStdString(c_->comparison.summary) + ".";
     for (const auto& m : c_->comparison.messages) lines << QString::fromStdString(m) + ".";
-    for (int id : c_->comparison.unpairedA) {
-        const QString prefix = QString("A group %1 ").arg(id);
-        bool said = std::any_of(c_->comparison.messages.begin(), c_->comparison.messages.end(),
-                                [&](const std::string& m) { return QString::fromStdString(m).startsWith(prefix); });
-        if (!said) lines << tr("A group %1 (%2) has no counterpart in B.").arg(id).arg(opsText(c_->a->analysis.groups[size_t(id)]));
-    }
-    lines << tr("Groups pair when they run on the same number of ranks with the same mix of ops (80% alike). "
-                "Compare captures of the same job, with every rank's export on each side.");
+    if (!c_->comparison.advice.empty()) lines << QString::fromStdString(c_->comparison.advice) + ".";
     return lines.join("\n\n");
 }
 

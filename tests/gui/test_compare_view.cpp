@@ -268,11 +268,56 @@ TEST(CompareView, RanksThatDifferAreNotCompared) {
     // why, naming both groups of A and their ranks
     for (int g = 0; g < 2; ++g)
         EXPECT_TRUE(t.contains(QString("A group %1 (").arg(g))) << t.toStdString();
-    EXPECT_TRUE(t.contains("runs on 7 ranks (dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7), its match in B on a different number of "
-                           "ranks: ranks differ between the captures"));
-    EXPECT_TRUE(t.contains("B group 0 (AllGather 90, ReduceScatter 45, 8 ranks) has no counterpart in A"));
+    EXPECT_TRUE(t.contains("runs on 7 ranks (dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7), B group 0 runs its ops on 8 ranks (dev 0, "
+                           "dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7): ranks differ between the captures, so neither group is compared"));
+    EXPECT_TRUE(t.contains("B group 0 (AllGather 90, ReduceScatter 45, 8 ranks) is not compared: ranks differ from A group 0 (7 ranks)"));
+    EXPECT_FALSE(t.contains("no counterpart"));
+    // core's lines, each once: the summary, a line per group, the advice
+    const auto& cmp = v->comparison()->comparison;
+    QStringList want{q(cmp.summary) + "."};
+    for (const auto& m : cmp.messages) want << q(m) + ".";
+    want << q(cmp.advice) + ".";
+    EXPECT_EQ(t, want.join("\n\n"));
+    EXPECT_EQ(cmp.messages.size(), 4u);
     EXPECT_EQ(v->verdictText(), QString());
     guitest::shot(&w, "compare-ranks-differ");
+}
+
+// Partly paired (2-rank FSDP + AllReduce against 2-rank FSDP + SendRecv): the groups left over are
+// named in the notes by core's messages, A's as well as B's, each once.
+TEST(CompareView, GroupsLeftOverAreNamedInTheNotes) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 2;
+    cfg.steps = 3;
+    const auto& a = generated("cmp-2ranks", cfg);
+    cfg.allReduce = false;
+    cfg.sendRecv = true;
+    const auto& b = generated("cmp-2ranks-sendrecv", cfg);
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    ASSERT_TRUE(compareAndWait(w, a.path, b.path));
+    CompareView* v = w.compareView();
+    ASSERT_FALSE(v->showsNotCompared());
+    const auto& c = *v->comparison();
+    ASSERT_EQ(c.comparison.pairs.size(), 1u);
+    ASSERT_EQ(c.comparison.unpairedA.size(), 1u);
+    ASSERT_EQ(c.comparison.unpairedB.size(), 1u);
+    const int ar = c.comparison.unpairedA[0], sr = c.comparison.unpairedB[0];
+    EXPECT_EQ(c.a->analysis.groups[size_t(ar)].ops.count("AllReduce"), 1u);
+    EXPECT_EQ(c.b->analysis.groups[size_t(sr)].ops.count("SendRecv"), 1u);
+    const QString notes = v->notesText();
+    const QString left = QString("Not compared: A group %1 (AllReduce 3, 2 ranks) has no counterpart in B: no group of B runs its ops (80% "
+                                 "alike) on 2 ranks; B group %2 (SendRecv %3, 2 ranks) has no counterpart in A: no group of A runs its "
+                                 "ops (80% alike) on 2 ranks")
+                             .arg(ar)
+                             .arg(sr)
+                             .arg(c.b->analysis.groups[size_t(sr)].count);
+    EXPECT_TRUE(notes.endsWith(left)) << notes.toStdString();
+    EXPECT_EQ(notes.count(QString("A group %1 ").arg(ar)), 1);
+    bool shown = false;
+    for (QLabel* l : v->findChildren<QLabel*>()) shown |= l->isVisible() && l->text().contains(left);
+    EXPECT_TRUE(shown);
 }
 
 TEST(CompareView, PairedCollectiveBothWays) {
