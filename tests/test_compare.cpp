@@ -30,6 +30,94 @@ namespace {
 
 constexpr int64_t kMs = 1'000'000;
 
+// A group's start-skew cost from member times alone: total = sum of member durations, excess =
+// total - n x shortest, over collectives every rank took part in (analysis-spec.md).
+struct SideCost {
+    int64_t total = 0, excess = 0;
+    double share() const { return total ? double(excess) / double(total) : 0; }
+};
+void addCollective(SideCost& c, const std::vector<int64_t>& durations) {
+    int64_t sum = 0, shortest = INT64_MAX;
+    for (int64_t d : durations) sum += d, shortest = std::min(shortest, d);
+    c.total += sum;
+    c.excess += sum - int64_t(durations.size()) * shortest;
+}
+// from the generator's truth (`group` in its numbering: 0 FSDP, 1 AllReduce)
+SideCost truthCost(const skewgen::GenResult& r, int group) {
+    SideCost c;
+    for (const auto& tc : r.collectives) {
+        if (tc.group != group || tc.members.size() != r.rankLabels.size()) continue;
+        std::vector<int64_t> d;
+        for (const auto& m : tc.members) d.push_back(m.endNs - m.startNs);
+        addCollective(c, d);
+    }
+    return c;
+}
+// from an analyze JSON's collectives of group `group` (their members' start and end)
+SideCost jsonCost(const testjson::Value& analysis, int64_t group) {
+    SideCost c;
+    for (const auto& col : analysis["collectives"].arr) {
+        if (col["group"].i64() != group || !col["complete"].b) continue;
+        std::vector<int64_t> d;
+        for (const auto& m : col["members"].arr) d.push_back(m["end_ns"].i64() - m["start_ns"].i64());
+        addCollective(c, d);
+    }
+    return c;
+}
+
+TEST(Compare, RealPairEachSideIsItsAnalysisAndDeltasAreDifferences) {
+    const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    RunResult r = runSkewscope({"compare", before, "--vs", after, "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    testjson::Value v = testjson::parse(r.out);
+    testjson::Value a = testjson::parse(runSkewscope({"analyze", before, "--format", "json"}).out);
+    testjson::Value b = testjson::parse(runSkewscope({"analyze", after, "--format", "json"}).out);
+    // each side is the analysis of its file: same groups and collectives, number for number
+    for (auto [side, ref] : {std::pair{&v["a"], &a}, std::pair{&v["b"], &b}}) {
+        ASSERT_EQ((*side)["collectives"].size(), (*ref)["collectives"].size());
+        for (size_t i = 0; i < (*ref)["collectives"].size(); ++i)
+            for (const char* k : {"start_skew_ns", "end_skew_ns", "late_rank", "excess_ns", "lateness_cpu_ns"})
+                EXPECT_EQ((*side)["collectives"][i][k].raw, (*ref)["collectives"][i][k].raw) << k;
+        EXPECT_EQ((*side)["groups"][0]["cost"]["excess_ns"].raw, (*ref)["groups"][0]["cost"]["excess_ns"].raw);
+    }
+    ASSERT_EQ(v["groups"].size(), 1u);
+    const auto& pair = v["groups"][0];
+    EXPECT_EQ(pair["a"].i64(), 0);
+    EXPECT_EQ(pair["b"].i64(), 0);
+    const auto& ga = a["groups"][0];
+    const auto& gb = b["groups"][0];
+    const auto& d = pair["delta"];
+    EXPECT_EQ(d["collectives"].i64(), gb["collectives"].i64() - ga["collectives"].i64());
+    EXPECT_EQ(d["complete"].i64(), gb["complete"].i64() - ga["complete"].i64());
+    for (const char* s : {"start_skew_ns", "end_skew_ns"})
+        for (const char* q : {"p50", "p90", "max"}) EXPECT_EQ(d[s][q].i64(), gb[s][q].i64() - ga[s][q].i64()) << s << " " << q;
+    EXPECT_NEAR(d["cost_share"].num, gb["cost"]["share"].num - ga["cost"]["share"].num, 1e-9);
+    EXPECT_EQ(d["excess_ns"].i64(), gb["cost"]["excess_ns"].i64() - ga["cost"]["excess_ns"].i64());
+    EXPECT_EQ(d["big"]["count"].i64(), gb["cost"]["big"]["count"].i64() - ga["cost"]["big"]["count"].i64());
+    for (size_t s = 0; s < 2; ++s) {
+        EXPECT_EQ(d["per_rank"][s]["last_count"].i64(), gb["per_rank"][s]["last_count"].i64() - ga["per_rank"][s]["last_count"].i64());
+        EXPECT_EQ(d["per_rank"][s]["mean_lateness_excl_big_ns"].i64(),
+                  gb["per_rank"][s]["mean_lateness_excl_big_ns"].i64() - ga["per_rank"][s]["mean_lateness_excl_big_ns"].i64());
+    }
+    // cause counts from the collectives themselves
+    for (const char* cause : {"cpu_launch", "gpu_dependency", "gpu_other", "unknown"}) {
+        int64_t na = 0, nb = 0;
+        for (const auto& c : a["collectives"].arr) na += c["complete"].b && c["cause"].str == cause;
+        for (const auto& c : b["collectives"].arr) nb += c["complete"].b && c["cause"].str == cause;
+        EXPECT_EQ(d["causes"][cause].i64(), nb - na) << cause;
+    }
+    EXPECT_TRUE(d["step_median_ns"].isNull());  // neither capture has NVTX steps
+    // cost share and excess recomputed from each side's member durations
+    const SideCost costA = jsonCost(a, 0), costB = jsonCost(b, 0);
+    EXPECT_EQ(ga["cost"]["total_ns"].i64(), costA.total);
+    EXPECT_EQ(d["excess_ns"].i64(), costB.excess - costA.excess);
+    EXPECT_NEAR(d["cost_share"].num, costB.share() - costA.share(), 1e-6);
+    // the text opens with the verdict in numbers
+    RunResult text = runSkewscope({"compare", before, "--vs", after});
+    EXPECT_THAT(text.out, HasSubstr("Verdict: start-skew cost 54.5% -> 67.5% of NCCL kernel time; big events 0 -> 0; p90 start skew "
+                                    "655.9 us -> 2.96 ms; median step: no NVTX steps."));
+}
+
 // The id of the group of an analyze JSON whose op counts are those the generator wrote for its
 // group `truthGroup`; -1 when none or several.
 int groupWithTruthOps(const testjson::Value& analysis, const skewgen::GenResult& r, int truthGroup) {
@@ -108,12 +196,14 @@ TEST(Compare, FixRemovesThePlantedBigEvents) {
             }
     EXPECT_EQ(ga["cost"]["big"]["excess_ns"].i64(), planted);
     EXPECT_EQ(d["big"]["excess_ns"].i64(), -planted);
-    // ... and the whole excess drops by about that much: the rest of the run is the same workload
-    // (its own jitter moves it by a few percent)
-    const int64_t restA = ga["cost"]["rest"]["excess_ns"].i64(), restB = gb["cost"]["rest"]["excess_ns"].i64();
-    EXPECT_NEAR(double(restB), double(restA), 0.15 * double(restA));
-    EXPECT_NEAR(double(d["excess_ns"].i64()), double(-planted), 0.15 * double(restA));
-    EXPECT_LT(d["cost_share"].num, -0.3);
+    // ... and the whole excess and the cost share move by exactly what the generator's member
+    // times give for each side (share = excess / total over the group's complete collectives)
+    const SideCost truthA = truthCost(before.result, 0), truthB = truthCost(after.result, 0);
+    EXPECT_EQ(ga["cost"]["total_ns"].i64(), truthA.total);
+    EXPECT_EQ(gb["cost"]["total_ns"].i64(), truthB.total);
+    EXPECT_EQ(d["excess_ns"].i64(), truthB.excess - truthA.excess);
+    EXPECT_NEAR(d["cost_share"].num, truthB.share() - truthA.share(), 1e-6);  // the JSON has 6 decimals
+    EXPECT_LT(truthB.share() - truthA.share(), -0.3);  // the planted events were most of A's cost
     EXPECT_NE(d["step_median_ns"].raw, "null");
     // the recurring positions, followed: big in 5 of 5 steps before, 0 of 5 after
     EXPECT_TRUE((*fsdp)["same_step_sequence"].b);
@@ -342,6 +432,77 @@ TEST(Compare, GroupsUnpairedByOpsAreNamedInEveryFormat) {
     }
 }
 
+// Pairing by op mix and rank count (docs/analysis.md): the similarity of two groups is 1 - half the
+// sum of the differences of their op shares, and groups pair at 0.8 or more on the same number of
+// ranks. Built by hand: A runs 10 AllGathers on 2 ranks.
+struct Built {
+    skew::Profile p;
+    skew::Analysis a;
+    skew::Side side() const { return {&p, &a}; }
+};
+std::unique_ptr<Built> buildRun(int ranks, const std::vector<std::string>& ops) {
+    const std::string AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    const std::string RS = "ncclDevKernel_ReduceScatter_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    ProfileBuilder pb;
+    for (int r = 0; r < ranks; ++r) pb.rank(r);
+    int64_t t = 1'000'000'000;
+    for (const auto& op : ops) {
+        for (int r = 0; r < ranks; ++r) pb.kernel(r, 56, t + r * 10'000, t + 200'000, op == "AG" ? AG : RS);
+        t += 2 * kMs;
+    }
+    auto b = std::make_unique<Built>();
+    b->p = pb.build();
+    b->a = skew::analyze(b->p);
+    return b;
+}
+std::vector<std::string> mix(int ag, int rs) {
+    std::vector<std::string> v(size_t(ag), "AG");
+    v.insert(v.end(), size_t(rs), "RS");
+    std::rotate(v.begin(), v.begin() + ag / 2, v.end());  // the RS among the AGs
+    return v;
+}
+
+TEST(Compare, GroupsPairByOpMixAtLeast80PercentAlikeOnTheSameRanks) {
+    auto A = buildRun(2, mix(10, 0));
+    ASSERT_EQ(A->a.groups.size(), 1u);
+    ASSERT_EQ(A->a.groups[0].count, 10u);
+    struct Case {
+        int ranks, ag, rs;
+        bool pairs;
+    };
+    // similarity with A: 1 - (|1 - ag/n| + rs/n) / 2
+    for (const Case& k : {Case{2, 8, 2, true}, Case{2, 16, 4, true}, Case{2, 7, 3, false}, Case{2, 6, 4, false}, Case{3, 10, 0, false},
+                          Case{2, 12, 0, true}}) {
+        SCOPED_TRACE(std::to_string(k.ranks) + " ranks, " + std::to_string(k.ag) + " AG, " + std::to_string(k.rs) + " RS");
+        const double n = k.ag + k.rs, sim = 1 - (std::abs(1 - k.ag / n) + k.rs / n) / 2;
+        ASSERT_EQ(k.pairs, k.ranks == 2 && sim >= 0.8 - 1e-12);
+        auto B = buildRun(k.ranks, mix(k.ag, k.rs));
+        ASSERT_EQ(B->a.groups.size(), 1u);
+        ASSERT_EQ(B->a.groups[0].count, uint32_t(n));
+        skew::Comparison c = skew::compareCaptures(A->side(), B->side());
+        if (k.pairs) {
+            ASSERT_EQ(c.pairs.size(), 1u);
+            EXPECT_EQ(c.pairs[0].a, 0);
+            EXPECT_EQ(c.pairs[0].b, 0);
+            EXPECT_TRUE(c.messages.empty());
+            continue;
+        }
+        EXPECT_TRUE(c.pairs.empty());
+        EXPECT_EQ(c.unpairedA, std::vector<int>{0});
+        EXPECT_EQ(c.unpairedB, std::vector<int>{0});
+        ASSERT_EQ(c.messages.size(), 2u);
+        std::string opsB = "AllGather " + std::to_string(k.ag) + (k.rs ? ", ReduceScatter " + std::to_string(k.rs) : "");
+        if (k.ranks == 2) {
+            EXPECT_EQ(c.messages[0], "A group 0 (AllGather 10, 2 ranks) has no counterpart in B: no group of B runs its ops (80% alike) on 2 ranks");
+            EXPECT_EQ(c.messages[1], "B group 0 (" + opsB + ", 2 ranks) has no counterpart in A: no group of A runs its ops (80% alike) on 2 ranks");
+        } else {
+            EXPECT_EQ(c.messages[0], "A group 0 (AllGather 10) runs on 2 ranks (dev 0, dev 1), B group 0 runs its ops on 3 ranks (dev 0, dev 1, "
+                                     "dev 2): ranks differ between the captures, so neither group is compared");
+            EXPECT_EQ(c.messages[1], "B group 0 (AllGather 10, 3 ranks) is not compared: ranks differ from A group 0 (2 ranks), whose ops it runs");
+        }
+    }
+}
+
 // The report gives each figure as A -> B (B - A): skews with their max, the cost, big events and
 // their causes, the causes of all late arrivals, per rank the last arrivals and the mean lateness;
 // and on the real pair (33 and 31 SendRecv, no steps) it cautions that the collectives are few and
@@ -419,6 +580,82 @@ TEST(Compare, ReportGivesAToBOfEveryFigureAndCautions) {
     EXPECT_EQ(bigDep, 10);
     EXPECT_THAT(text.out, HasSubstr("causes of the big events: cpu_launch 0 -> 0 (0), gpu_dependency 10 -> 0 (-10), gpu_other 0 -> 0 (0), "
                                     "unknown 0 -> 0 (0)\n"));
+}
+
+// Each side given as one file per rank (skewgen's per-rank files, each with its own session
+// start): each side is the analysis of its files, the planted big events are found on A and gone
+// on B.
+TEST(Compare, SeveralFilesPerSide) {
+    auto cfgA = withBigEvents();
+    cfgA.perRankFiles = true;
+    const auto& A = generated("cmp-ranks-before", cfgA);
+    auto cfgB = cfgA;
+    cfgB.late.clear();
+    const auto& B = generated("cmp-ranks-after", cfgB);
+    ASSERT_EQ(A.result.files.size(), 8u);
+    ASSERT_EQ(B.result.files.size(), 8u);
+    std::vector<std::string> args = {"compare"};
+    args.insert(args.end(), A.result.files.begin(), A.result.files.end());
+    args.push_back("--vs");
+    args.insert(args.end(), B.result.files.begin(), B.result.files.end());
+    args.insert(args.end(), {"--format", "json"});
+    RunResult r = runSkewscope(args);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    testjson::Value v = testjson::parse(r.out);
+    for (auto [side, gen] : {std::pair{&v["a"], &A}, std::pair{&v["b"], &B}}) {
+        std::vector<std::string> an = {"analyze"};
+        an.insert(an.end(), gen->result.files.begin(), gen->result.files.end());
+        an.insert(an.end(), {"--format", "json"});
+        testjson::Value ref = testjson::parse(runSkewscope(an).out);
+        EXPECT_EQ((*side)["inputs"].size(), 8u);
+        ASSERT_EQ((*side)["ranks"].size(), 8u);
+        for (size_t i = 0; i < 8; ++i) EXPECT_EQ((*side)["ranks"][i]["label"].str, gen->result.rankLabels[i]);
+        ASSERT_EQ((*side)["collectives"].size(), ref["collectives"].size());
+        for (size_t i = 0; i < ref["collectives"].size(); ++i)
+            for (const char* k : {"start_skew_ns", "end_skew_ns", "late_rank", "excess_ns"})
+                EXPECT_EQ((*side)["collectives"][i][k].raw, ref["collectives"][i][k].raw) << k;
+    }
+    ASSERT_EQ(v["groups"].size(), 2u);
+    EXPECT_EQ(v["groups"][0]["a"].i64(), groupWithTruthOps(v["a"], A.result, 0));
+    EXPECT_EQ(v["groups"][0]["b"].i64(), groupWithTruthOps(v["b"], B.result, 0));
+    EXPECT_EQ(v["a"]["groups"][0]["cost"]["big"]["count"].i64(), int64_t(A.result.late.size()));
+    EXPECT_EQ(v["groups"][0]["delta"]["big"]["count"].i64(), -int64_t(A.result.late.size()));
+    EXPECT_EQ(v["messages"].size(), 0u);
+    // the text names every file of each side
+    args.resize(args.size() - 2);
+    RunResult text = runSkewscope(args);
+    for (const auto& f : A.result.files) EXPECT_THAT(text.out, HasSubstr(std::filesystem::path(f).stem().string()));
+}
+
+// --output: the report goes into the file (as it would to stdout), nothing to stdout.
+TEST(Compare, OutputWritesTheFileAndNothingToStdout) {
+    const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    const std::string dir = tempDir("compare-output");
+    for (const char* format : {"text", "md", "json"}) {
+        SCOPED_TRACE(format);
+        const std::string path = dir + "/cmp." + format;
+        RunResult r = runSkewscope({"compare", before, "--vs", after, "--format", format, "--output", path});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_EQ(r.out, "");
+        EXPECT_EQ(r.err, "");
+        ASSERT_TRUE(std::filesystem::exists(path));
+        const std::string written = slurp(path);
+        EXPECT_EQ(written, runSkewscope({"compare", before, "--vs", after, "--format", format}).out);
+        if (std::string(format) == "json") {
+            testjson::Value v = testjson::parse(written);
+            EXPECT_EQ(v["groups"].size(), 1u);
+        } else {
+            EXPECT_THAT(written, HasSubstr("Verdict: start-skew cost"));
+        }
+    }
+    // only the three reports in the folder: no temporary file left behind
+    size_t n = 0;
+    for (auto& e : std::filesystem::directory_iterator(dir)) {
+        ++n;
+        EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+    }
+    EXPECT_EQ(n, 3u);
+    std::filesystem::remove_all(dir);
 }
 
 TEST(Compare, UsageErrors) {
