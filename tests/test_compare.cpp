@@ -307,6 +307,17 @@ TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
         skew::PairedCollective back = skew::pairedCollective(A.side(), B.side(), *fsdp, false, uint32_t(pc.collective));
         EXPECT_EQ(back.collective, int(ci));
     }
+    // the worst collective that has a pair: A's largest start skew outside its first step (the one
+    // B lacks), and from B simply B's largest
+    int64_t best = -1;
+    int want = -1;
+    for (uint32_t i = 0; i < ga.count; ++i) {
+        const skew::Collective& col = A.a.collectives[ga.firstCollective + i];
+        if (col.complete && col.step >= 2 && col.startSkew() > best) best = col.startSkew(), want = int(ga.firstCollective + i);
+    }
+    EXPECT_EQ(skew::worstPairedCollective(A.side(), B.side(), *fsdp, true), want);
+    EXPECT_EQ(skew::worstPairedCollective(A.side(), B.side(), *fsdp, false),
+              skew::worstCollective(B.a, [&](int ci) { return B.a.collectives[size_t(ci)].group == fsdp->b; }));
     // without steps (the real pair, SendRecv only) collectives pair by index: B has 31 of A's 33
     Loaded RA(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"), RB(realDataDir() + "/nsysai-mfu_2gpu_after.sqlite");
     skew::Comparison rc = skew::compareCaptures(RA.side(), RB.side());
@@ -316,6 +327,16 @@ TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
         EXPECT_EQ(pc.by, skew::PairedCollective::By::Index);
         EXPECT_EQ(pc.collective, i <= 31 ? int(i - 1) : -1);
     }
+    // A's largest start skew is #32, which B lacks: the worst with a pair is the largest of #1..#31
+    int64_t largest = -1, largestPaired = -1;
+    int worst = -1, worstPaired = -1;
+    for (uint32_t i = 0; i < 33; ++i) {
+        const int64_t sk = RA.a.collectives[i].startSkew();
+        if (sk > largest) largest = sk, worst = int(i);
+        if (i < 31 && sk > largestPaired) largestPaired = sk, worstPaired = int(i);
+    }
+    EXPECT_EQ(worst, 31);
+    EXPECT_EQ(skew::worstPairedCollective(RA.side(), RB.side(), rc.pairs[0], true), worstPaired);
 }
 
 TEST(Compare, RanksThatDifferAreNamed) {

@@ -299,4 +299,27 @@ PairedCollective pairedCollective(const Side& A, const Side& B, const GroupPair&
     return out;
 }
 
+int worstPairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA) {
+    const Analysis& from = fromA ? *A.analysis : *B.analysis;
+    const Analysis& to = fromA ? *B.analysis : *A.analysis;
+    const Group& g = from.groups[size_t(fromA ? pair.a : pair.b)];
+    const Group& gTo = to.groups[size_t(fromA ? pair.b : pair.a)];
+    // what pairedCollective finds, for all of the group at once: the other side's (step, position)s
+    std::set<std::pair<uint32_t, uint32_t>> there;
+    if (pair.sameStepSequence)
+        for (uint32_t i = 0; i < gTo.count; ++i) {
+            const Collective& o = to.collectives[gTo.firstCollective + i];
+            there.insert({o.step, o.positionInStep});
+        }
+    int worst = -1;
+    for (uint32_t i = 0; i < g.count; ++i) {
+        const Collective& c = from.collectives[g.firstCollective + i];
+        if (!c.complete || (worst >= 0 && c.startSkew() <= from.collectives[size_t(worst)].startSkew())) continue;
+        const bool paired = pair.sameStepSequence && c.step > 0 && c.positionInStep > 0 ? there.count({c.step, c.positionInStep}) > 0
+                                                                                      : c.index >= 1 && c.index <= gTo.count;
+        if (paired) worst = int(g.firstCollective + i);
+    }
+    return worst;
+}
+
 }  // namespace skew

@@ -93,6 +93,10 @@ struct PairedCollective {
 };
 PairedCollective pairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA, uint32_t collective);
 
+// The collective of the `fromA` side's group of the pair with the largest start skew among those
+// that have a paired collective on the other side (complete ones only); -1 when none has.
+int worstPairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA);
+
 // The op sequence of one step of group `g` (positions 1..P), from its first complete step; empty
 // without steps.
 std::vector<CollOp> stepSequence(const Analysis& a, const Group& g);
