@@ -16,15 +16,16 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include <memory>
-
 #include <algorithm>
+#include <cmath>
+#include <memory>
 
 #include "collective_scene.h"
 #include "collective_view.h"
 #include "compare_delta_model.h"
 #include "compare_events.h"
 #include "compare_rank_bars.h"
+#include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "report/format.h"
 #include "run_palette.h"
@@ -123,6 +124,19 @@ void CompareView::buildViews() {
     colls_->addWidget(collBoxA);
     colls_->addWidget(collBoxB);
     colls_->setChildrenCollapsible(false);
+    // each view fits its own collective: when the spans differ, a line above both says so
+    scaleNote_ = new QLabel;
+    scaleNote_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    scaleNote_->setWordWrap(true);
+    scaleNote_->setStyleSheet("QLabel { color: #9a4a00; font-weight: bold; }");
+    scaleNote_->hide();
+    collsBox_ = new QWidget;
+    auto* v = new QVBoxLayout(collsBox_);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(1);
+    v->addWidget(scaleNote_);
+    v->addWidget(colls_, 1);
+    for (CollectiveView* view : {collA_, collB_}) connect(view, &CollectiveView::laidOut, this, &CompareView::updateScaleNote);
 }
 
 // The delta table, and the details of a bar clicked in either collective view, as tabs.
@@ -188,7 +202,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     top_->addWidget(maps_);
     top_->addWidget(side_);
     bottom_ = new QSplitter(Qt::Horizontal);
-    bottom_->addWidget(colls_);
+    bottom_->addWidget(collsBox_);
     bottom_->addWidget(cdf_);
     bottom_->addWidget(bars_);
     outer_ = new QSplitter(Qt::Vertical);
@@ -220,6 +234,13 @@ void CompareView::resizeEvent(QResizeEvent* e) {
     if (!splittersMoved_) applyProportions();
 }
 
+void CompareView::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    // resized while hidden, the splitters get their size only when shown (children first): the
+    // shares are of that size
+    if (!splittersMoved_) applyProportions();
+}
+
 void CompareView::applyProportions() {
     // the default shares of the space, at any size: the maps and collectives get most of it
     auto share = [](QSplitter* s, std::initializer_list<int> perMille) {
@@ -230,7 +251,15 @@ void CompareView::applyProportions() {
     };
     share(outer_, {505, 495});
     share(top_, {175, 495, 330});
-    share(bottom_, {550, 240, 210});
+    // the list of events as wide as its lines need (up to 30%), taken from the step maps
+    if (QList<int> t = top_->sizes(); t.size() == 3) {
+        const int total = t[0] + t[1] + t[2];
+        const int want = std::min(std::max(t[0], events_->widthNeeded()), total * 3 / 10);
+        t[1] -= want - t[0];
+        t[0] = want;
+        top_->setSizes(t);
+    }
+    share(bottom_, {580, 225, 195});
     share(maps_, {500, 500});
     share(colls_, {500, 500});
 }
@@ -315,15 +344,19 @@ void CompareView::setPair(int pair) {
         updateSideLabels();
         return;
     }
-    // open on the collective a user came for: A's largest start skew (B's when A has none)
+    if (!splittersMoved_) applyProportions();  // the list of events is new: its width
+    // open on the collective a user came for: A's largest start skew that B has a pair for (then
+    // B's that A has one for; then A's largest, unpaired), so both collective views show something
     const int ga = p->a, gb = p->b;
-    int pick = skew::worstCollective(c_->a->analysis, [&](int ci) { return c_->a->analysis.collectives[size_t(ci)].group == ga; });
-    if (pick >= 0) selectCollective(false, pick);
-    else {
-        pick = skew::worstCollective(c_->b->analysis, [&](int ci) { return c_->b->analysis.collectives[size_t(ci)].group == gb; });
-        if (pick >= 0) selectCollective(true, pick);
-        else updateSideLabels();
-    }
+    int pick = skew::worstPairedCollective(c_->sideA(), c_->sideB(), *p, true);
+    if (pick >= 0) return selectCollective(false, pick);
+    pick = skew::worstPairedCollective(c_->sideA(), c_->sideB(), *p, false);
+    if (pick >= 0) return selectCollective(true, pick);
+    pick = skew::worstCollective(c_->a->analysis, [&](int ci) { return c_->a->analysis.collectives[size_t(ci)].group == ga; });
+    if (pick >= 0) return selectCollective(false, pick);
+    pick = skew::worstCollective(c_->b->analysis, [&](int ci) { return c_->b->analysis.collectives[size_t(ci)].group == gb; });
+    if (pick >= 0) return selectCollective(true, pick);
+    updateSideLabels();
 }
 
 void CompareView::selectCollective(bool sideB, int collective) {
@@ -341,7 +374,10 @@ void CompareView::selectCollective(bool sideB, int collective) {
     const QString none = tr("No paired collective: %1").arg(pairingText());
     for (auto [view, sel, s] : {std::tuple{collA_, selA_, c_->a}, std::tuple{collB_, selB_, c_->b}}) {
         view->setEmptyText(sel < 0 ? none : QString());
-        view->setScene(sel >= 0 ? buildScene(s->profile, s->analysis, sel) : CollectiveScene{});
+        CollectiveScene scene = sel >= 0 ? buildScene(s->profile, s->analysis, sel) : CollectiveScene{};
+        // the line above the view names the index and the step: the title keeps the op and who was late
+        if (sel >= 0) scene.title = skew::collectiveShortTitle(s->profile, s->analysis, s->analysis.collectives[size_t(sel)]);
+        view->setScene(std::move(scene));
     }
     mapA_->setSelectedCollective(selA_);
     mapB_->setSelectedCollective(selB_);
@@ -376,6 +412,22 @@ void CompareView::zoomCollectives(double factor) {
 void CompareView::fitCollectives() {
     collA_->resetZoom();
     collB_->resetZoom();
+}
+
+QString CompareView::scaleNoteText() const {
+    if (collA_->scene().collective < 0 || collB_->scene().collective < 0) return {};
+    const double a = collA_->xAxis->range().size(), b = collB_->xAxis->range().size();  // ms
+    if (a <= 0 || b <= 0 || std::max(a, b) < 1.5 * std::min(a, b)) return {};
+    auto span = [](double ms) { return QString::fromStdString(skew::formatDuration(int64_t(std::llround(ms * 1e6)))); };
+    const QString why = collA_->isFitted() && collB_->isFitted() ? tr("each fitted to its collective") : tr("zoomed; Fit Collective fits both");
+    return tr("\u26A0 Time scales differ: A's view spans %1, B's %2 (%3)").arg(span(a), span(b), why);
+}
+
+void CompareView::updateScaleNote() {
+    const QString t = scaleNoteText();
+    if (t == scaleNote_->text() && scaleNote_->isVisible() == !t.isEmpty()) return;
+    scaleNote_->setText(t);
+    scaleNote_->setVisible(!t.isEmpty());
 }
 
 void CompareView::showDetails(bool sideB, int rank, int lane, quint32 kernel) {
@@ -541,6 +593,10 @@ void CompareView::copyStateTo(CompareView& o, const QSize& size) const {
     for (auto [mine, theirs] : {std::pair{collA_, o.collA_}, std::pair{collB_, o.collB_}})
         if (!mine->isFitted()) theirs->xAxis->setRange(mine->xAxis->range());
     QCoreApplication::sendPostedEvents();
+    for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
+    // the views' spans may have shown the scale note: lay out again with it
+    QCoreApplication::sendPostedEvents();
+    o.layout()->activate();
     for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
 }
 

@@ -1,9 +1,12 @@
 // GUI tests of compare mode (offscreen): opening a comparison in the main window (and leaving it),
 // the compare view on a generated pair where the fix removes the planted big events, on the real
 // before/after pair (against `skewscope compare`), on captures whose ranks differ; the paired
-// collective both ways; and `render --view compare` drawing exactly what the viewer exports.
+// collective both ways; the view laid out as `render --size 1600x900` lays it out (legend off the
+// curves, list lines, titles and the delta table's key rows whole, the scale note, a default
+// selection that has a pair); and `render --view compare` drawing exactly what the viewer exports.
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
@@ -457,6 +460,185 @@ TEST(CompareView, LeavingCompareModeAndErrors) {
     std::string mine((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(mine, md.out);
     std::filesystem::remove_all(dir);
+}
+
+// ---- the view at the size `render --size` gives it --------------------------------------------
+
+CompareSessionPtr load(const std::string& a, const std::string& b) { return loadComparison({a}, {b}, {}, {}, nullptr); }
+const std::string& realBefore() {
+    static const std::string p = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite";
+    return p;
+}
+const std::string& realAfter() {
+    static const std::string p = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    return p;
+}
+
+// A compare view shown offscreen at `size`, set up as the export's copy is (CompareView::exportTo).
+std::unique_ptr<CompareView> shownAt(CompareSessionPtr c, QSize size) {
+    auto v = std::make_unique<CompareView>();
+    v->setComparison(c);
+    v->resize(size);
+    v->setAttribute(Qt::WA_DontShowOnScreen);
+    v->show();
+    QTest::qWait(30);
+    for (QCustomPlot* plot : v->findChildren<QCustomPlot*>()) plot->replot();
+    QTest::qWait(30);
+    for (QCustomPlot* plot : v->findChildren<QCustomPlot*>()) plot->replot();
+    return v;
+}
+
+// The CDF legend sits where no curve is: off the plot area, no curve point under it, its text whole
+// inside the chart. With one capture (the Ranks tab) it is back inside the plot, top left.
+void expectLegendOffTheCurves(const SkewCdfChart& cdf) {
+    ASSERT_TRUE(cdf.legendAbove());
+    const QRect legend = cdf.legend->outerRect(), plot = cdf.axisRect()->rect();
+    EXPECT_FALSE(legend.intersects(plot)) << "legend " << legend.x() << "," << legend.y() << " " << legend.width() << "x" << legend.height();
+    EXPECT_TRUE(QRect(0, 0, cdf.width(), cdf.height()).contains(legend));
+    EXPECT_EQ(cdf.legend->itemCount(), 4);
+    for (QCPGraph* g : {cdf.startCurve(), cdf.endCurve(), cdf.startCurveB(), cdf.endCurveB()}) {
+        ASSERT_GT(g->dataCount(), 2);
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+            EXPECT_FALSE(legend.contains(g->coordsToPixels(it->key, it->value).toPoint()));
+    }
+}
+
+// Every section line of the list of events is drawn whole (not elided): its text fits its row.
+void expectEventLinesWhole(const CompareEventsList& list) {
+    ASSERT_GT(list.topLevelItemCount(), 0);
+    for (int i = 0; i < list.topLevelItemCount(); ++i) {
+        QTreeWidgetItem* it = list.topLevelItem(i);
+        SCOPED_TRACE(it->text(0).toStdString());
+        const QRect r = list.visualItemRect(it);
+        EXPECT_LE(QFontMetrics(it->font(0)).horizontalAdvance(it->text(0)) + 8, r.width());
+        EXPECT_LE(r.right(), list.viewport()->width());
+    }
+}
+
+// The rows of the delta table before the per-rank ones (cost, big events, skews, causes, step,
+// counts) are in sight without scrolling.
+void expectKeyRowsInSight(const CompareView& v) {
+    const QTableView* t = v.deltaTable();
+    int shown = 0;
+    for (int r = 0; r < t->model()->rowCount(); ++r) {
+        const QString figure = t->model()->index(r, 0).data().toString();
+        if (figure.contains(": last arrivals") || figure.contains(": lateness")) break;
+        SCOPED_TRACE(figure.toStdString());
+        const QRect rect = t->visualRect(t->model()->index(r, CompareDeltaModel::Delta));
+        EXPECT_GE(rect.top(), 0);
+        EXPECT_LE(rect.bottom(), t->viewport()->height());
+        ++shown;
+    }
+    for (const char* key : {"start-skew cost", "big events", "start skew p90", "end skew max", "cause CPU launch", "cause GPU dependency",
+                            "cause GPU other", "cause unknown", "median step (NVTX)"})
+        EXPECT_GE(v.deltaModel()->rowOf(key), 0) << key;
+    EXPECT_GE(shown, 17);
+}
+
+TEST(CompareView, LaidOutAtRenderSizeShowsItsPartsWhole) {
+    for (auto [name, c] : {std::pair{"generated", load(before().path, after().path)}, std::pair{"real", load(realBefore(), realAfter())}}) {
+        SCOPED_TRACE(name);
+        for (QSize size : {QSize(1600, 900), QSize(1400, 800)}) {
+            SCOPED_TRACE(std::to_string(size.width()) + "x" + std::to_string(size.height()));
+            auto v = shownAt(c, size);
+            ASSERT_GE(v->pair(), 0);
+            expectLegendOffTheCurves(*v->cdf());
+            expectEventLinesWhole(*v->events());
+            // the collective titles whole: the op and who was late (index and step are on the line above)
+            for (CollectiveView* cv : {v->collectiveA(), v->collectiveB()}) {
+                ASSERT_GE(cv->scene().collective, 0);
+                EXPECT_EQ(cv->titleShown(), cv->titleText());
+                EXPECT_TRUE(cv->titleText().contains(" late by ")) << cv->titleText().toStdString();
+            }
+            if (size == QSize(1600, 900)) expectKeyRowsInSight(*v);
+        }
+    }
+    // one capture again: the legend goes back into the plot's top left
+    SkewCdfChart cdf;
+    cdf.resize(500, 300);
+    auto c = load(realBefore(), realAfter());
+    cdf.setComparison(c->a, 0, c->b, 0);
+    EXPECT_TRUE(cdf.legendAbove());
+    cdf.setGroup(c->a, 0);
+    EXPECT_FALSE(cdf.legendAbove());
+    EXPECT_EQ(cdf.legend->layout(), cdf.axisRect()->insetLayout());
+    EXPECT_EQ(cdf.legend->itemCount(), 2);
+}
+
+// The view opens on a collective both sides have: on the real pair A's largest start skew is #32,
+// which B (31 collectives, paired by index) lacks, so it opens on A's largest among #1..#31; #32
+// is listed as having no pair.
+TEST(CompareView, OpensOnTheWorstCollectiveThatHasAPair) {
+    testjson::Value a = testjson::parse(runSkewscope({"analyze", realBefore(), "--format", "json"}).out);
+    testjson::Value b = testjson::parse(runSkewscope({"analyze", realAfter(), "--format", "json"}).out);
+    const int64_t countB = b["groups"][0]["collectives"].i64();
+    int64_t worst = -1, worstSkew = -1, worstPaired = -1, worstPairedSkew = -1;
+    for (const auto& col : a["collectives"].arr) {
+        if (!col["complete"].b) continue;
+        const int64_t k = col["index"].i64(), skew = col["start_skew_ns"].i64();
+        if (skew > worstSkew) worst = k, worstSkew = skew;
+        if (k <= countB && skew > worstPairedSkew) worstPaired = k, worstPairedSkew = skew;
+    }
+    ASSERT_EQ(worst, 32);
+    ASSERT_EQ(countB, 31);
+    auto c = load(realBefore(), realAfter());
+    auto v = shownAt(c, {1600, 900});
+    ASSERT_GE(v->selectedA(), 0);
+    EXPECT_EQ(int64_t(c->a->analysis.collectives[size_t(v->selectedA())].index), worstPaired);
+    ASSERT_GE(v->selectedB(), 0);
+    EXPECT_EQ(int64_t(c->b->analysis.collectives[size_t(v->selectedB())].index), worstPaired);
+    EXPECT_EQ(v->collectiveB()->scene().collective, v->selectedB());
+    EXPECT_FALSE(v->selectedFromB());
+    // #32 is listed, and says it has no pair
+    QTreeWidgetItem* unpaired = v->events()->itemOf(false, int(c->a->analysis.groups[0].firstCollective) + 31);
+    ASSERT_TRUE(unpaired);
+    EXPECT_TRUE(unpaired->text(0).endsWith("no pair")) << unpaired->text(0).toStdString();
+    QTreeWidgetItem* paired = v->events()->itemOf(false, v->selectedA());
+    ASSERT_TRUE(paired);
+    EXPECT_FALSE(paired->text(0).contains("no pair"));
+    // and core's choice is the same on both sides of the pair
+    EXPECT_EQ(skew::worstPairedCollective(c->sideA(), c->sideB(), c->comparison.pairs[0], true), v->selectedA());
+    // the generated pair: A's worst (a planted 30 ms event) has its pair in B at the same step and position
+    auto g = load(before().path, after().path);
+    auto gv = shownAt(g, {1600, 900});
+    EXPECT_EQ(gv->selectedA(), skew::worstCollective(g->a->analysis, [&](int ci) {
+                  return g->a->analysis.collectives[size_t(ci)].group == g->comparison.pairs[0].a;
+              }));
+    EXPECT_GE(gv->selectedB(), 0);
+    EXPECT_EQ(gv->pairedBy(), skew::PairedCollective::By::StepPosition);
+}
+
+// A's planted 30 ms event and B's ordinary collective at that place: each view fits its own
+// collective, so their time axes differ by far, and the line above them says so with both spans.
+TEST(CompareView, SaysWhenTheTwoCollectiveViewsTimeScalesDiffer) {
+    auto c = load(before().path, after().path);
+    auto v = shownAt(c, {1600, 900});
+    const auto& p = c->comparison.pairs[0];
+    const auto& late = before().result.late[0];  // step 1, position 13
+    const int ca = atStepPosition(c->a->analysis, p.a, uint32_t(late.planted.step), uint32_t(late.planted.positionInStep));
+    v->selectCollective(false, ca);
+    QTest::qWait(30);
+    const double spanA = v->collectiveA()->xAxis->range().size(), spanB = v->collectiveB()->xAxis->range().size();
+    // A's view spans at least the planted delay (ms), B's far less
+    EXPECT_GT(spanA, double(late.planted.delayNs) / 1e6);
+    EXPECT_LT(spanB * 1.5, spanA);
+    auto ms = [](double x) { return QString::fromStdString(skew::formatDuration(int64_t(std::llround(x * 1e6)))); };
+    EXPECT_TRUE(v->scaleNote()->isVisible());
+    EXPECT_EQ(v->scaleNote()->text(),
+              QString("\u26A0 Time scales differ: A's view spans %1, B's %2 (each fitted to its collective)").arg(ms(spanA), ms(spanB)));
+    // collectives where neither side waits long: spans within 1.5x of each other, no note
+    bool sawAlike = false;
+    for (uint32_t pos = 1; pos <= 27 && !sawAlike; ++pos) {
+        const int a = atStepPosition(c->a->analysis, p.a, 5, pos);
+        if (a < 0 || c->a->analysis.collectives[size_t(a)].big) continue;
+        v->selectCollective(false, a);
+        QTest::qWait(20);
+        const double x = v->collectiveA()->xAxis->range().size(), y = v->collectiveB()->xAxis->range().size();
+        const bool differ = std::max(x, y) >= 1.5 * std::min(x, y);
+        EXPECT_EQ(v->scaleNote()->isVisible(), differ) << pos;
+        sawAlike |= !differ;
+    }
+    EXPECT_TRUE(sawAlike);
 }
 
 TEST(CompareView, RenderDrawsTheCompareViewAsTheViewerExportsIt) {
