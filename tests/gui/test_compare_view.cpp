@@ -1,4 +1,5 @@
-// GUI tests of compare mode (offscreen): opening a comparison in the main window (and leaving it),
+// GUI tests of compare mode (offscreen): opening a comparison in the main window (File > Compare...,
+// `skewscope A --vs B`, and leaving it),
 // the compare view on a generated pair where the fix removes the planted big events, on the real
 // before/after pair (against `skewscope compare`), on captures whose ranks differ; the paired
 // collective both ways; the view laid out as `render --size 1600x900` lays it out (legend off the
@@ -8,6 +9,8 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QFileDialog>
+#include <QTimer>
 #include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
@@ -27,7 +30,9 @@
 #include "compare_events.h"
 #include "compare_rank_bars.h"
 #include "compare_view.h"
+#include "cli/command_line.h"
 #include "gen_fixture.h"
+#include "gui_entry.h"
 #include "gui_util.h"
 #include "json_value.h"
 #include "main_window.h"
@@ -639,6 +644,130 @@ TEST(CompareView, SaysWhenTheTwoCollectiveViewsTimeScalesDiffer) {
         sawAlike |= !differ;
     }
     EXPECT_TRUE(sawAlike);
+}
+
+// The per-rank bars: the mean lateness without big events of each rank, A beside B, as the JSON of
+// `skewscope compare` gives them (in us below 1 ms, as the axis says).
+TEST(CompareView, MeanLatenessBarsAreTheJsonFigures) {
+    for (auto [a, b] : {std::pair{realBefore(), realAfter()}, std::pair{before().path, after().path}}) {
+        SCOPED_TRACE(a);
+        testjson::Value j = testjson::parse(runSkewscope({"compare", a, "--vs", b, "--format", "json"}).out);
+        auto c = load(a, b);
+        auto v = shownAt(c, {1400, 800});
+        const auto& pj = j["groups"][0];
+        const auto& ga = j["a"]["groups"][size_t(pj["a"].i64())];
+        const auto& gb = j["b"]["groups"][size_t(pj["b"].i64())];
+        const size_t n = ga["per_rank"].size();
+        ASSERT_EQ(size_t(v->rankBars()->latenessA()->data()->size()), n);
+        ASSERT_EQ(size_t(v->rankBars()->latenessB()->data()->size()), n);
+        int64_t maxLat = 0;
+        for (size_t r = 0; r < n; ++r)
+            maxLat = std::max({maxLat, ga["per_rank"][r]["mean_lateness_excl_big_ns"].i64(), gb["per_rank"][r]["mean_lateness_excl_big_ns"].i64()});
+        const bool us = maxLat < 1'000'000;
+        const QString label = v->rankBars()->latenessA()->valueAxis()->label();
+        EXPECT_TRUE(label.endsWith(us ? "(us)" : "(ms)")) << label.toStdString();
+        const double unit = us ? 1e3 : 1e6;
+        for (size_t r = 0; r < n; ++r) {
+            SCOPED_TRACE(r);
+            EXPECT_DOUBLE_EQ(v->rankBars()->latenessA()->data()->at(int(r))->value,
+                             double(ga["per_rank"][r]["mean_lateness_excl_big_ns"].i64()) / unit);
+            EXPECT_DOUBLE_EQ(v->rankBars()->latenessB()->data()->at(int(r))->value,
+                             double(gb["per_rank"][r]["mean_lateness_excl_big_ns"].i64()) / unit);
+            EXPECT_DOUBLE_EQ(v->rankBars()->lastA()->data()->at(int(r))->value, double(ga["per_rank"][r]["last_count"].i64()));
+            EXPECT_DOUBLE_EQ(v->rankBars()->lastB()->data()->at(int(r))->value, double(gb["per_rank"][r]["last_count"].i64()));
+        }
+    }
+}
+
+// ---- opening a comparison ------------------------------------------------------------------
+
+// File > Compare...: a dialog for A's exports, then one for B's (starting in A's folder); the
+// comparison of what was picked opens.
+TEST(CompareView, FileCompareAsksForAThenBAndOpensTheComparison) {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QAction* compare = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == "&Compare...") compare = a;
+    ASSERT_TRUE(compare);
+    EXPECT_EQ(compare->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QStringList titles, startDirs;
+    const QStringList picks = {q(before().path), q(after().path)};
+    // answers each file dialog as it comes up, A's with A's file and B's with B's, until it closes
+    // (a dialog that has not taken the selection yet stays open and is answered again)
+    QTimer answer;
+    answer.setInterval(30);
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!d) return;
+        if (titles.isEmpty() || titles.back() != d->windowTitle()) {
+            titles << d->windowTitle();
+            startDirs << d->directory().absolutePath();
+        }
+        d->selectFile(picks[d->windowTitle().contains("B (after)") ? 1 : 0]);
+        static_cast<QDialog*>(d)->accept();  // QFileDialog::accept, as the Open button
+    });
+    answer.start();
+    QSignalSpy ok(&w, &MainWindow::comparisonLoaded);
+    compare->trigger();
+    for (int i = 0; i < 1200 && ok.isEmpty(); ++i) QTest::qWait(50);
+    answer.stop();
+    ASSERT_EQ(ok.size(), 1);
+    ASSERT_EQ(titles.size(), 2);
+    EXPECT_EQ(titles[0], "Compare: the A (before) capture's exports");
+    EXPECT_EQ(titles[1], "Compare: the B (after) capture's exports");
+    EXPECT_EQ(startDirs[1], QFileInfo(picks[0]).absolutePath());
+    EXPECT_TRUE(w.inCompareMode());
+    ASSERT_TRUE(w.comparison());
+    EXPECT_EQ(w.comparison()->a->files, std::vector<std::string>{before().path});
+    EXPECT_EQ(w.comparison()->b->files, std::vector<std::string>{after().path});
+    EXPECT_EQ(w.compareView()->comparison(), w.comparison());
+    EXPECT_EQ(w.compareView()->comparison()->comparison.pairs.size(), 2u);
+}
+
+// `skewscope A... --vs B...`: the arguments as the viewer's command line splits them, then what
+// the viewer does with them at start (several files per side here: per-rank files).
+TEST(CompareView, CommandLineVsStartsTheComparison) {
+    auto cfg = withBigEvents();
+    cfg.perRankFiles = true;
+    cfg.ranks = 4;
+    for (auto& l : cfg.late) l.rank %= 4;
+    const auto& a = generated("cmp-cli-ranks-before", cfg);
+    cfg.late.clear();
+    const auto& b = generated("cmp-cli-ranks-after", cfg);
+    std::vector<std::string> args = a.result.files;
+    args.push_back("--vs");
+    args.insert(args.end(), b.result.files.begin(), b.result.files.end());
+    std::vector<std::string> filesA, filesB;
+    std::string err;
+    ASSERT_TRUE(skew::parseViewerArgs(args, filesA, filesB, err)) << err;
+    EXPECT_EQ(filesA, a.result.files);
+    EXPECT_EQ(filesB, b.result.files);
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy ok(&w, &MainWindow::comparisonLoaded);
+    openFromCommandLine(w, filesA, filesB);
+    for (int i = 0; i < 1200 && ok.isEmpty(); ++i) QTest::qWait(50);
+    ASSERT_EQ(ok.size(), 1);
+    EXPECT_TRUE(w.inCompareMode());
+    EXPECT_EQ(w.comparison()->a->files, a.result.files);
+    EXPECT_EQ(w.comparison()->b->files, b.result.files);
+    EXPECT_EQ(w.comparison()->a->profile.ranks.size(), 4u);
+    EXPECT_EQ(w.comparison()->b->profile.ranks.size(), 4u);
+    EXPECT_FALSE(w.compareView()->verdictText().isEmpty());
+    // the FSDP pair: A's planted big events, none in B (the generator's truth)
+    const int pair = fsdpPair(*w.compareView());
+    ASSERT_GE(pair, 0);
+    const auto& p = w.comparison()->comparison.pairs[size_t(pair)];
+    EXPECT_EQ(size_t(p.valuesA.bigCount), a.result.late.size());
+    EXPECT_EQ(p.valuesB.bigCount, 0);
+    // without --vs the same start opens the files
+    QSignalSpy opened(&w, &MainWindow::sessionLoaded);
+    openFromCommandLine(w, {before().path}, {});
+    ASSERT_TRUE(guitest::waitLoaded(opened));
+    EXPECT_FALSE(w.inCompareMode());
 }
 
 TEST(CompareView, RenderDrawsTheCompareViewAsTheViewerExportsIt) {
