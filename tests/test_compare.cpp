@@ -1,24 +1,69 @@
 // `skewscope compare`: on the real before/after pair each side equals `analyze` of its file and
 // every delta equals the difference of the two analyses; on generated pairs the "after" capture
 // without the planted big events loses exactly their excess, and the recurring positions of the
-// step disappear; captures whose ranks differ say so.
+// step disappear; groups pair by op mix (80% alike) and rank count, and every group that does not
+// pair is named, with why, in text, Markdown and JSON; the reports give A -> B of every figure.
 
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <tuple>
 
 
 #include "compare/compare.h"
 #include "gen_fixture.h"
 #include "json_value.h"
 #include "model/loader.h"
+#include "profile_builder.h"
+#include "report/compare_report.h"
+#include "report/format.h"
 #include "test_util.h"
 
 using namespace testutil;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
 constexpr int64_t kMs = 1'000'000;
+
+// A group's start-skew cost from member times alone: total = sum of member durations, excess =
+// total - n x shortest, over collectives every rank took part in (analysis-spec.md).
+struct SideCost {
+    int64_t total = 0, excess = 0;
+    double share() const { return total ? double(excess) / double(total) : 0; }
+};
+void addCollective(SideCost& c, const std::vector<int64_t>& durations) {
+    int64_t sum = 0, shortest = INT64_MAX;
+    for (int64_t d : durations) sum += d, shortest = std::min(shortest, d);
+    c.total += sum;
+    c.excess += sum - int64_t(durations.size()) * shortest;
+}
+// from the generator's truth (`group` in its numbering: 0 FSDP, 1 AllReduce)
+SideCost truthCost(const skewgen::GenResult& r, int group) {
+    SideCost c;
+    for (const auto& tc : r.collectives) {
+        if (tc.group != group || tc.members.size() != r.rankLabels.size()) continue;
+        std::vector<int64_t> d;
+        for (const auto& m : tc.members) d.push_back(m.endNs - m.startNs);
+        addCollective(c, d);
+    }
+    return c;
+}
+// from an analyze JSON's collectives of group `group` (their members' start and end)
+SideCost jsonCost(const testjson::Value& analysis, int64_t group) {
+    SideCost c;
+    for (const auto& col : analysis["collectives"].arr) {
+        if (col["group"].i64() != group || !col["complete"].b) continue;
+        std::vector<int64_t> d;
+        for (const auto& m : col["members"].arr) d.push_back(m["end_ns"].i64() - m["start_ns"].i64());
+        addCollective(c, d);
+    }
+    return c;
+}
 
 TEST(Compare, RealPairEachSideIsItsAnalysisAndDeltasAreDifferences) {
     const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
@@ -62,10 +107,30 @@ TEST(Compare, RealPairEachSideIsItsAnalysisAndDeltasAreDifferences) {
         EXPECT_EQ(d["causes"][cause].i64(), nb - na) << cause;
     }
     EXPECT_TRUE(d["step_median_ns"].isNull());  // neither capture has NVTX steps
+    // cost share and excess recomputed from each side's member durations
+    const SideCost costA = jsonCost(a, 0), costB = jsonCost(b, 0);
+    EXPECT_EQ(ga["cost"]["total_ns"].i64(), costA.total);
+    EXPECT_EQ(d["excess_ns"].i64(), costB.excess - costA.excess);
+    EXPECT_NEAR(d["cost_share"].num, costB.share() - costA.share(), 1e-6);
     // the text opens with the verdict in numbers
     RunResult text = runSkewscope({"compare", before, "--vs", after});
     EXPECT_THAT(text.out, HasSubstr("Verdict: start-skew cost 54.5% -> 67.5% of NCCL kernel time; big events 0 -> 0; p90 start skew "
                                     "655.9 us -> 2.96 ms; median step: no NVTX steps."));
+}
+
+// The id of the group of an analyze JSON whose op counts are those the generator wrote for its
+// group `truthGroup`; -1 when none or several.
+int groupWithTruthOps(const testjson::Value& analysis, const skewgen::GenResult& r, int truthGroup) {
+    std::map<std::string, int64_t> ops;
+    for (const auto& tc : r.collectives)
+        if (tc.group == truthGroup) ++ops[tc.op];
+    int found = -1;
+    for (const auto& g : analysis["groups"].arr) {
+        std::map<std::string, int64_t> mine;
+        for (const auto& [op, n] : g["ops"].obj) mine[op] = n.i64();
+        if (mine == ops) found = found < 0 ? int(g["id"].i64()) : -2;
+    }
+    return found < 0 ? -1 : found;
 }
 
 // Big events at positions 13 and 20 of every step (GPU-caused, rotating ranks), and the same run
@@ -89,12 +154,31 @@ TEST(Compare, FixRemovesThePlantedBigEvents) {
     RunResult r = runSkewscope({"compare", before.path, "--vs", after.path, "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     testjson::Value v = testjson::parse(r.out);
-    // the FSDP group pairs with the FSDP group, the AllReduce with the AllReduce
+    // the FSDP group pairs with the FSDP group, the AllReduce with the AllReduce: each side's group
+    // of each kind found by the generator's op counts, and both ends of each pair checked
     ASSERT_EQ(v["groups"].size(), 2u);
+    const int fsdpA = groupWithTruthOps(v["a"], before.result, 0), fsdpB = groupWithTruthOps(v["b"], after.result, 0);
+    const int arA = groupWithTruthOps(v["a"], before.result, 1), arB = groupWithTruthOps(v["b"], after.result, 1);
+    EXPECT_EQ(fsdpA, 0);  // lane grouping starts from the longest lanes: the FSDP stream's
+    EXPECT_EQ(fsdpB, 0);
+    EXPECT_EQ(arA, 1);
+    EXPECT_EQ(arB, 1);
     const testjson::Value* fsdp = nullptr;
-    for (const auto& g : v["groups"].arr)
-        if (v["a"]["groups"][size_t(g["a"].i64())]["ops"].has("AllGather")) fsdp = &g;
+    for (const auto& g : v["groups"].arr) {
+        if (g["a"].i64() == fsdpA) {
+            EXPECT_EQ(g["b"].i64(), fsdpB);
+            fsdp = &g;
+        } else {
+            EXPECT_EQ(g["a"].i64(), arA);
+            EXPECT_EQ(g["b"].i64(), arB);
+        }
+    }
     ASSERT_TRUE(fsdp);
+    EXPECT_EQ(v["unpaired"]["a"].size(), 0u);
+    EXPECT_EQ(v["unpaired"]["b"].size(), 0u);
+    EXPECT_EQ(v["messages"].size(), 0u);
+    EXPECT_EQ(v["summary"].str, "2 pairs of groups compared");
+    EXPECT_EQ(v["advice"].str, "");
     const auto& ga = v["a"]["groups"][size_t((*fsdp)["a"].i64())];
     const auto& gb = v["b"]["groups"][size_t((*fsdp)["b"].i64())];
     const auto& d = (*fsdp)["delta"];
@@ -112,12 +196,14 @@ TEST(Compare, FixRemovesThePlantedBigEvents) {
             }
     EXPECT_EQ(ga["cost"]["big"]["excess_ns"].i64(), planted);
     EXPECT_EQ(d["big"]["excess_ns"].i64(), -planted);
-    // ... and the whole excess drops by about that much: the rest of the run is the same workload
-    // (its own jitter moves it by a few percent)
-    const int64_t restA = ga["cost"]["rest"]["excess_ns"].i64(), restB = gb["cost"]["rest"]["excess_ns"].i64();
-    EXPECT_NEAR(double(restB), double(restA), 0.15 * double(restA));
-    EXPECT_NEAR(double(d["excess_ns"].i64()), double(-planted), 0.15 * double(restA));
-    EXPECT_LT(d["cost_share"].num, -0.3);
+    // ... and the whole excess and the cost share move by exactly what the generator's member
+    // times give for each side (share = excess / total over the group's complete collectives)
+    const SideCost truthA = truthCost(before.result, 0), truthB = truthCost(after.result, 0);
+    EXPECT_EQ(ga["cost"]["total_ns"].i64(), truthA.total);
+    EXPECT_EQ(gb["cost"]["total_ns"].i64(), truthB.total);
+    EXPECT_EQ(d["excess_ns"].i64(), truthB.excess - truthA.excess);
+    EXPECT_NEAR(d["cost_share"].num, truthB.share() - truthA.share(), 1e-6);  // the JSON has 6 decimals
+    EXPECT_LT(truthB.share() - truthA.share(), -0.3);  // the planted events were most of A's cost
     EXPECT_NE(d["step_median_ns"].raw, "null");
     // the recurring positions, followed: big in 5 of 5 steps before, 0 of 5 after
     EXPECT_TRUE((*fsdp)["same_step_sequence"].b);
@@ -221,6 +307,17 @@ TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
         skew::PairedCollective back = skew::pairedCollective(A.side(), B.side(), *fsdp, false, uint32_t(pc.collective));
         EXPECT_EQ(back.collective, int(ci));
     }
+    // the worst collective that has a pair: A's largest start skew outside its first step (the one
+    // B lacks), and from B simply B's largest
+    int64_t best = -1;
+    int want = -1;
+    for (uint32_t i = 0; i < ga.count; ++i) {
+        const skew::Collective& col = A.a.collectives[ga.firstCollective + i];
+        if (col.complete && col.step >= 2 && col.startSkew() > best) best = col.startSkew(), want = int(ga.firstCollective + i);
+    }
+    EXPECT_EQ(skew::worstPairedCollective(A.side(), B.side(), *fsdp, true), want);
+    EXPECT_EQ(skew::worstPairedCollective(A.side(), B.side(), *fsdp, false),
+              skew::worstCollective(B.a, [&](int ci) { return B.a.collectives[size_t(ci)].group == fsdp->b; }));
     // without steps (the real pair, SendRecv only) collectives pair by index: B has 31 of A's 33
     Loaded RA(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"), RB(realDataDir() + "/nsysai-mfu_2gpu_after.sqlite");
     skew::Comparison rc = skew::compareCaptures(RA.side(), RB.side());
@@ -230,6 +327,16 @@ TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
         EXPECT_EQ(pc.by, skew::PairedCollective::By::Index);
         EXPECT_EQ(pc.collective, i <= 31 ? int(i - 1) : -1);
     }
+    // A's largest start skew is #32, which B lacks: the worst with a pair is the largest of #1..#31
+    int64_t largest = -1, largestPaired = -1;
+    int worst = -1, worstPaired = -1;
+    for (uint32_t i = 0; i < 33; ++i) {
+        const int64_t sk = RA.a.collectives[i].startSkew();
+        if (sk > largest) largest = sk, worst = int(i);
+        if (i < 31 && sk > largestPaired) largestPaired = sk, worstPaired = int(i);
+    }
+    EXPECT_EQ(worst, 31);
+    EXPECT_EQ(skew::worstPairedCollective(RA.side(), RB.side(), rc.pairs[0], true), worstPaired);
 }
 
 TEST(Compare, RanksThatDifferAreNamed) {
@@ -240,14 +347,336 @@ TEST(Compare, RanksThatDifferAreNamed) {
     const auto& eight = generated("demo-8", cfg);
     RunResult r = runSkewscope({"compare", seven.path, "--vs", eight.path});
     ASSERT_EQ(r.exitCode, 0) << r.err;
+    // nothing compared, said first; each group of A names B's group that runs its ops elsewhere, and
+    // B's lines agree (not "no counterpart": they have one, on other ranks)
+    EXPECT_THAT(r.out, HasSubstr("\n  No group of A (before) was compared with a group of B (after).\n"));
     EXPECT_THAT(r.out, HasSubstr("Groups not compared"));
-    EXPECT_THAT(r.out, HasSubstr("runs on 7 ranks (dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7), its match in B on a different "
-                                 "number of ranks: ranks differ between the captures"));
+    std::string sevenRanks, eightRanks;
+    for (const auto& l : seven.result.rankLabels) sevenRanks += (sevenRanks.empty() ? "" : ", ") + l;
+    for (const auto& l : eight.result.rankLabels) eightRanks += (eightRanks.empty() ? "" : ", ") + l;
+    ASSERT_EQ(sevenRanks, "dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7");
     RunResult json = runSkewscope({"compare", seven.path, "--vs", eight.path, "--format", "json"});
     testjson::Value v = testjson::parse(json.out);
+    for (const auto* g : {&v["a"]["groups"][0], &v["a"]["groups"][1]}) {
+        std::string ops;
+        for (const auto& [op, n] : (*g)["ops"].obj) ops += (ops.empty() ? "" : ", ") + op + " " + n.raw;
+        const std::string id = (*g)["id"].raw;
+        EXPECT_THAT(r.out, HasSubstr("A group " + id + " (" + ops + ") runs on 7 ranks (" + sevenRanks + "), B group " + id +
+                                     " runs its ops on 8 ranks (" + eightRanks +
+                                     "): ranks differ between the captures, so neither group is compared"));
+        EXPECT_THAT(r.out, HasSubstr("B group " + id + " (" + ops + ", 8 ranks) is not compared: ranks differ from A group " + id +
+                                     " (7 ranks), whose ops it runs"));
+    }
+    EXPECT_THAT(r.out, Not(HasSubstr("no counterpart")));
+    EXPECT_THAT(r.out, HasSubstr("Groups pair when they run on the same number of ranks with the same mix of ops (80% alike). "
+                                 "Compare captures of the same job, with every rank's export on each side (A has 7 ranks, B 8;"));
     EXPECT_EQ(v["groups"].size(), 0u);
     EXPECT_EQ(v["unpaired"]["a"].size(), 2u);
     EXPECT_EQ(v["unpaired"]["b"].size(), 2u);
+    EXPECT_EQ(v["messages"].size(), 4u);
+    EXPECT_EQ(v["summary"].str, "No group of A (before) was compared with a group of B (after)");
+    EXPECT_THAT(v["advice"].str, HasSubstr("(A has 7 ranks, B 8;"));
+    RunResult md = runSkewscope({"compare", seven.path, "--vs", eight.path, "--format", "md"});
+    EXPECT_EQ(md.exitCode, 0);
+    for (const auto& m : v["messages"].arr) EXPECT_THAT(md.out, HasSubstr("- " + m.str + "\n"));
+    EXPECT_THAT(md.out, HasSubstr(v["summary"].str + "."));
+    EXPECT_THAT(md.out, HasSubstr(v["advice"].str + "."));
+}
+
+// The real 2-GPU capture (one SendRecv group) against a generated 2-rank run (FSDP and AllReduce
+// groups): the rank counts agree, the ops do not, so no group pairs, and every group of both sides
+// is named, with why, in the text, the Markdown and the JSON messages.
+TEST(Compare, GroupsUnpairedByOpsAreNamedInEveryFormat) {
+    const std::string real = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite";
+    skewgen::GenConfig cfg;
+    cfg.ranks = 2;
+    cfg.steps = 3;
+    const auto& gen = generated("cmp-2ranks", cfg);
+    RunResult json = runSkewscope({"compare", real, "--vs", gen.path, "--format", "json"});
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    testjson::Value v = testjson::parse(json.out);
+    testjson::Value a = testjson::parse(runSkewscope({"analyze", real, "--format", "json"}).out);
+    testjson::Value b = testjson::parse(runSkewscope({"analyze", gen.path, "--format", "json"}).out);
+    ASSERT_EQ(a["groups"].size(), 1u);
+    ASSERT_EQ(b["groups"].size(), 2u);
+    EXPECT_EQ(v["groups"].size(), 0u);
+    EXPECT_EQ(v["unpaired"]["a"].size(), 1u);
+    EXPECT_EQ(v["unpaired"]["b"].size(), 2u);
+    // the expected line of each group, from its side's own analysis
+    std::vector<std::string> want;
+    for (auto [side, other, ref] : {std::tuple{"A", "B", &a}, std::tuple{"B", "A", &b}})
+        for (const auto& g : (*ref)["groups"].arr) {
+            std::string ops;
+            for (const auto& [op, n] : g["ops"].obj) ops += (ops.empty() ? "" : ", ") + op + " " + n.raw;
+            want.push_back(std::string(side) + " group " + g["id"].raw + " (" + ops + ", 2 ranks) has no counterpart in " + other +
+                           ": no group of " + other + " runs its ops (80% alike) on 2 ranks");
+        }
+    ASSERT_EQ(v["messages"].size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(v["messages"][i].str, want[i]);
+    EXPECT_EQ(v["summary"].str, "No group of A (before) was compared with a group of B (after)");
+    EXPECT_EQ(v["advice"].str, "Groups pair when they run on the same number of ranks with the same mix of ops (80% alike). "
+                               "Compare captures of the same job, with every rank's export on each side");
+    for (const char* format : {"text", "md"}) {
+        SCOPED_TRACE(format);
+        RunResult r = runSkewscope({"compare", real, "--vs", gen.path, "--format", format});
+        EXPECT_EQ(r.exitCode, 0);
+        for (const auto& w : want) EXPECT_THAT(r.out, HasSubstr(w + "\n"));
+        EXPECT_THAT(r.out, HasSubstr("No group of A (before) was compared with a group of B (after)."));
+        EXPECT_THAT(r.out, HasSubstr("every rank's export on each side."));
+    }
+    // partly paired: 2-rank FSDP + AllReduce against 2-rank FSDP + SendRecv; the FSDP groups pair,
+    // the two left over are named
+    auto cfg2 = cfg;
+    cfg2.allReduce = false;
+    cfg2.sendRecv = true;
+    const auto& gen2 = generated("cmp-2ranks-sendrecv", cfg2);
+    testjson::Value p = testjson::parse(runSkewscope({"compare", gen.path, "--vs", gen2.path, "--format", "json"}).out);
+    ASSERT_EQ(p["groups"].size(), 1u);
+    EXPECT_EQ(p["groups"][0]["a"].i64(), groupWithTruthOps(p["a"], gen.result, 0));
+    EXPECT_EQ(p["groups"][0]["b"].i64(), groupWithTruthOps(p["b"], gen2.result, 0));
+    const int ar = groupWithTruthOps(p["a"], gen.result, 1), sr = groupWithTruthOps(p["b"], gen2.result, 1);
+    ASSERT_GE(ar, 0);
+    ASSERT_GE(sr, 0);
+    const std::string steps = std::to_string(cfg.steps);
+    const std::vector<std::string> left = {
+        "A group " + std::to_string(ar) + " (AllReduce " + steps + ", 2 ranks) has no counterpart in B: no group of B runs its ops (80% alike) on 2 ranks",
+        "B group " + std::to_string(sr) + " (SendRecv " + p["b"]["groups"][size_t(sr)]["ops"]["SendRecv"].raw +
+            ", 2 ranks) has no counterpart in A: no group of A runs its ops (80% alike) on 2 ranks"};
+    ASSERT_EQ(p["messages"].size(), 2u);
+    EXPECT_EQ(p["messages"][0].str, left[0]);
+    EXPECT_EQ(p["messages"][1].str, left[1]);
+    EXPECT_EQ(p["summary"].str, "1 pair of groups compared; not compared: 1 group of A, 1 of B");
+    for (const char* format : {"text", "md"}) {
+        RunResult r = runSkewscope({"compare", gen.path, "--vs", gen2.path, "--format", format});
+        for (const auto& w : left) EXPECT_THAT(r.out, HasSubstr(w + "\n")) << format;
+        EXPECT_THAT(r.out, HasSubstr("1 pair of groups compared; not compared: 1 group of A, 1 of B.")) << format;
+    }
+}
+
+// Pairing by op mix and rank count (docs/analysis.md): the similarity of two groups is 1 - half the
+// sum of the differences of their op shares, and groups pair at 0.8 or more on the same number of
+// ranks. Built by hand: A runs 10 AllGathers on 2 ranks.
+struct Built {
+    skew::Profile p;
+    skew::Analysis a;
+    skew::Side side() const { return {&p, &a}; }
+};
+std::unique_ptr<Built> buildRun(int ranks, const std::vector<std::string>& ops) {
+    const std::string AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    const std::string RS = "ncclDevKernel_ReduceScatter_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    ProfileBuilder pb;
+    for (int r = 0; r < ranks; ++r) pb.rank(r);
+    int64_t t = 1'000'000'000;
+    for (const auto& op : ops) {
+        for (int r = 0; r < ranks; ++r) pb.kernel(r, 56, t + r * 10'000, t + 200'000, op == "AG" ? AG : RS);
+        t += 2 * kMs;
+    }
+    auto b = std::make_unique<Built>();
+    b->p = pb.build();
+    b->a = skew::analyze(b->p);
+    return b;
+}
+std::vector<std::string> mix(int ag, int rs) {
+    std::vector<std::string> v(size_t(ag), "AG");
+    v.insert(v.end(), size_t(rs), "RS");
+    std::rotate(v.begin(), v.begin() + ag / 2, v.end());  // the RS among the AGs
+    return v;
+}
+
+TEST(Compare, GroupsPairByOpMixAtLeast80PercentAlikeOnTheSameRanks) {
+    auto A = buildRun(2, mix(10, 0));
+    ASSERT_EQ(A->a.groups.size(), 1u);
+    ASSERT_EQ(A->a.groups[0].count, 10u);
+    struct Case {
+        int ranks, ag, rs;
+        bool pairs;
+    };
+    // similarity with A: 1 - (|1 - ag/n| + rs/n) / 2
+    for (const Case& k : {Case{2, 8, 2, true}, Case{2, 16, 4, true}, Case{2, 7, 3, false}, Case{2, 6, 4, false}, Case{3, 10, 0, false},
+                          Case{2, 12, 0, true}}) {
+        SCOPED_TRACE(std::to_string(k.ranks) + " ranks, " + std::to_string(k.ag) + " AG, " + std::to_string(k.rs) + " RS");
+        const double n = k.ag + k.rs, sim = 1 - (std::abs(1 - k.ag / n) + k.rs / n) / 2;
+        ASSERT_EQ(k.pairs, k.ranks == 2 && sim >= 0.8 - 1e-12);
+        auto B = buildRun(k.ranks, mix(k.ag, k.rs));
+        ASSERT_EQ(B->a.groups.size(), 1u);
+        ASSERT_EQ(B->a.groups[0].count, uint32_t(n));
+        skew::Comparison c = skew::compareCaptures(A->side(), B->side());
+        if (k.pairs) {
+            ASSERT_EQ(c.pairs.size(), 1u);
+            EXPECT_EQ(c.pairs[0].a, 0);
+            EXPECT_EQ(c.pairs[0].b, 0);
+            EXPECT_TRUE(c.messages.empty());
+            continue;
+        }
+        EXPECT_TRUE(c.pairs.empty());
+        EXPECT_EQ(c.unpairedA, std::vector<int>{0});
+        EXPECT_EQ(c.unpairedB, std::vector<int>{0});
+        ASSERT_EQ(c.messages.size(), 2u);
+        std::string opsB = "AllGather " + std::to_string(k.ag) + (k.rs ? ", ReduceScatter " + std::to_string(k.rs) : "");
+        if (k.ranks == 2) {
+            EXPECT_EQ(c.messages[0], "A group 0 (AllGather 10, 2 ranks) has no counterpart in B: no group of B runs its ops (80% alike) on 2 ranks");
+            EXPECT_EQ(c.messages[1], "B group 0 (" + opsB + ", 2 ranks) has no counterpart in A: no group of A runs its ops (80% alike) on 2 ranks");
+        } else {
+            EXPECT_EQ(c.messages[0], "A group 0 (AllGather 10) runs on 2 ranks (dev 0, dev 1), B group 0 runs its ops on 3 ranks (dev 0, dev 1, "
+                                     "dev 2): ranks differ between the captures, so neither group is compared");
+            EXPECT_EQ(c.messages[1], "B group 0 (AllGather 10, 3 ranks) is not compared: ranks differ from A group 0 (2 ranks), whose ops it runs");
+        }
+    }
+}
+
+// The report gives each figure as A -> B (B - A): skews with their max, the cost, big events and
+// their causes, the causes of all late arrivals, per rank the last arrivals and the mean lateness;
+// and on the real pair (33 and 31 SendRecv, no steps) it cautions that the collectives are few and
+// pair by index. Every expected number is from the two analyze JSONs.
+TEST(Compare, ReportGivesAToBOfEveryFigureAndCautions) {
+    const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    testjson::Value a = testjson::parse(runSkewscope({"analyze", before, "--format", "json"}).out);
+    testjson::Value b = testjson::parse(runSkewscope({"analyze", after, "--format", "json"}).out);
+    const auto& ga = a["groups"][0];
+    const auto& gb = b["groups"][0];
+    auto d = [](int64_t ns) { return skew::formatDuration(ns); };
+    auto sd = [&](int64_t ns) { return (ns > 0 ? "+" : ns < 0 ? "-" : "") + d(ns < 0 ? -ns : ns); };
+    auto sn = [](int64_t n) { return (n > 0 ? "+" : "") + std::to_string(n); };
+    auto cd = [&](int64_t x, int64_t y) { return d(x) + " -> " + d(y) + " (" + sd(y - x) + ")"; };
+    auto cn = [&](int64_t x, int64_t y) { return std::to_string(x) + " -> " + std::to_string(y) + " (" + sn(y - x) + ")"; };
+    auto causes = [&](bool bigOnly) {
+        std::string s;
+        for (const char* cause : {"cpu_launch", "gpu_dependency", "gpu_other", "unknown"}) {
+            int64_t na = 0, nb = 0;
+            for (const auto& c : a["collectives"].arr) na += c["complete"].b && (!bigOnly || c["big"].b) && c["cause"].str == cause;
+            for (const auto& c : b["collectives"].arr) nb += c["complete"].b && (!bigOnly || c["big"].b) && c["cause"].str == cause;
+            s += (s.empty() ? "" : ", ") + std::string(cause) + " " + cn(na, nb);
+        }
+        return s;
+    };
+    const int64_t completeA = ga["complete"].i64(), completeB = gb["complete"].i64();
+    ASSERT_EQ(completeA, 33);
+    ASSERT_EQ(completeB, 31);
+    for (const char* format : {"text", "md"}) {
+        SCOPED_TRACE(format);
+        const bool md = std::string(format) == "md";
+        const std::string li = md ? "- " : "  - ", sub = md ? "  - " : "    - ", nl = md ? "  \n" : "\n", in = md ? "" : "  ";
+        RunResult r = runSkewscope({"compare", before, "--vs", after, "--format", format});
+        ASSERT_EQ(r.exitCode, 0);
+        const std::string& o = r.out;
+        EXPECT_THAT(o, HasSubstr(in + "Caution: few collectives: A has 33 complete, B 31 (under 50): one collective moves a p90 or a max, "
+                                      "so small differences may be chance." + nl));
+        EXPECT_THAT(o, HasSubstr(in + "Caution: collectives pair by their index in the group (neither capture has steps): #k of A and #k "
+                                      "of B are the same work only when both captures start at the same point of the run." + nl));
+        EXPECT_THAT(o, HasSubstr(li + "collectives " + cn(ga["collectives"].i64(), gb["collectives"].i64()) + ", complete " +
+                                 cn(completeA, completeB) + "\n"));
+        for (const char* k : {"start_skew_ns", "end_skew_ns"}) {
+            const auto &x = ga[k], &y = gb[k];
+            EXPECT_THAT(o, HasSubstr(li + (k[0] == 's' ? "start" : "end") + std::string(" skew p50 ") + cd(x["p50"].i64(), y["p50"].i64()) +
+                                     ", p90 " + cd(x["p90"].i64(), y["p90"].i64()) + ", max " + cd(x["max"].i64(), y["max"].i64()) + "\n"));
+        }
+        EXPECT_THAT(o, HasSubstr("; excess " + cd(ga["cost"]["excess_ns"].i64(), gb["cost"]["excess_ns"].i64()) + "\n"));
+        EXPECT_THAT(o, HasSubstr(li + "big events " + cn(ga["cost"]["big"]["count"].i64(), gb["cost"]["big"]["count"].i64()) +
+                                 "; their excess " + cd(ga["cost"]["big"]["excess_ns"].i64(), gb["cost"]["big"]["excess_ns"].i64()) + "\n"));
+        EXPECT_THAT(o, HasSubstr(li + "causes of the late arrivals (all complete collectives): " + causes(false) + "\n"));
+        EXPECT_THAT(o, HasSubstr(li + "causes of the big events: " + causes(true) + "\n"));
+        for (size_t s = 0; s < 2; ++s) {
+            const auto &x = ga["per_rank"][s], &y = gb["per_rank"][s];
+            const std::string label = a["ranks"][size_t(x["rank"].i64())]["label"].str;
+            ASSERT_EQ(label, b["ranks"][size_t(y["rank"].i64())]["label"].str);
+            EXPECT_THAT(o, HasSubstr(sub + label + ": last " + cn(x["last_count"].i64(), y["last_count"].i64()) + "; lateness " +
+                                     cd(x["mean_lateness_excl_big_ns"].i64(), y["mean_lateness_excl_big_ns"].i64()) + "\n"));
+        }
+    }
+    // the JSON carries the cautions too
+    testjson::Value v = testjson::parse(runSkewscope({"compare", before, "--vs", after, "--format", "json"}).out);
+    ASSERT_EQ(v["groups"][0]["cautions"].size(), 2u);
+    EXPECT_THAT(v["groups"][0]["cautions"][0].str, HasSubstr("few collectives: A has 33 complete, B 31"));
+    // a generated pair with 135 collectives in 5 NVTX steps of the same sequence has no caution
+    const auto& gen = generated("cmp-before", withBigEvents());
+    auto fixed = withBigEvents();
+    fixed.late.clear();
+    testjson::Value g = testjson::parse(runSkewscope({"compare", gen.path, "--vs", generated("cmp-after", fixed).path, "--format", "json"}).out);
+    for (const auto& p : g["groups"].arr)
+        EXPECT_EQ(p["cautions"].size(), p["a"].i64() == 0 ? 0u : 1u);  // the AllReduce: 5 collectives
+    // its big events' causes, A -> B, from A's big collectives
+    RunResult text = runSkewscope({"compare", gen.path, "--vs", generated("cmp-after", fixed).path});
+    int64_t bigDep = 0;
+    for (const auto& c : g["a"]["collectives"].arr) bigDep += c["group"].i64() == 0 && c["big"].b && c["cause"].str == "gpu_dependency";
+    EXPECT_EQ(bigDep, 10);
+    EXPECT_THAT(text.out, HasSubstr("causes of the big events: cpu_launch 0 -> 0 (0), gpu_dependency 10 -> 0 (-10), gpu_other 0 -> 0 (0), "
+                                    "unknown 0 -> 0 (0)\n"));
+}
+
+// Each side given as one file per rank (skewgen's per-rank files, each with its own session
+// start): each side is the analysis of its files, the planted big events are found on A and gone
+// on B.
+TEST(Compare, SeveralFilesPerSide) {
+    auto cfgA = withBigEvents();
+    cfgA.perRankFiles = true;
+    const auto& A = generated("cmp-ranks-before", cfgA);
+    auto cfgB = cfgA;
+    cfgB.late.clear();
+    const auto& B = generated("cmp-ranks-after", cfgB);
+    ASSERT_EQ(A.result.files.size(), 8u);
+    ASSERT_EQ(B.result.files.size(), 8u);
+    std::vector<std::string> args = {"compare"};
+    args.insert(args.end(), A.result.files.begin(), A.result.files.end());
+    args.push_back("--vs");
+    args.insert(args.end(), B.result.files.begin(), B.result.files.end());
+    args.insert(args.end(), {"--format", "json"});
+    RunResult r = runSkewscope(args);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    testjson::Value v = testjson::parse(r.out);
+    for (auto [side, gen] : {std::pair{&v["a"], &A}, std::pair{&v["b"], &B}}) {
+        std::vector<std::string> an = {"analyze"};
+        an.insert(an.end(), gen->result.files.begin(), gen->result.files.end());
+        an.insert(an.end(), {"--format", "json"});
+        testjson::Value ref = testjson::parse(runSkewscope(an).out);
+        EXPECT_EQ((*side)["inputs"].size(), 8u);
+        ASSERT_EQ((*side)["ranks"].size(), 8u);
+        for (size_t i = 0; i < 8; ++i) EXPECT_EQ((*side)["ranks"][i]["label"].str, gen->result.rankLabels[i]);
+        ASSERT_EQ((*side)["collectives"].size(), ref["collectives"].size());
+        for (size_t i = 0; i < ref["collectives"].size(); ++i)
+            for (const char* k : {"start_skew_ns", "end_skew_ns", "late_rank", "excess_ns"})
+                EXPECT_EQ((*side)["collectives"][i][k].raw, ref["collectives"][i][k].raw) << k;
+    }
+    ASSERT_EQ(v["groups"].size(), 2u);
+    EXPECT_EQ(v["groups"][0]["a"].i64(), groupWithTruthOps(v["a"], A.result, 0));
+    EXPECT_EQ(v["groups"][0]["b"].i64(), groupWithTruthOps(v["b"], B.result, 0));
+    EXPECT_EQ(v["a"]["groups"][0]["cost"]["big"]["count"].i64(), int64_t(A.result.late.size()));
+    EXPECT_EQ(v["groups"][0]["delta"]["big"]["count"].i64(), -int64_t(A.result.late.size()));
+    EXPECT_EQ(v["messages"].size(), 0u);
+    // the text names every file of each side
+    args.resize(args.size() - 2);
+    RunResult text = runSkewscope(args);
+    for (const auto& f : A.result.files) EXPECT_THAT(text.out, HasSubstr(std::filesystem::path(f).stem().string()));
+}
+
+// --output: the report goes into the file (as it would to stdout), nothing to stdout.
+TEST(Compare, OutputWritesTheFileAndNothingToStdout) {
+    const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    const std::string dir = tempDir("compare-output");
+    for (const char* format : {"text", "md", "json"}) {
+        SCOPED_TRACE(format);
+        const std::string path = dir + "/cmp." + format;
+        RunResult r = runSkewscope({"compare", before, "--vs", after, "--format", format, "--output", path});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_EQ(r.out, "");
+        EXPECT_EQ(r.err, "");
+        ASSERT_TRUE(std::filesystem::exists(path));
+        const std::string written = slurp(path);
+        EXPECT_EQ(written, runSkewscope({"compare", before, "--vs", after, "--format", format}).out);
+        if (std::string(format) == "json") {
+            testjson::Value v = testjson::parse(written);
+            EXPECT_EQ(v["groups"].size(), 1u);
+        } else {
+            EXPECT_THAT(written, HasSubstr("Verdict: start-skew cost"));
+        }
+    }
+    // only the three reports in the folder: no temporary file left behind
+    size_t n = 0;
+    for (auto& e : std::filesystem::directory_iterator(dir)) {
+        ++n;
+        EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+    }
+    EXPECT_EQ(n, 3u);
+    std::filesystem::remove_all(dir);
 }
 
 TEST(Compare, UsageErrors) {

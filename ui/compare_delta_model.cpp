@@ -39,8 +39,14 @@ void CompareDeltaModel::setPair(CompareSessionPtr c, int pair) {
         auto time = [&](const QString& name, int64_t x, int64_t y, int64_t dd, const QString& tip) {
             rows_.push_back({name, dur(x), dur(y), signedDur(dd), tip, trend(double(dd))});
         };
-        count(tr("collectives"), a.collectives, b.collectives, d.collectives, false, tr("Collectives of the group in the window"));
-        count(tr("complete"), a.complete, b.complete, d.complete, false, tr("Collectives every rank took part in"));
+        // what the verdict is made of first, then the distributions, the causes and the step, then
+        // the counts and the per-rank figures (also in the bars beside): the key rows stay in sight
+        rows_.push_back({tr("start-skew cost"), share(a.costShare), share(b.costShare), signedPoints(d.costShare),
+                         tr("Share of the NCCL kernel time spent waiting for the last rank (difference in percentage points)"),
+                         trend(d.costShare)});
+        time(tr("start-skew excess"), a.excessNs, b.excessNs, d.excessNs, tr("NCCL kernel time spent waiting for the last rank"));
+        count(tr("big events"), a.bigCount, b.bigCount, d.bigCount, true, tr("Collectives whose start skew is above the big threshold"));
+        time(tr("big events' excess"), a.bigExcessNs, b.bigExcessNs, d.bigExcessNs, tr("The excess of the big events alone"));
         const QString skewTip = tr("Over complete collectives: the latest start minus the earliest");
         time(tr("start skew p50"), a.startSkew.p50, b.startSkew.p50, d.startSkew.p50, skewTip);
         time(tr("start skew p90"), a.startSkew.p90, b.startSkew.p90, d.startSkew.p90, skewTip);
@@ -49,12 +55,20 @@ void CompareDeltaModel::setPair(CompareSessionPtr c, int pair) {
         time(tr("end skew p50"), a.endSkew.p50, b.endSkew.p50, d.endSkew.p50, endTip);
         time(tr("end skew p90"), a.endSkew.p90, b.endSkew.p90, d.endSkew.p90, endTip);
         time(tr("end skew max"), a.endSkew.max, b.endSkew.max, d.endSkew.max, endTip);
-        rows_.push_back({tr("start-skew cost"), share(a.costShare), share(b.costShare), signedPoints(d.costShare),
-                         tr("Share of the NCCL kernel time spent waiting for the last rank (difference in percentage points)"),
-                         trend(d.costShare)});
-        time(tr("start-skew excess"), a.excessNs, b.excessNs, d.excessNs, tr("NCCL kernel time spent waiting for the last rank"));
-        count(tr("big events"), a.bigCount, b.bigCount, d.bigCount, true, tr("Collectives whose start skew is above the big threshold"));
-        time(tr("big events' excess"), a.bigExcessNs, b.bigExcessNs, d.bigExcessNs, tr("The excess of the big events alone"));
+        for (skew::Cause k : skew::kAllCauses)
+            count(tr("cause %1").arg(tr(skew::causeLabel(k))), a.causes[size_t(k)], b.causes[size_t(k)], d.causes[size_t(k)], false,
+                  tr("Complete collectives whose late arriver was late for this reason (%1)").arg(skew::causeName(k)));
+        // a cause no big event of either side had: nothing to compare (the big events row says 0)
+        for (skew::Cause k : skew::kAllCauses)
+            if (a.bigCauses[size_t(k)] || b.bigCauses[size_t(k)])
+                count(tr("big: cause %1").arg(tr(skew::causeLabel(k))), a.bigCauses[size_t(k)], b.bigCauses[size_t(k)], d.bigCauses[size_t(k)],
+                      false, tr("Big events whose late arriver was late for this reason (%1)").arg(skew::causeName(k)));
+        const QString none = QStringLiteral("\u2014");
+        rows_.push_back({tr("median step (NVTX)"), a.hasStepTime ? dur(a.stepMedianNs) : none, b.hasStepTime ? dur(b.stepMedianNs) : none,
+                         d.hasStepTime ? signedDur(d.stepMedianNs) : none,
+                         tr("Median duration of the NVTX step ranges the group's collectives fall in"), d.hasStepTime ? trend(double(d.stepMedianNs)) : 0});
+        count(tr("collectives"), a.collectives, b.collectives, d.collectives, false, tr("Collectives of the group in the window"));
+        count(tr("complete"), a.complete, b.complete, d.complete, false, tr("Collectives every rank took part in"));
         for (size_t i = 0; i < d.perRank.size(); ++i) {
             const QString la = QString::fromStdString(c->a->profile.ranks[size_t(d.perRank[i].rankA)].label);
             const QString lb = QString::fromStdString(c->b->profile.ranks[size_t(d.perRank[i].rankB)].label);
@@ -69,16 +83,6 @@ void CompareDeltaModel::setPair(CompareSessionPtr c, int pair) {
             time(tr("%1: lateness w/o big").arg(rank), a.perRank[i].meanLatenessExclBigNs, b.perRank[i].meanLatenessExclBigNs,
                  d.perRank[i].meanLatenessExclBigNs, tr("Mean lateness of this rank over complete collectives that are not big"));
         }
-        for (skew::Cause k : skew::kAllCauses)
-            count(tr("cause %1").arg(tr(skew::causeLabel(k))), a.causes[size_t(k)], b.causes[size_t(k)], d.causes[size_t(k)], false,
-                  tr("Complete collectives whose late arriver was late for this reason (%1)").arg(skew::causeName(k)));
-        for (skew::Cause k : skew::kAllCauses)
-            count(tr("big: cause %1").arg(tr(skew::causeLabel(k))), a.bigCauses[size_t(k)], b.bigCauses[size_t(k)], d.bigCauses[size_t(k)],
-                  false, tr("Big events whose late arriver was late for this reason (%1)").arg(skew::causeName(k)));
-        const QString none = QStringLiteral("\u2014");
-        rows_.push_back({tr("median step (NVTX)"), a.hasStepTime ? dur(a.stepMedianNs) : none, b.hasStepTime ? dur(b.stepMedianNs) : none,
-                         d.hasStepTime ? signedDur(d.stepMedianNs) : none,
-                         tr("Median duration of the NVTX step ranges the group's collectives fall in"), d.hasStepTime ? trend(double(d.stepMedianNs)) : 0});
     }
     endResetModel();
 }

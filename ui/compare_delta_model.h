@@ -1,7 +1,8 @@
 #pragma once
 // The compare view's delta table: every figure of a pair's GroupDelta (core/compare) as a row with
 // its value in A (before), in B (after) and the difference B - A, formatted (durations, shares in
-// percent and percentage points, counts). Differences of figures where less is better (skews,
+// percent and percentage points, counts), the verdict's figures, skews and causes first and the
+// per-rank ones last (a cause no big event had is left out of the big-event rows). Differences of figures where less is better (skews,
 // cost, big events) are green when they went down and red when they went up.
 
 #include <QAbstractTableModel>

@@ -1,6 +1,7 @@
 #include "compare_events.h"
 
 #include <QHeaderView>
+#include <QStyle>
 
 #include <algorithm>
 #include <array>
@@ -42,7 +43,9 @@ QTreeWidgetItem* CompareEventsList::addCollective(QTreeWidgetItem* parent, bool 
     const Session& s = sideB ? *c_->b : *c_->a;
     const skew::Collective& c = s.analysis.collectives[ci];
     auto* it = new QTreeWidgetItem(parent);
-    it->setText(0, QString("%1 #%2 %3").arg(sideB ? "B" : "A").arg(c.index).arg(skew::opName(c.op)));
+    const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
+    const bool paired = skew::pairedCollective(c_->sideA(), c_->sideB(), p, !sideB, ci).collective >= 0;
+    it->setText(0, QString("%1 #%2 %3%4").arg(sideB ? "B" : "A").arg(c.index).arg(skew::opName(c.op)).arg(paired ? "" : tr(" \u00B7 no pair")));
     it->setForeground(0, sideB ? palette::kSideB : palette::kSideA);
     it->setText(1, c.step ? QString("%1 \u00B7 %2").arg(c.step).arg(c.positionInStep) : QStringLiteral("\u2014"));
     it->setText(2, dur(c.startSkew()));
@@ -56,7 +59,8 @@ QTreeWidgetItem* CompareEventsList::addCollective(QTreeWidgetItem* parent, bool 
                           .arg(c.index)
                           .arg(skew::opName(c.op))
                           .arg(c.step ? tr(", step %1 position %2").arg(c.step).arg(c.positionInStep) : QString())
-                          .arg(late, skew::causeLabel(c.cause)));
+                          .arg(late, skew::causeLabel(c.cause)) +
+                          (paired ? QString() : tr("; %1 has no paired collective").arg(sideB ? tr("A") : tr("B"))));
     it->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
     it->setData(0, SideRole, sideB ? 1 : 0);
     it->setData(0, CollectiveRole, int(ci));
@@ -67,6 +71,8 @@ void CompareEventsList::setPair(CompareSessionPtr c, int pair) {
     quiet_ = true;
     clear();
     c_ = c;
+    pair_ = pair;
+    widthNeeded_ = 0;
     if (!c || pair < 0 || size_t(pair) >= c->comparison.pairs.size()) {
         quiet_ = false;
         return;
@@ -75,7 +81,7 @@ void CompareEventsList::setPair(CompareSessionPtr c, int pair) {
     std::set<uint32_t> listedA, listedB;
     for (const skew::PositionChange& pc : p.positions) {
         auto* top = new QTreeWidgetItem(this);
-        top->setText(0, tr("position %1 %2 \u00B7 big in A %3/%4 \u2192 B %5/%6 steps")
+        top->setText(0, tr("position %1 %2: big A %3/%4 \u2192 B %5/%6")
                             .arg(pc.position)
                             .arg(skew::opName(pc.op))
                             .arg(pc.bigStepsA)
@@ -140,7 +146,17 @@ void CompareEventsList::setPair(CompareSessionPtr c, int pair) {
         if ((*it)->parent())
             for (int col = 0; col < 4; ++col)
                 w[size_t(col)] = std::max(w[size_t(col)], fm.horizontalAdvance((*it)->text(col)) + (col == 0 ? 2 * indentation() + 14 : 14));
-    for (int col = 0; col < 3; ++col) setColumnWidth(col, std::max(w[size_t(col)], fm.horizontalAdvance(headerItem()->text(col)) + 14));
+    int columns = 0;
+    for (int col = 0; col < 4; ++col) {
+        const int cw = std::max(w[size_t(col)], fm.horizontalAdvance(headerItem()->text(col)) + 14);
+        setColumnWidth(col, cw);  // the last too: its width when there is no room to stretch it
+        columns += cw;
+    }
+    // the section lines (bold, spanning the columns) and the collectives' columns shown whole
+    int lines = 0;
+    for (int i = 0; i < topLevelItemCount(); ++i)
+        lines = std::max(lines, QFontMetrics(topLevelItem(i)->font(0)).horizontalAdvance(topLevelItem(i)->text(0)) + indentation() + 16);
+    widthNeeded_ = std::max(lines, columns) + 2 * frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     quiet_ = false;
 }
 

@@ -16,15 +16,16 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include <memory>
-
 #include <algorithm>
+#include <cmath>
+#include <memory>
 
 #include "collective_scene.h"
 #include "collective_view.h"
 #include "compare_delta_model.h"
 #include "compare_events.h"
 #include "compare_rank_bars.h"
+#include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "report/format.h"
 #include "run_palette.h"
@@ -123,6 +124,19 @@ void CompareView::buildViews() {
     colls_->addWidget(collBoxA);
     colls_->addWidget(collBoxB);
     colls_->setChildrenCollapsible(false);
+    // each view fits its own collective: when the spans differ, a line above both says so
+    scaleNote_ = new QLabel;
+    scaleNote_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    scaleNote_->setWordWrap(true);
+    scaleNote_->setStyleSheet("QLabel { color: #9a4a00; font-weight: bold; }");
+    scaleNote_->hide();
+    collsBox_ = new QWidget;
+    auto* v = new QVBoxLayout(collsBox_);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(1);
+    v->addWidget(scaleNote_);
+    v->addWidget(colls_, 1);
+    for (CollectiveView* view : {collA_, collB_}) connect(view, &CollectiveView::laidOut, this, &CompareView::updateScaleNote);
 }
 
 // The delta table, and the details of a bar clicked in either collective view, as tabs.
@@ -188,7 +202,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     top_->addWidget(maps_);
     top_->addWidget(side_);
     bottom_ = new QSplitter(Qt::Horizontal);
-    bottom_->addWidget(colls_);
+    bottom_->addWidget(collsBox_);
     bottom_->addWidget(cdf_);
     bottom_->addWidget(bars_);
     outer_ = new QSplitter(Qt::Vertical);
@@ -220,6 +234,13 @@ void CompareView::resizeEvent(QResizeEvent* e) {
     if (!splittersMoved_) applyProportions();
 }
 
+void CompareView::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    // resized while hidden, the splitters get their size only when shown (children first): the
+    // shares are of that size
+    if (!splittersMoved_) applyProportions();
+}
+
 void CompareView::applyProportions() {
     // the default shares of the space, at any size: the maps and collectives get most of it
     auto share = [](QSplitter* s, std::initializer_list<int> perMille) {
@@ -230,7 +251,15 @@ void CompareView::applyProportions() {
     };
     share(outer_, {505, 495});
     share(top_, {175, 495, 330});
-    share(bottom_, {550, 240, 210});
+    // the list of events as wide as its lines need (up to 30%), taken from the step maps
+    if (QList<int> t = top_->sizes(); t.size() == 3) {
+        const int total = t[0] + t[1] + t[2];
+        const int want = std::min(std::max(t[0], events_->widthNeeded()), total * 3 / 10);
+        t[1] -= want - t[0];
+        t[0] = want;
+        top_->setSizes(t);
+    }
+    share(bottom_, {580, 225, 195});
     share(maps_, {500, 500});
     share(colls_, {500, 500});
 }
@@ -315,15 +344,19 @@ void CompareView::setPair(int pair) {
         updateSideLabels();
         return;
     }
-    // open on the collective a user came for: A's largest start skew (B's when A has none)
+    if (!splittersMoved_) applyProportions();  // the list of events is new: its width
+    // open on the collective a user came for: A's largest start skew that B has a pair for (then
+    // B's that A has one for; then A's largest, unpaired), so both collective views show something
     const int ga = p->a, gb = p->b;
-    int pick = skew::worstCollective(c_->a->analysis, [&](int ci) { return c_->a->analysis.collectives[size_t(ci)].group == ga; });
-    if (pick >= 0) selectCollective(false, pick);
-    else {
-        pick = skew::worstCollective(c_->b->analysis, [&](int ci) { return c_->b->analysis.collectives[size_t(ci)].group == gb; });
-        if (pick >= 0) selectCollective(true, pick);
-        else updateSideLabels();
-    }
+    int pick = skew::worstPairedCollective(c_->sideA(), c_->sideB(), *p, true);
+    if (pick >= 0) return selectCollective(false, pick);
+    pick = skew::worstPairedCollective(c_->sideA(), c_->sideB(), *p, false);
+    if (pick >= 0) return selectCollective(true, pick);
+    pick = skew::worstCollective(c_->a->analysis, [&](int ci) { return c_->a->analysis.collectives[size_t(ci)].group == ga; });
+    if (pick >= 0) return selectCollective(false, pick);
+    pick = skew::worstCollective(c_->b->analysis, [&](int ci) { return c_->b->analysis.collectives[size_t(ci)].group == gb; });
+    if (pick >= 0) return selectCollective(true, pick);
+    updateSideLabels();
 }
 
 void CompareView::selectCollective(bool sideB, int collective) {
@@ -341,7 +374,10 @@ void CompareView::selectCollective(bool sideB, int collective) {
     const QString none = tr("No paired collective: %1").arg(pairingText());
     for (auto [view, sel, s] : {std::tuple{collA_, selA_, c_->a}, std::tuple{collB_, selB_, c_->b}}) {
         view->setEmptyText(sel < 0 ? none : QString());
-        view->setScene(sel >= 0 ? buildScene(s->profile, s->analysis, sel) : CollectiveScene{});
+        CollectiveScene scene = sel >= 0 ? buildScene(s->profile, s->analysis, sel) : CollectiveScene{};
+        // the line above the view names the index and the step: the title keeps the op and who was late
+        if (sel >= 0) scene.title = skew::collectiveShortTitle(s->profile, s->analysis, s->analysis.collectives[size_t(sel)]);
+        view->setScene(std::move(scene));
     }
     mapA_->setSelectedCollective(selA_);
     mapB_->setSelectedCollective(selB_);
@@ -376,6 +412,22 @@ void CompareView::zoomCollectives(double factor) {
 void CompareView::fitCollectives() {
     collA_->resetZoom();
     collB_->resetZoom();
+}
+
+QString CompareView::scaleNoteText() const {
+    if (collA_->scene().collective < 0 || collB_->scene().collective < 0) return {};
+    const double a = collA_->xAxis->range().size(), b = collB_->xAxis->range().size();  // ms
+    if (a <= 0 || b <= 0 || std::max(a, b) < 1.5 * std::min(a, b)) return {};
+    auto span = [](double ms) { return QString::fromStdString(skew::formatDuration(int64_t(std::llround(ms * 1e6)))); };
+    const QString why = collA_->isFitted() && collB_->isFitted() ? tr("each fitted to its collective") : tr("zoomed; Fit Collective fits both");
+    return tr("\u26A0 Time scales differ: A's view spans %1, B's %2 (%3)").arg(span(a), span(b), why);
+}
+
+void CompareView::updateScaleNote() {
+    const QString t = scaleNoteText();
+    if (t == scaleNote_->text() && scaleNote_->isVisible() == !t.isEmpty()) return;
+    scaleNote_->setText(t);
+    scaleNote_->setVisible(!t.isEmpty());
 }
 
 void CompareView::showDetails(bool sideB, int rank, int lane, quint32 kernel) {
@@ -419,14 +471,7 @@ QString CompareView::pairingText() const {
     if (by_ == skew::PairedCollective::By::StepPosition)
         return other >= 0 ? tr("paired by step %1 and position %2 (both captures run the same op sequence per step)").arg(c.step).arg(c.positionInStep)
                           : tr("%1 has no collective at step %2, position %3").arg(toName).arg(c.step).arg(c.positionInStep);
-    QString why;
-    if (p.sameStepSequence) why = tr("it lies outside the steps");
-    else {
-        const bool stepsA = !skew::stepSequence(c_->a->analysis, c_->a->analysis.groups[size_t(p.a)]).empty();
-        const bool stepsB = !skew::stepSequence(c_->b->analysis, c_->b->analysis.groups[size_t(p.b)]).empty();
-        why = stepsA && stepsB ? tr("the two captures' steps run different op sequences")
-                               : !stepsA && !stepsB ? tr("neither capture has steps") : tr("only one capture has steps");
-    }
+    const QString why = p.sameStepSequence ? tr("it lies outside the steps") : QString::fromStdString(p.byIndexWhy);
     if (other >= 0) return tr("paired by index #%1: %2").arg(c.index).arg(why);
     const skew::Group& g = to.analysis.groups[size_t(fromB_ ? p.a : p.b)];
     return tr("%1's group has %2 collectives, none is #%3 (paired by index: %4)").arg(toName).arg(g.count).arg(c.index).arg(why);
@@ -465,18 +510,15 @@ void CompareView::updateSideLabels() {
 QString CompareView::notesText() const {
     if (!c_) return {};
     QStringList out;
-    if (pair_ >= 0)
-        for (const auto& n : c_->comparison.pairs[size_t(pair_)].notes) out << QString::fromStdString(n);
-    if (!c_->comparison.pairs.empty()) {
+    if (pair_ >= 0) {
+        const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
+        for (const auto& k : p.cautions) out << tr("Caution: %1").arg(QString::fromStdString(k));
+        for (const auto& n : p.notes) out << QString::fromStdString(n);
+    }
+    if (!c_->comparison.pairs.empty() && !c_->comparison.messages.empty()) {
         QStringList not_;
         for (const auto& m : c_->comparison.messages) not_ << QString::fromStdString(m);
-        // an A group without a counterpart of its own rank count has no message from core
-        for (int id : c_->comparison.unpairedA) {
-            const QString prefix = QString("A group %1 ").arg(id);
-            bool said = std::any_of(not_.begin(), not_.end(), [&](const QString& m) { return m.startsWith(prefix); });
-            if (!said) not_ << tr("A group %1 (%2) has no counterpart in B").arg(id).arg(opsText(c_->a->analysis.groups[size_t(id)]));
-        }
-        if (!not_.isEmpty()) out << tr("Not compared: %1").arg(not_.join("; "));
+        out << tr("Not compared: %1").arg(not_.join("; "));
     }
     return out.join("\n");
 }
@@ -485,17 +527,11 @@ bool CompareView::showsNotCompared() const { return stack_->currentIndex() == 1;
 
 QString CompareView::notComparedText() const {
     if (!c_ || !c_->comparison.pairs.empty()) return {};
+    // core's summary, its message per group and its advice
     QStringList lines;
-    lines << tr("No group of A (before) was compared with a group of B (after).");
+    lines << QString::fromStdString(c_->comparison.summary) + ".";
     for (const auto& m : c_->comparison.messages) lines << QString::fromStdString(m) + ".";
-    for (int id : c_->comparison.unpairedA) {
-        const QString prefix = QString("A group %1 ").arg(id);
-        bool said = std::any_of(c_->comparison.messages.begin(), c_->comparison.messages.end(),
-                                [&](const std::string& m) { return QString::fromStdString(m).startsWith(prefix); });
-        if (!said) lines << tr("A group %1 (%2) has no counterpart in B.").arg(id).arg(opsText(c_->a->analysis.groups[size_t(id)]));
-    }
-    lines << tr("Groups pair when they run on the same number of ranks with the same mix of ops (80% alike). "
-                "Compare captures of the same job, with every rank's export on each side.");
+    if (!c_->comparison.advice.empty()) lines << QString::fromStdString(c_->comparison.advice) + ".";
     return lines.join("\n\n");
 }
 
@@ -557,6 +593,10 @@ void CompareView::copyStateTo(CompareView& o, const QSize& size) const {
     for (auto [mine, theirs] : {std::pair{collA_, o.collA_}, std::pair{collB_, o.collB_}})
         if (!mine->isFitted()) theirs->xAxis->setRange(mine->xAxis->range());
     QCoreApplication::sendPostedEvents();
+    for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
+    // the views' spans may have shown the scale note: lay out again with it
+    QCoreApplication::sendPostedEvents();
+    o.layout()->activate();
     for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
 }
 

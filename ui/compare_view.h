@@ -4,7 +4,7 @@
 // On top, the verdict in numbers (core's verdictLine) and the pair selector, notes and the groups
 // that were not compared; below, the big events to follow, the step maps of A and B one above the
 // other on one locked offset-in-step axis, the selected collective of one side and its paired one
-// of the other in two collective views, and at the bottom the delta table, the start and end skew
+// of the other in two collective views (a note above them when their time scales differ), and at the bottom the delta table, the start and end skew
 // CDFs of both sides overlaid and the per-rank bars. Owns the selection and how it pairs across
 // the sides (core/compare's pairedCollective); every figure comes from core.
 
@@ -37,7 +37,8 @@ public:
     explicit CompareView(QWidget* parent = nullptr);
     ~CompareView() override;
 
-    // shows pair `pair` (its worst collective of A selected, or of B when A has none)
+    // shows pair `pair` with A's collective of largest start skew that has a pair in B selected (B's
+    // that has one in A when none has; the largest unpaired one when no collective pairs)
     void setComparison(CompareSessionPtr c, int pair = 0);
     CompareSessionPtr comparison() const { return c_; }
     void setPair(int pair);
@@ -61,6 +62,10 @@ public:
     QString notesText() const;        // notes of the pair, groups not compared and why
     bool showsNotCompared() const;    // no pair: the page that says why is shown
     QString notComparedText() const;
+    // "Time scales differ: A's view spans 105.3 ms, B's 2.83 ms ..." above the collective views when
+    // their spans differ by 1.5x or more; empty otherwise
+    QString scaleNoteText() const;
+    QLabel* scaleNote() const { return scaleNote_; }
     // a bar clicked in A's (sideB false) or B's collective view: its details in the Details tab,
     // the bar outlined
     void showDetails(bool sideB, int rank, int lane, quint32 kernel);
@@ -87,6 +92,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     bool eventFilter(QObject* o, QEvent* e) override;
 
 private:
@@ -97,6 +103,7 @@ private:
     void applyProportions();
     void updateHeader();
     void updateSideLabels();
+    void updateScaleNote();
     void lockMaps(bool fromA);
     void fitMaps();
     void copyStateTo(CompareView& other, const QSize& size) const;
@@ -120,6 +127,8 @@ private:
     QSplitter* bottom_ = nullptr;
     QSplitter* maps_ = nullptr;
     QSplitter* colls_ = nullptr;
+    QWidget* collsBox_ = nullptr;  // the scale note above the two collective views
+    QLabel* scaleNote_ = nullptr;
     CompareEventsList* events_ = nullptr;
     StepMapView* mapA_ = nullptr;
     StepMapView* mapB_ = nullptr;

@@ -58,12 +58,16 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files, const s
     QApplication::setWindowIcon(QIcon(":/skewscope.svg"));
     MainWindow w;
     w.show();
+    openFromCommandLine(w, files, filesB);
+    return app.exec();
+}
+
+void openFromCommandLine(MainWindow& w, const std::vector<std::string>& files, const std::vector<std::string>& filesB) {
     QStringList list, listB;
     for (const auto& f : files) list << QString::fromStdString(f);
     for (const auto& f : filesB) listB << QString::fromStdString(f);
     if (!listB.isEmpty()) w.openComparison(list, listB);
     else if (!list.isEmpty()) w.openFiles(list);
-    return app.exec();
 }
 
 static int exportScene(const skew::CommandLine& cl, CollectiveScene scene);

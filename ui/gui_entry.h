@@ -8,6 +8,12 @@
 
 namespace skewui {
 
+class MainWindow;
+
+// What the viewer's command line asks of the window: `files` opened, or with `filesB` too, capture
+// `files` (A) compared with `filesB` (B) (MainWindow::openComparison); nothing without files.
+void openFromCommandLine(MainWindow& w, const std::vector<std::string>& files, const std::vector<std::string>& filesB);
+
 // The viewer, opening `files`; with `filesB` too, comparing capture `files` (A) with `filesB` (B).
 int runGui(int argc, char** argv, const std::vector<std::string>& files, const std::vector<std::string>& filesB = {});
 // `skewscope render`: a view of the GUI drawn offscreen into PNG/SVG/PDF (the compare view with --vs).

@@ -60,10 +60,54 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
 
 QString SkewCdfChart::title() const { return title_->text(); }
 
+// Two curves of one capture leave the top left empty: the legend goes there, inside the plot. Four
+// curves of two captures can rise anywhere (a start curve far right has its foot in the bottom
+// right): the legend goes above the plot, in two columns, where no curve is.
+void SkewCdfChart::placeLegend(bool above) {
+    if (above == legendAbove()) return;
+    if (legend->layout()) legend->layout()->take(legend);
+    if (above) {  // under the title (row 0), above the axis rect
+        plotLayout()->insertRow(1);
+        plotLayout()->addElement(1, 0, legend);
+        plotLayout()->setRowStretchFactor(1, 0.001);
+        legend->setBorderPen(Qt::NoPen);
+        legend->setMargins(QMargins(4, 2, 4, 0));
+        legend->setIconSize(22, 10);
+    } else {
+        plotLayout()->simplify();  // the legend's row, now empty
+        axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+        legend->setWrap(0);
+        legend->setFillOrder(QCPLegend::foRowsFirst, true);
+        legend->setBorderPen(QPen(Qt::black));
+        legend->setMargins(QMargins(7, 5, 7, 4));
+        legend->setIconSize(32, 18);
+    }
+}
+
+// Above the plot: the pairs side by side when two columns fit the width, else one entry per row.
+void SkewCdfChart::fitLegend() {
+    if (!legendAbove()) return;
+    for (int columns : {2, 1}) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+        if (legend->minimumOuterSizeHint().width() <= width() - 4) break;
+    }
+}
+
+void SkewCdfChart::resizeEvent(QResizeEvent* e) {
+    QCustomPlot::resizeEvent(e);
+    if (legendAbove()) {
+        fitLegend();
+        replot();
+    }
+}
+
+bool SkewCdfChart::legendAbove() const { return legend->layout() == plotLayout(); }
+
 void SkewCdfChart::setGroup(SessionPtr s, int group) {
     start_->setPen(QPen(QColor(0xd6, 0x3c, 0x2f), 2));
     end_->setPen(QPen(QColor(0x2f, 0x6f, 0xb5), 2));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    placeLegend(false);
     startB_->setVisible(false);
     endB_->setVisible(false);
     startB_->removeFromLegend();
@@ -91,8 +135,7 @@ void SkewCdfChart::setComparison(SessionPtr a, int ga, SessionPtr b, int gb) {
     endB_->setPen(QPen(kSideB, 1.6, Qt::DashLine));
     startB_->setVisible(true);
     endB_->setVisible(true);
-    // four curves rise anywhere from left to right; the bottom right of a CDF is always empty
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    placeLegend(true);
     for (QCPGraph* g : {start_, end_, startB_, endB_}) {
         g->data()->clear();
         g->removeFromLegend();
@@ -140,6 +183,7 @@ void SkewCdfChart::fill(const std::vector<std::pair<QCPGraph*, std::vector<int64
         gr->addToLegend();
     }
     xAxis->setRange(lo, hi);
+    fitLegend();
     replot();
 }
 

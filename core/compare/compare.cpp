@@ -123,32 +123,103 @@ std::vector<CollOp> stepSequence(const Analysis& a, const Group& g) {
     return {};
 }
 
+namespace {
+
+constexpr double kAlike = 0.8;  // op mixes at least this alike pair (as lane grouping asks)
+
+std::string groupText(const Group& g) { return opsText(g) + ", " + std::to_string(g.width()) + " ranks"; }
+
+// The group of `other` whose op mix is most like `g`'s (at least kAlike) but that runs on another
+// number of ranks; unpaired ones first (`paired[id]`). -1 when none.
+int alikeOnOtherRanks(const Analysis& mine, const Group& g, const Analysis& other, const std::vector<bool>& paired) {
+    int best = -1;
+    bool bestPaired = true;
+    double bestSim = kAlike - 1e-9;
+    for (const Group& o : other.groups) {
+        if (o.width() == g.width()) continue;
+        const double sim = opSimilarity(mine, g, other, o);
+        if (sim <= kAlike - 1e-9) continue;
+        const bool p = paired[size_t(o.id)];
+        if (best < 0 || (bestPaired && !p) || (p == bestPaired && sim > bestSim)) best = o.id, bestPaired = p, bestSim = sim;
+    }
+    return best;
+}
+
+// Why each unpaired group did not pair, the line that says what was compared, and what to do.
+void explainUnpaired(const Side& A, const Side& B, const std::vector<bool>& pairedA, const std::vector<bool>& pairedB,
+                     Comparison& cmp) {
+    const Analysis& a = *A.analysis;
+    const Analysis& b = *B.analysis;
+    std::vector<int> likeOfB(b.groups.size(), -1);  // the A group whose message already names this B group
+    bool ranksDiffer = false;
+    for (int id : cmp.unpairedA) {
+        const Group& ga = a.groups[size_t(id)];
+        const int like = alikeOnOtherRanks(a, ga, b, pairedB);
+        std::string m = "A group " + std::to_string(id) + " (" + opsText(ga) + ") runs on " + std::to_string(ga.width()) + " ranks (" +
+                        ranksText(*A.profile, ga) + ")";
+        if (like < 0) {
+            m = "A group " + std::to_string(id) + " (" + groupText(ga) + ") has no counterpart in B: no group of B runs its ops (" +
+                std::to_string(int(kAlike * 100)) + "% alike) on " + std::to_string(ga.width()) + " ranks";
+        } else {
+            const Group& gb = b.groups[size_t(like)];
+            ranksDiffer = true;
+            m += ", B group " + std::to_string(like) + " runs its ops on " + std::to_string(gb.width()) + " ranks (" +
+                 ranksText(*B.profile, gb) + "): ranks differ between the captures, so ";
+            if (!pairedB[size_t(like)] && likeOfB[size_t(like)] < 0) {
+                likeOfB[size_t(like)] = id;
+                m += "neither group is compared";
+            } else {
+                m += "A group " + std::to_string(id) + " is not compared";
+            }
+        }
+        cmp.messages.push_back(std::move(m));
+    }
+    for (int id : cmp.unpairedB) {
+        const Group& gb = b.groups[size_t(id)];
+        if (likeOfB[size_t(id)] >= 0) {
+            cmp.messages.push_back("B group " + std::to_string(id) + " (" + groupText(gb) + ") is not compared: ranks differ from A group " +
+                                   std::to_string(likeOfB[size_t(id)]) + " (" +
+                                   std::to_string(a.groups[size_t(likeOfB[size_t(id)])].width()) + " ranks), whose ops it runs");
+            continue;
+        }
+        if (alikeOnOtherRanks(b, gb, a, pairedA) >= 0) ranksDiffer = true;
+        cmp.messages.push_back("B group " + std::to_string(id) + " (" + groupText(gb) + ") has no counterpart in A: no group of A runs its ops (" +
+                               std::to_string(int(kAlike * 100)) + "% alike) on " + std::to_string(gb.width()) + " ranks");
+    }
+    auto groups = [](size_t n) { return std::to_string(n) + (n == 1 ? " group" : " groups"); };
+    const size_t np = cmp.pairs.size();
+    if (np == 0) cmp.summary = "No group of A (before) was compared with a group of B (after)";
+    else cmp.summary = std::to_string(np) + (np == 1 ? " pair" : " pairs") + " of groups compared";
+    if (np > 0 && (!cmp.unpairedA.empty() || !cmp.unpairedB.empty()))
+        cmp.summary += "; not compared: " + groups(cmp.unpairedA.size()) + " of A, " + std::to_string(cmp.unpairedB.size()) + " of B";
+    if (cmp.unpairedA.empty() && cmp.unpairedB.empty()) return;
+    cmp.advice = "Groups pair when they run on the same number of ranks with the same mix of ops (" + std::to_string(int(kAlike * 100)) +
+                 "% alike). Compare captures of the same job, with every rank's export on each side";
+    if (ranksDiffer)
+        cmp.advice += " (A has " + std::to_string(A.profile->ranks.size()) + " ranks, B " + std::to_string(B.profile->ranks.size()) +
+                      "; a run on other GPUs or a rank's missing export changes the groups)";
+}
+
+}  // namespace
+
 Comparison compareCaptures(const Side& A, const Side& B) {
     Comparison cmp;
     const Analysis& a = *A.analysis;
     const Analysis& b = *B.analysis;
-    std::vector<bool> usedB(b.groups.size(), false);
+    std::vector<bool> usedA(a.groups.size(), false), usedB(b.groups.size(), false);
     for (const Group& ga : a.groups) {
         int best = -1;
-        double bestSim = 0.8 - 1e-9;
-        bool widthDiffers = false;
+        double bestSim = kAlike - 1e-9;
         for (const Group& gb : b.groups) {
-            if (usedB[size_t(gb.id)]) continue;
+            if (usedB[size_t(gb.id)] || gb.width() != ga.width()) continue;
             double sim = opSimilarity(a, ga, b, gb);
-            if (gb.width() != ga.width()) {
-                widthDiffers |= sim > bestSim;
-                continue;
-            }
             if (sim > bestSim) bestSim = sim, best = gb.id;
         }
         if (best < 0) {
             cmp.unpairedA.push_back(ga.id);
-            if (widthDiffers)
-                cmp.messages.push_back("A group " + std::to_string(ga.id) + " (" + opsText(ga) + ") runs on " + std::to_string(ga.width()) +
-                                       " ranks (" + ranksText(*A.profile, ga) + "), its match in B on a different number of ranks: "
-                                       "ranks differ between the captures, so the group is not compared");
             continue;
         }
+        usedA[size_t(ga.id)] = true;
         usedB[size_t(best)] = true;
         const Group& gb = b.groups[size_t(best)];
         GroupPair pair;
@@ -167,6 +238,17 @@ Comparison compareCaptures(const Side& A, const Side& B) {
         if (!sa.empty() && !sb.empty() && sa != sb)
             pair.notes.push_back("the steps run different op sequences (" + std::to_string(sa.size()) + " and " + std::to_string(sb.size()) +
                                  " collectives): positions in the step are not compared");
+        if (!pair.sameStepSequence)
+            pair.byIndexWhy = !sa.empty() && !sb.empty() ? "the two captures' steps run different op sequences"
+                              : sa.empty() && sb.empty() ? "neither capture has steps"
+                                                         : "only one capture has steps";
+        if (ga.complete < kFewCollectives || gb.complete < kFewCollectives)
+            pair.cautions.push_back("few collectives: A has " + std::to_string(ga.complete) + " complete, B " + std::to_string(gb.complete) +
+                                    " (under " + std::to_string(kFewCollectives) +
+                                    "): one collective moves a p90 or a max, so small differences may be chance");
+        if (!pair.sameStepSequence)
+            pair.cautions.push_back("collectives pair by their index in the group (" + pair.byIndexWhy + "): #k of A and #k of B are "
+                                    "the same work only when both captures start at the same point of the run");
         if (pair.sameStepSequence) {
             std::map<uint32_t, std::pair<std::set<uint32_t>, std::vector<uint32_t>>> bigA, bigB;
             std::set<uint32_t> stepsA, stepsB;
@@ -190,9 +272,7 @@ Comparison compareCaptures(const Side& A, const Side& B) {
     }
     for (const Group& gb : b.groups)
         if (!usedB[size_t(gb.id)]) cmp.unpairedB.push_back(gb.id);
-    for (int id : cmp.unpairedB)
-        cmp.messages.push_back("B group " + std::to_string(id) + " (" + opsText(b.groups[size_t(id)]) + ", " +
-                                   std::to_string(b.groups[size_t(id)].width()) + " ranks) has no counterpart in A");
+    explainUnpaired(A, B, usedA, usedB, cmp);
     return cmp;
 }
 
@@ -217,6 +297,29 @@ PairedCollective pairedCollective(const Side& A, const Side& B, const GroupPair&
     }
     if (c.index >= 1 && c.index <= gTo.count) out.collective = int(gTo.firstCollective + c.index - 1);
     return out;
+}
+
+int worstPairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA) {
+    const Analysis& from = fromA ? *A.analysis : *B.analysis;
+    const Analysis& to = fromA ? *B.analysis : *A.analysis;
+    const Group& g = from.groups[size_t(fromA ? pair.a : pair.b)];
+    const Group& gTo = to.groups[size_t(fromA ? pair.b : pair.a)];
+    // what pairedCollective finds, for all of the group at once: the other side's (step, position)s
+    std::set<std::pair<uint32_t, uint32_t>> there;
+    if (pair.sameStepSequence)
+        for (uint32_t i = 0; i < gTo.count; ++i) {
+            const Collective& o = to.collectives[gTo.firstCollective + i];
+            there.insert({o.step, o.positionInStep});
+        }
+    int worst = -1;
+    for (uint32_t i = 0; i < g.count; ++i) {
+        const Collective& c = from.collectives[g.firstCollective + i];
+        if (!c.complete || (worst >= 0 && c.startSkew() <= from.collectives[size_t(worst)].startSkew())) continue;
+        const bool paired = pair.sameStepSequence && c.step > 0 && c.positionInStep > 0 ? there.count({c.step, c.positionInStep}) > 0
+                                                                                      : c.index >= 1 && c.index <= gTo.count;
+        if (paired) worst = int(g.firstCollective + i);
+    }
+    return worst;
 }
 
 }  // namespace skew

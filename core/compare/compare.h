@@ -52,14 +52,30 @@ struct GroupPair {
     // carry both rank ids), so a viewer shows A, B and B - A without computing them
     GroupDelta valuesA, valuesB;
     bool sameStepSequence = false;  // positions are comparable
+    // why collectives pair by their index in the group, not by step and position (empty when they
+    // pair by step and position): "neither capture has steps", ...
+    std::string byIndexWhy;
     std::vector<PositionChange> positions;
     std::vector<std::string> notes;  // e.g. ranks paired by place although their labels differ
+    // what makes the differences less telling: few collectives on a side (kFewCollectives), pairing
+    // by index
+    std::vector<std::string> cautions;
 };
+
+// Fewer complete collectives than this on a side: one collective moves the p90 and the max.
+constexpr uint32_t kFewCollectives = 50;
 
 struct Comparison {
     std::vector<GroupPair> pairs;
     std::vector<int> unpairedA, unpairedB;
-    std::vector<std::string> messages;  // why groups did not pair (ranks differ, other ops)
+    // one per unpaired group of either side, why it did not pair ("A group 1 (SendRecv 33, 2 ranks)
+    // has no counterpart in B: ...", "... runs on 7 ranks ...: ranks differ ...")
+    std::vector<std::string> messages;
+    // what was compared, in a line ("No group of A (before) was compared with a group of B
+    // (after)", "1 pair of groups compared; not compared: 1 group of A, 2 of B")
+    std::string summary;
+    // what to do about the groups not compared (empty when every group paired)
+    std::string advice;
 };
 
 // Pairs groups by rank count and op mix (the share of each op; at least 80% alike, as lane
@@ -76,6 +92,10 @@ struct PairedCollective {
     By by = By::Index;
 };
 PairedCollective pairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA, uint32_t collective);
+
+// The collective of the `fromA` side's group of the pair with the largest start skew among those
+// that have a paired collective on the other side (complete ones only); -1 when none has.
+int worstPairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA);
 
 // The op sequence of one step of group `g` (positions 1..P), from its first complete step; empty
 // without steps.

@@ -33,6 +33,12 @@ std::string collectiveTitle(const Profile& p, const Analysis& a, const Collectiv
     return s;
 }
 
+std::string collectiveShortTitle(const Profile& p, const Analysis& a, const Collective& c) {
+    std::string s = opName(c.op);
+    if (c.lateSlot >= 0) s += strprintf(", %s late by %s", labelOf(p, a.lateRank(c)).c_str(), dur(c.latenessNs).c_str());
+    return s;
+}
+
 std::string whyText(const Profile& p, const Analysis& a, const Collective& c) {
     if (c.lateSlot < 0) return "";
     std::string s = causeName(c.cause);

@@ -29,6 +29,9 @@ std::string collectiveLink(const Collective& c);
 
 // Short human descriptions shared with the viewer.
 std::string collectiveTitle(const Profile& p, const Analysis& a, const Collective& c);
+// The title without the group, index and step ("AllGather, dev 5 late by 55.21 ms"), where they are
+// said beside it (the compare view's side lines).
+std::string collectiveShortTitle(const Profile& p, const Analysis& a, const Collective& c);
 std::string whyText(const Profile& p, const Analysis& a, const Collective& c);
 // "queued behind GEMM X on its own stream 7 (started 1.5 us after it)" or "started 1.5 us after X
 // on stream 21"; `pl` is the predecessor's lane.

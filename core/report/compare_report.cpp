@@ -1,6 +1,8 @@
 #include "report/compare_report.h"
 
 #include <cinttypes>
+#include <cmath>
+#include <tuple>
 
 #include "model/loader.h"
 #include "report/analysis_report.h"
@@ -89,6 +91,9 @@ std::string compareJson(const Side& a, const Side& b, const Comparison& c) {
         w.endArray();
         w.key("notes").beginArray();
         for (const auto& n : p.notes) w.value(n);
+        w.endArray();
+        w.key("cautions").beginArray();
+        for (const auto& n : p.cautions) w.value(n);
         w.endArray().endObject();
     }
     w.endArray();
@@ -100,6 +105,7 @@ std::string compareJson(const Side& a, const Side& b, const Comparison& c) {
     w.key("messages").beginArray();
     for (const auto& m : c.messages) w.value(m);
     w.endArray();
+    w.field("summary", c.summary).field("advice", c.advice);
     w.endObject();
     std::string out = w.take();
     out.push_back('\n');
@@ -108,48 +114,64 @@ std::string compareJson(const Side& a, const Side& b, const Comparison& c) {
 
 namespace {
 
+// "A -> B (B - A)" of a count and of a duration
+std::string change(int64_t x, int64_t y) { return std::to_string(x) + " -> " + std::to_string(y) + " (" + signedN(y - x) + ")"; }
+std::string changeD(int64_t x, int64_t y) { return dur(x) + " -> " + dur(y) + " (" + signedD(y - x) + ")"; }
+std::string points(double d) {
+    const double pp = d * 100;
+    return std::abs(pp) < 0.05 ? "0 pp" : strprintf("%+.1f pp", pp);
+}
+
+std::string causesText(const std::array<int64_t, kCauses>& x, const std::array<int64_t, kCauses>& y) {
+    std::string s;
+    for (Cause k : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown})
+        s += (s.empty() ? "" : ", ") + std::string(causeName(k)) + " " + change(x[size_t(k)], y[size_t(k)]);
+    return s;
+}
+
 std::string page(const Side& a, const Side& b, const Comparison& c, bool md) {
     std::string o;
     auto h1 = [&](const std::string& s) { o += md ? "# " + s + "\n\n" : s + "\n" + std::string(s.size(), '=') + "\n\n"; };
     auto h2 = [&](const std::string& s) { o += md ? "\n## " + s + "\n\n" : "\n" + s + "\n" + std::string(s.size(), '-') + "\n"; };
     auto line = [&](const std::string& s) { o += (md ? "" : "  ") + s + (md ? "  \n" : "\n"); };
     auto bullet = [&](const std::string& s) { o += (md ? "- " : "  - ") + s + "\n"; };
+    auto sub = [&](const std::string& s) { o += (md ? "  - " : "    - ") + s + "\n"; };
     h1("Skewscope comparison: " + files(*a.profile) + " -> " + files(*b.profile));
     line("A (before): " + files(*a.profile) + "; B (after): " + files(*b.profile) + ". Differences are B minus A.");
+    if (c.pairs.empty()) line(c.summary + ".");
     for (const auto& p : c.pairs) {
         const Group& ga = groupA(a, p);
-        const Group& gb = groupB(b, p);
         std::string ops;
         for (const auto& [op, n] : ga.ops) ops += (ops.empty() ? "" : ", ") + op;
         h2(strprintf("A group %d -> B group %d (%s, %zu ranks)", p.a, p.b, ops.c_str(), ga.width()));
         line("Verdict: " + verdictLine(a, b, p) + ".");
-        const GroupDelta& d = p.delta;
-        bullet(strprintf("collectives %u -> %u (%s), complete %u -> %u", ga.count, gb.count, signedN(d.collectives).c_str(), ga.complete,
-                         gb.complete));
-        bullet("start skew p50 " + dur(ga.startSkew.p50) + " -> " + dur(gb.startSkew.p50) + ", p90 " + dur(ga.startSkew.p90) + " -> " +
-               dur(gb.startSkew.p90) + ", max " + dur(ga.startSkew.max) + " -> " + dur(gb.startSkew.max));
-        bullet("end skew p50 " + dur(ga.endSkew.p50) + " -> " + dur(gb.endSkew.p50) + ", p90 " + dur(ga.endSkew.p90) + " -> " + dur(gb.endSkew.p90));
-        bullet("start-skew excess " + dur(ga.cost.excessNs) + " -> " + dur(gb.cost.excessNs) + " (" + signedD(d.excessNs) + "); big events' excess " +
-               dur(ga.cost.bigExcessNs) + " -> " + dur(gb.cost.bigExcessNs));
-        std::string causes;
-        for (Cause k : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown})
-            causes += (causes.empty() ? "" : ", ") + std::string(causeName(k)) + " " + signedN(d.causes[size_t(k)]);
-        bullet("causes of the late arrivals (all complete collectives): " + causes);
-        std::string ranks;
-        for (const auto& r : d.perRank) {
-            const std::string& la = a.profile->ranks[size_t(r.rankA)].label;
-            const std::string& lb = b.profile->ranks[size_t(r.rankB)].label;
-            ranks += (ranks.empty() ? "" : "; ") + (la == lb ? la : la + "/" + lb) + " last " + signedN(r.lastCount) + ", lateness without big " +
-                     signedD(r.meanLatenessExclBigNs);
+        for (const auto& k : p.cautions) line("Caution: " + k + ".");
+        const GroupDelta &va = p.valuesA, &vb = p.valuesB;
+        bullet("collectives " + change(va.collectives, vb.collectives) + ", complete " + change(va.complete, vb.complete));
+        for (auto [name, x, y] : {std::tuple{"start skew", &va.startSkew, &vb.startSkew}, std::tuple{"end skew", &va.endSkew, &vb.endSkew}})
+            bullet(std::string(name) + " p50 " + changeD(x->p50, y->p50) + ", p90 " + changeD(x->p90, y->p90) + ", max " +
+                   changeD(x->max, y->max));
+        bullet("start-skew cost " + formatShare(va.costShare) + " -> " + formatShare(vb.costShare) + " (" + points(p.delta.costShare) +
+               ") of NCCL kernel time; excess " + changeD(va.excessNs, vb.excessNs));
+        bullet("big events " + change(va.bigCount, vb.bigCount) + "; their excess " + changeD(va.bigExcessNs, vb.bigExcessNs));
+        bullet("causes of the late arrivals (all complete collectives): " + causesText(va.causes, vb.causes));
+        bullet("causes of the big events: " + causesText(va.bigCauses, vb.bigCauses));
+        bullet("per rank: last arrivals; mean lateness without big events");
+        for (size_t r = 0; r < va.perRank.size() && r < vb.perRank.size(); ++r) {
+            const std::string& la = a.profile->ranks[size_t(va.perRank[r].rankA)].label;
+            const std::string& lb = b.profile->ranks[size_t(vb.perRank[r].rankB)].label;
+            sub((la == lb ? la : la + " / " + lb) + ": last " + change(va.perRank[r].lastCount, vb.perRank[r].lastCount) + "; lateness " +
+                changeD(va.perRank[r].meanLatenessExclBigNs, vb.perRank[r].meanLatenessExclBigNs));
         }
-        bullet("per rank: " + ranks);
         for (const auto& pc : p.positions) bullet(positionText(pc));
         if (p.sameStepSequence && p.positions.empty()) bullet("no big events in either capture's steps");
         for (const auto& n : p.notes) bullet(n);
     }
-    if (!c.unpairedA.empty() || !c.unpairedB.empty() || !c.messages.empty()) {
+    if (!c.messages.empty()) {
         h2("Groups not compared");
+        if (!c.pairs.empty()) line(c.summary + ".");
         for (const auto& m : c.messages) bullet(m);
+        if (!c.advice.empty()) line((md ? "\n" : "") + c.advice + ".");
     }
     if (c.pairs.empty() && c.messages.empty()) line("Neither capture has matched collectives to compare.");
     return o;

@@ -1,12 +1,19 @@
-// GUI tests of compare mode (offscreen): opening a comparison in the main window (and leaving it),
+// GUI tests of compare mode (offscreen): opening a comparison in the main window (File > Compare...,
+// `skewscope A --vs B`, and leaving it),
 // the compare view on a generated pair where the fix removes the planted big events, on the real
 // before/after pair (against `skewscope compare`), on captures whose ranks differ; the paired
-// collective both ways; and `render --view compare` drawing exactly what the viewer exports.
+// collective both ways; the view laid out as `render --size 1600x900` lays it out (legend off the
+// curves, list lines, titles and the delta table's key rows whole, the scale note, a default
+// selection that has a pair); and `render --view compare` drawing exactly what the viewer exports.
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QComboBox>
+#include <QFileDialog>
+#include <QTimer>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -24,7 +31,9 @@
 #include "compare_events.h"
 #include "compare_rank_bars.h"
 #include "compare_view.h"
+#include "cli/command_line.h"
 #include "gen_fixture.h"
+#include "gui_entry.h"
 #include "gui_util.h"
 #include "json_value.h"
 #include "main_window.h"
@@ -232,7 +241,12 @@ TEST(CompareView, RealPairAgainstTheCommandLine) {
     for (auto [figure, id] : {std::pair{"cause CPU launch", "cpu_launch"}, std::pair{"cause GPU dependency", "gpu_dependency"},
                               std::pair{"cause GPU other", "gpu_other"}, std::pair{"cause Unknown", "unknown"}}) {
         EXPECT_EQ(cell(*v, figure, CompareDeltaModel::Delta), signedCount(d["causes"][id].i64())) << figure;
-        EXPECT_EQ(cell(*v, QString("big: ") + figure, CompareDeltaModel::Delta), signedCount(d["big_causes"][id].i64())) << figure;
+        // big-event causes are listed where either side had one (the real pair has no big events)
+        const bool anyBig = j["a"]["groups"][0]["answers"]["why"]["big"][id].i64() + j["b"]["groups"][0]["answers"]["why"]["big"][id].i64() > 0;
+        EXPECT_EQ(v->deltaModel()->rowOf(QString("big: ") + figure) >= 0, anyBig) << figure;
+        if (anyBig) {
+            EXPECT_EQ(cell(*v, QString("big: ") + figure, CompareDeltaModel::Delta), signedCount(d["big_causes"][id].i64())) << figure;
+        }
     }
     QAbstractItemModelTester tester(v->deltaModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
     // no steps: the step maps say so, and collectives pair by index
@@ -275,11 +289,56 @@ TEST(CompareView, RanksThatDifferAreNotCompared) {
     // why, naming both groups of A and their ranks
     for (int g = 0; g < 2; ++g)
         EXPECT_TRUE(t.contains(QString("A group %1 (").arg(g))) << t.toStdString();
-    EXPECT_TRUE(t.contains("runs on 7 ranks (dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7), its match in B on a different number of "
-                           "ranks: ranks differ between the captures"));
-    EXPECT_TRUE(t.contains("B group 0 (AllGather 90, ReduceScatter 45, 8 ranks) has no counterpart in A"));
+    EXPECT_TRUE(t.contains("runs on 7 ranks (dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7), B group 0 runs its ops on 8 ranks (dev 0, "
+                           "dev 1, dev 2, dev 3, dev 4, dev 5, dev 6, dev 7): ranks differ between the captures, so neither group is compared"));
+    EXPECT_TRUE(t.contains("B group 0 (AllGather 90, ReduceScatter 45, 8 ranks) is not compared: ranks differ from A group 0 (7 ranks)"));
+    EXPECT_FALSE(t.contains("no counterpart"));
+    // core's lines, each once: the summary, a line per group, the advice
+    const auto& cmp = v->comparison()->comparison;
+    QStringList want{q(cmp.summary) + "."};
+    for (const auto& m : cmp.messages) want << q(m) + ".";
+    want << q(cmp.advice) + ".";
+    EXPECT_EQ(t, want.join("\n\n"));
+    EXPECT_EQ(cmp.messages.size(), 4u);
     EXPECT_EQ(v->verdictText(), QString());
     guitest::shot(&w, "compare-ranks-differ");
+}
+
+// Partly paired (2-rank FSDP + AllReduce against 2-rank FSDP + SendRecv): the groups left over are
+// named in the notes by core's messages, A's as well as B's, each once.
+TEST(CompareView, GroupsLeftOverAreNamedInTheNotes) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 2;
+    cfg.steps = 3;
+    const auto& a = generated("cmp-2ranks", cfg);
+    cfg.allReduce = false;
+    cfg.sendRecv = true;
+    const auto& b = generated("cmp-2ranks-sendrecv", cfg);
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    ASSERT_TRUE(compareAndWait(w, a.path, b.path));
+    CompareView* v = w.compareView();
+    ASSERT_FALSE(v->showsNotCompared());
+    const auto& c = *v->comparison();
+    ASSERT_EQ(c.comparison.pairs.size(), 1u);
+    ASSERT_EQ(c.comparison.unpairedA.size(), 1u);
+    ASSERT_EQ(c.comparison.unpairedB.size(), 1u);
+    const int ar = c.comparison.unpairedA[0], sr = c.comparison.unpairedB[0];
+    EXPECT_EQ(c.a->analysis.groups[size_t(ar)].ops.count("AllReduce"), 1u);
+    EXPECT_EQ(c.b->analysis.groups[size_t(sr)].ops.count("SendRecv"), 1u);
+    const QString notes = v->notesText();
+    const QString left = QString("Not compared: A group %1 (AllReduce 3, 2 ranks) has no counterpart in B: no group of B runs its ops (80% "
+                                 "alike) on 2 ranks; B group %2 (SendRecv %3, 2 ranks) has no counterpart in A: no group of A runs its "
+                                 "ops (80% alike) on 2 ranks")
+                             .arg(ar)
+                             .arg(sr)
+                             .arg(c.b->analysis.groups[size_t(sr)].count);
+    EXPECT_TRUE(notes.endsWith(left)) << notes.toStdString();
+    EXPECT_EQ(notes.count(QString("A group %1 ").arg(ar)), 1);
+    bool shown = false;
+    for (QLabel* l : v->findChildren<QLabel*>()) shown |= l->isVisible() && l->text().contains(left);
+    EXPECT_TRUE(shown);
 }
 
 TEST(CompareView, PairedCollectiveBothWays) {
@@ -419,6 +478,314 @@ TEST(CompareView, LeavingCompareModeAndErrors) {
     std::string mine((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(mine, md.out);
     std::filesystem::remove_all(dir);
+}
+
+// ---- the view at the size `render --size` gives it --------------------------------------------
+
+CompareSessionPtr load(const std::string& a, const std::string& b) { return loadComparison({a}, {b}, {}, {}, nullptr); }
+const std::string& realBefore() {
+    static const std::string p = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite";
+    return p;
+}
+const std::string& realAfter() {
+    static const std::string p = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    return p;
+}
+
+// A compare view shown offscreen at `size`, set up as the export's copy is (CompareView::exportTo).
+std::unique_ptr<CompareView> shownAt(CompareSessionPtr c, QSize size) {
+    auto v = std::make_unique<CompareView>();
+    v->setComparison(c);
+    v->resize(size);
+    v->setAttribute(Qt::WA_DontShowOnScreen);
+    v->show();
+    QTest::qWait(30);
+    for (QCustomPlot* plot : v->findChildren<QCustomPlot*>()) plot->replot();
+    QTest::qWait(30);
+    for (QCustomPlot* plot : v->findChildren<QCustomPlot*>()) plot->replot();
+    return v;
+}
+
+// The CDF legend sits where no curve is: off the plot area, no curve point under it, its text whole
+// inside the chart. With one capture (the Ranks tab) it is back inside the plot, top left.
+void expectLegendOffTheCurves(const SkewCdfChart& cdf) {
+    ASSERT_TRUE(cdf.legendAbove());
+    const QRect legend = cdf.legend->outerRect(), plot = cdf.axisRect()->rect();
+    EXPECT_FALSE(legend.intersects(plot)) << "legend " << legend.x() << "," << legend.y() << " " << legend.width() << "x" << legend.height();
+    EXPECT_TRUE(QRect(0, 0, cdf.width(), cdf.height()).contains(legend));
+    EXPECT_EQ(cdf.legend->itemCount(), 4);
+    for (QCPGraph* g : {cdf.startCurve(), cdf.endCurve(), cdf.startCurveB(), cdf.endCurveB()}) {
+        ASSERT_GT(g->dataCount(), 2);
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+            EXPECT_FALSE(legend.contains(g->coordsToPixels(it->key, it->value).toPoint()));
+    }
+}
+
+// Every section line of the list of events is drawn whole (not elided): its text fits its row.
+void expectEventLinesWhole(const CompareEventsList& list) {
+    ASSERT_GT(list.topLevelItemCount(), 0);
+    for (int i = 0; i < list.topLevelItemCount(); ++i) {
+        QTreeWidgetItem* it = list.topLevelItem(i);
+        SCOPED_TRACE(it->text(0).toStdString());
+        const QRect r = list.visualItemRect(it);
+        EXPECT_LE(QFontMetrics(it->font(0)).horizontalAdvance(it->text(0)) + 8, r.width());
+        EXPECT_LE(r.right(), list.viewport()->width());
+    }
+}
+
+// The rows of the delta table before the per-rank ones (cost, big events, skews, causes, step,
+// counts) are in sight without scrolling.
+void expectKeyRowsInSight(const CompareView& v) {
+    const QTableView* t = v.deltaTable();
+    int shown = 0;
+    for (int r = 0; r < t->model()->rowCount(); ++r) {
+        const QString figure = t->model()->index(r, 0).data().toString();
+        if (figure.contains(": last arrivals") || figure.contains(": lateness")) break;
+        SCOPED_TRACE(figure.toStdString());
+        const QRect rect = t->visualRect(t->model()->index(r, CompareDeltaModel::Delta));
+        EXPECT_GE(rect.top(), 0);
+        EXPECT_LE(rect.bottom(), t->viewport()->height());
+        ++shown;
+    }
+    for (const char* key : {"start-skew cost", "big events", "start skew p90", "end skew max", "cause CPU launch", "cause GPU dependency",
+                            "cause GPU other", "cause Unknown", "median step (NVTX)"})
+        EXPECT_GE(v.deltaModel()->rowOf(key), 0) << key;
+    EXPECT_GE(shown, 17);
+}
+
+TEST(CompareView, LaidOutAtRenderSizeShowsItsPartsWhole) {
+    for (auto [name, c] : {std::pair{"generated", load(before().path, after().path)}, std::pair{"real", load(realBefore(), realAfter())}}) {
+        SCOPED_TRACE(name);
+        for (QSize size : {QSize(1600, 900), QSize(1400, 800)}) {
+            SCOPED_TRACE(std::to_string(size.width()) + "x" + std::to_string(size.height()));
+            auto v = shownAt(c, size);
+            ASSERT_GE(v->pair(), 0);
+            expectLegendOffTheCurves(*v->cdf());
+            expectEventLinesWhole(*v->events());
+            // the collective titles whole: the op and who was late (index and step are on the line above)
+            for (CollectiveView* cv : {v->collectiveA(), v->collectiveB()}) {
+                ASSERT_GE(cv->scene().collective, 0);
+                EXPECT_EQ(cv->titleShown(), cv->titleText());
+                EXPECT_TRUE(cv->titleText().contains(" late by ")) << cv->titleText().toStdString();
+            }
+            if (size == QSize(1600, 900)) expectKeyRowsInSight(*v);
+        }
+    }
+    // one capture again: the legend goes back into the plot's top left
+    SkewCdfChart cdf;
+    cdf.resize(500, 300);
+    auto c = load(realBefore(), realAfter());
+    cdf.setComparison(c->a, 0, c->b, 0);
+    EXPECT_TRUE(cdf.legendAbove());
+    cdf.setGroup(c->a, 0);
+    EXPECT_FALSE(cdf.legendAbove());
+    EXPECT_EQ(cdf.legend->layout(), cdf.axisRect()->insetLayout());
+    EXPECT_EQ(cdf.legend->itemCount(), 2);
+}
+
+// The view opens on a collective both sides have: on the real pair A's largest start skew is #32,
+// which B (31 collectives, paired by index) lacks, so it opens on A's largest among #1..#31; #32
+// is listed as having no pair.
+TEST(CompareView, OpensOnTheWorstCollectiveThatHasAPair) {
+    testjson::Value a = testjson::parse(runSkewscope({"analyze", realBefore(), "--format", "json"}).out);
+    testjson::Value b = testjson::parse(runSkewscope({"analyze", realAfter(), "--format", "json"}).out);
+    const int64_t countB = b["groups"][0]["collectives"].i64();
+    int64_t worst = -1, worstSkew = -1, worstPaired = -1, worstPairedSkew = -1;
+    for (const auto& col : a["collectives"].arr) {
+        if (!col["complete"].b) continue;
+        const int64_t k = col["index"].i64(), skew = col["start_skew_ns"].i64();
+        if (skew > worstSkew) worst = k, worstSkew = skew;
+        if (k <= countB && skew > worstPairedSkew) worstPaired = k, worstPairedSkew = skew;
+    }
+    ASSERT_EQ(worst, 32);
+    ASSERT_EQ(countB, 31);
+    auto c = load(realBefore(), realAfter());
+    auto v = shownAt(c, {1600, 900});
+    ASSERT_GE(v->selectedA(), 0);
+    EXPECT_EQ(int64_t(c->a->analysis.collectives[size_t(v->selectedA())].index), worstPaired);
+    ASSERT_GE(v->selectedB(), 0);
+    EXPECT_EQ(int64_t(c->b->analysis.collectives[size_t(v->selectedB())].index), worstPaired);
+    EXPECT_EQ(v->collectiveB()->scene().collective, v->selectedB());
+    EXPECT_FALSE(v->selectedFromB());
+    // #32 is listed, and says it has no pair
+    QTreeWidgetItem* unpaired = v->events()->itemOf(false, int(c->a->analysis.groups[0].firstCollective) + 31);
+    ASSERT_TRUE(unpaired);
+    EXPECT_TRUE(unpaired->text(0).endsWith("no pair")) << unpaired->text(0).toStdString();
+    QTreeWidgetItem* paired = v->events()->itemOf(false, v->selectedA());
+    ASSERT_TRUE(paired);
+    EXPECT_FALSE(paired->text(0).contains("no pair"));
+    // and core's choice is the same on both sides of the pair
+    EXPECT_EQ(skew::worstPairedCollective(c->sideA(), c->sideB(), c->comparison.pairs[0], true), v->selectedA());
+    // the generated pair: A's worst (a planted 30 ms event) has its pair in B at the same step and position
+    auto g = load(before().path, after().path);
+    auto gv = shownAt(g, {1600, 900});
+    EXPECT_EQ(gv->selectedA(), skew::worstCollective(g->a->analysis, [&](int ci) {
+                  return g->a->analysis.collectives[size_t(ci)].group == g->comparison.pairs[0].a;
+              }));
+    EXPECT_GE(gv->selectedB(), 0);
+    EXPECT_EQ(gv->pairedBy(), skew::PairedCollective::By::StepPosition);
+}
+
+// A's planted 30 ms event and B's ordinary collective at that place: each view fits its own
+// collective, so their time axes differ by far, and the line above them says so with both spans.
+TEST(CompareView, SaysWhenTheTwoCollectiveViewsTimeScalesDiffer) {
+    auto c = load(before().path, after().path);
+    auto v = shownAt(c, {1600, 900});
+    const auto& p = c->comparison.pairs[0];
+    const auto& late = before().result.late[0];  // step 1, position 13
+    const int ca = atStepPosition(c->a->analysis, p.a, uint32_t(late.planted.step), uint32_t(late.planted.positionInStep));
+    v->selectCollective(false, ca);
+    QTest::qWait(30);
+    const double spanA = v->collectiveA()->xAxis->range().size(), spanB = v->collectiveB()->xAxis->range().size();
+    // A's view spans at least the planted delay (ms), B's far less
+    EXPECT_GT(spanA, double(late.planted.delayNs) / 1e6);
+    EXPECT_LT(spanB * 1.5, spanA);
+    auto ms = [](double x) { return QString::fromStdString(skew::formatDuration(int64_t(std::llround(x * 1e6)))); };
+    EXPECT_TRUE(v->scaleNote()->isVisible());
+    EXPECT_EQ(v->scaleNote()->text(),
+              QString("\u26A0 Time scales differ: A's view spans %1, B's %2 (each fitted to its collective)").arg(ms(spanA), ms(spanB)));
+    // collectives where neither side waits long: spans within 1.5x of each other, no note
+    bool sawAlike = false;
+    for (uint32_t pos = 1; pos <= 27 && !sawAlike; ++pos) {
+        const int a = atStepPosition(c->a->analysis, p.a, 5, pos);
+        if (a < 0 || c->a->analysis.collectives[size_t(a)].big) continue;
+        v->selectCollective(false, a);
+        QTest::qWait(20);
+        const double x = v->collectiveA()->xAxis->range().size(), y = v->collectiveB()->xAxis->range().size();
+        const bool differ = std::max(x, y) >= 1.5 * std::min(x, y);
+        EXPECT_EQ(v->scaleNote()->isVisible(), differ) << pos;
+        sawAlike |= !differ;
+    }
+    EXPECT_TRUE(sawAlike);
+}
+
+// The per-rank bars: the mean lateness without big events of each rank, A beside B, as the JSON of
+// `skewscope compare` gives them (in us below 1 ms, as the axis says).
+TEST(CompareView, MeanLatenessBarsAreTheJsonFigures) {
+    for (auto [a, b] : {std::pair{realBefore(), realAfter()}, std::pair{before().path, after().path}}) {
+        SCOPED_TRACE(a);
+        testjson::Value j = testjson::parse(runSkewscope({"compare", a, "--vs", b, "--format", "json"}).out);
+        auto c = load(a, b);
+        auto v = shownAt(c, {1400, 800});
+        const auto& pj = j["groups"][0];
+        const auto& ga = j["a"]["groups"][size_t(pj["a"].i64())];
+        const auto& gb = j["b"]["groups"][size_t(pj["b"].i64())];
+        const size_t n = ga["per_rank"].size();
+        ASSERT_EQ(size_t(v->rankBars()->latenessA()->data()->size()), n);
+        ASSERT_EQ(size_t(v->rankBars()->latenessB()->data()->size()), n);
+        int64_t maxLat = 0;
+        for (size_t r = 0; r < n; ++r)
+            maxLat = std::max({maxLat, ga["per_rank"][r]["mean_lateness_excl_big_ns"].i64(), gb["per_rank"][r]["mean_lateness_excl_big_ns"].i64()});
+        const bool us = maxLat < 1'000'000;
+        const QString label = v->rankBars()->latenessA()->valueAxis()->label();
+        EXPECT_TRUE(label.endsWith(us ? "(us)" : "(ms)")) << label.toStdString();
+        const double unit = us ? 1e3 : 1e6;
+        for (size_t r = 0; r < n; ++r) {
+            SCOPED_TRACE(r);
+            EXPECT_DOUBLE_EQ(v->rankBars()->latenessA()->data()->at(int(r))->value,
+                             double(ga["per_rank"][r]["mean_lateness_excl_big_ns"].i64()) / unit);
+            EXPECT_DOUBLE_EQ(v->rankBars()->latenessB()->data()->at(int(r))->value,
+                             double(gb["per_rank"][r]["mean_lateness_excl_big_ns"].i64()) / unit);
+            EXPECT_DOUBLE_EQ(v->rankBars()->lastA()->data()->at(int(r))->value, double(ga["per_rank"][r]["last_count"].i64()));
+            EXPECT_DOUBLE_EQ(v->rankBars()->lastB()->data()->at(int(r))->value, double(gb["per_rank"][r]["last_count"].i64()));
+        }
+    }
+}
+
+// ---- opening a comparison ------------------------------------------------------------------
+
+// File > Compare...: a dialog for A's exports, then one for B's (starting in A's folder); the
+// comparison of what was picked opens.
+TEST(CompareView, FileCompareAsksForAThenBAndOpensTheComparison) {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QAction* compare = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == "&Compare...") compare = a;
+    ASSERT_TRUE(compare);
+    EXPECT_EQ(compare->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QStringList titles, startDirs;
+    const QStringList picks = {q(before().path), q(after().path)};
+    // answers each file dialog as it comes up, A's with A's file and B's with B's, until it closes
+    // (a dialog that has not taken the selection yet stays open and is answered again)
+    QTimer answer;
+    answer.setInterval(30);
+    int ticks = 0;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!d) return;
+        if (++ticks > 300) return static_cast<QDialog*>(d)->reject();  // a dialog that never takes the file fails the test, never hangs it
+        if (titles.isEmpty() || titles.back() != d->windowTitle()) {
+            titles << d->windowTitle();
+            startDirs << d->directory().absolutePath();
+        }
+        // typed into the file name box, as a user would (selectFile waits for the folder's listing)
+        const QString pick = picks[d->windowTitle().contains("B (after)") ? 1 : 0];
+        if (auto* name = d->findChild<QLineEdit*>("fileNameEdit")) name->setText(pick);
+        else d->selectFile(pick);
+        static_cast<QDialog*>(d)->accept();  // QFileDialog::accept, as the Open button
+    });
+    answer.start();
+    QSignalSpy ok(&w, &MainWindow::comparisonLoaded);
+    compare->trigger();
+    for (int i = 0; i < 1200 && ok.isEmpty(); ++i) QTest::qWait(50);
+    answer.stop();
+    ASSERT_EQ(ok.size(), 1);
+    ASSERT_EQ(titles.size(), 2);
+    EXPECT_EQ(titles[0], "Compare: the A (before) capture's exports");
+    EXPECT_EQ(titles[1], "Compare: the B (after) capture's exports");
+    EXPECT_EQ(startDirs[1], QFileInfo(picks[0]).absolutePath());
+    EXPECT_TRUE(w.inCompareMode());
+    ASSERT_TRUE(w.comparison());
+    EXPECT_EQ(w.comparison()->a->files, std::vector<std::string>{before().path});
+    EXPECT_EQ(w.comparison()->b->files, std::vector<std::string>{after().path});
+    EXPECT_EQ(w.compareView()->comparison(), w.comparison());
+    EXPECT_EQ(w.compareView()->comparison()->comparison.pairs.size(), 2u);
+}
+
+// `skewscope A... --vs B...`: the arguments as the viewer's command line splits them, then what
+// the viewer does with them at start (several files per side here: per-rank files).
+TEST(CompareView, CommandLineVsStartsTheComparison) {
+    auto cfg = withBigEvents();
+    cfg.perRankFiles = true;
+    cfg.ranks = 4;
+    for (auto& l : cfg.late) l.rank %= 4;
+    const auto& a = generated("cmp-cli-ranks-before", cfg);
+    cfg.late.clear();
+    const auto& b = generated("cmp-cli-ranks-after", cfg);
+    std::vector<std::string> args = a.result.files;
+    args.push_back("--vs");
+    args.insert(args.end(), b.result.files.begin(), b.result.files.end());
+    std::vector<std::string> filesA, filesB;
+    std::string err;
+    ASSERT_TRUE(skew::parseViewerArgs(args, filesA, filesB, err)) << err;
+    EXPECT_EQ(filesA, a.result.files);
+    EXPECT_EQ(filesB, b.result.files);
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy ok(&w, &MainWindow::comparisonLoaded);
+    openFromCommandLine(w, filesA, filesB);
+    for (int i = 0; i < 1200 && ok.isEmpty(); ++i) QTest::qWait(50);
+    ASSERT_EQ(ok.size(), 1);
+    EXPECT_TRUE(w.inCompareMode());
+    EXPECT_EQ(w.comparison()->a->files, a.result.files);
+    EXPECT_EQ(w.comparison()->b->files, b.result.files);
+    EXPECT_EQ(w.comparison()->a->profile.ranks.size(), 4u);
+    EXPECT_EQ(w.comparison()->b->profile.ranks.size(), 4u);
+    EXPECT_FALSE(w.compareView()->verdictText().isEmpty());
+    // the FSDP pair: A's planted big events, none in B (the generator's truth)
+    const int pair = fsdpPair(*w.compareView());
+    ASSERT_GE(pair, 0);
+    const auto& p = w.comparison()->comparison.pairs[size_t(pair)];
+    EXPECT_EQ(size_t(p.valuesA.bigCount), a.result.late.size());
+    EXPECT_EQ(p.valuesB.bigCount, 0);
+    // without --vs the same start opens the files
+    QSignalSpy opened(&w, &MainWindow::sessionLoaded);
+    openFromCommandLine(w, {before().path}, {});
+    ASSERT_TRUE(guitest::waitLoaded(opened));
+    EXPECT_FALSE(w.inCompareMode());
 }
 
 TEST(CompareView, RenderDrawsTheCompareViewAsTheViewerExportsIt) {
