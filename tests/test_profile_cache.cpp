@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -296,10 +297,17 @@ TEST(ProfileCache, NoCacheInfoClearAndEviction) {
     EXPECT_EQ(fs::exists(beforeSnap), keepBefore);
     EXPECT_EQ(fs::exists(demoSnap), keepDemo);
     EXPECT_FALSE(keepBefore);  // the limit does evict here
+    // a crashed writer's temporary file of two hours ago goes; another writer's of now stays
+    const fs::path crashed = fs::path(c.dir) / ".snapAAAAAA", writing = fs::path(c.dir) / ".snapBBBBBB";
+    std::ofstream(crashed) << "half a snapshot";
+    std::ofstream(writing) << "a snapshot being written";
+    fs::last_write_time(crashed, fs::file_time_type::clock::now() - std::chrono::hours(2));
     RunResult clear = runSkewscope({"cache", "clear"}, c.env());
     EXPECT_EQ(clear.exitCode, 0);
     EXPECT_THAT(clear.out, HasSubstr("removed"));
     EXPECT_TRUE(c.snapshots().empty());
+    EXPECT_FALSE(fs::exists(crashed));
+    EXPECT_TRUE(fs::exists(writing));
     EXPECT_EQ(runSkewscope({"cache", "purge"}, c.env()).exitCode, 2);
     fs::remove_all(dir);
 }

@@ -332,6 +332,14 @@ std::string hex(uint64_t v) {
 
 bool isSnapshotName(const std::string& n) { return n.size() > 5 && n.compare(n.size() - 5, 5, ".snap") == 0 && n[0] != '.'; }
 
+// A writer's temporary file (".snapXXXXXX") left an hour ago: its writer crashed or was killed
+// (a write takes seconds). Younger ones may be another process's write in progress: left alone.
+bool isStaleTemporary(const std::string& dir, const std::string& n) {
+    if (n.rfind(".snap", 0) != 0 || isSnapshotName(n)) return false;
+    struct stat st {};
+    return ::stat((dir + "/" + n).c_str(), &st) == 0 && st.st_mtime + 3600 < ::time(nullptr);
+}
+
 }  // namespace
 
 ProfileCache::ProfileCache(std::string dir, uint64_t maxBytes) : dir_(std::move(dir)), maxBytes_(maxBytes) {
@@ -659,7 +667,7 @@ uint64_t ProfileCache::clear() {
     while (dirent* e = ::readdir(d)) names.push_back(e->d_name);
     ::closedir(d);
     for (const auto& name : names)
-        if ((isSnapshotName(name) || name.rfind(".snap", 0) == 0) && ::unlink((dir_ + "/" + name).c_str()) == 0 && isSnapshotName(name)) ++n;
+        if ((isSnapshotName(name) || isStaleTemporary(dir_, name)) && ::unlink((dir_ + "/" + name).c_str()) == 0 && isSnapshotName(name)) ++n;
     return n;
 }
 
@@ -673,8 +681,10 @@ void ProfileCache::evict(const std::string& keep) {
     uint64_t total = 0;
     DIR* d = ::opendir(dir_.c_str());
     if (!d) return;
+    std::vector<std::string> stale;
     while (dirent* e = ::readdir(d)) {
         std::string n = e->d_name;
+        if (isStaleTemporary(dir_, n)) stale.push_back(dir_ + "/" + n);
         if (!isSnapshotName(n)) continue;
         struct stat st {};
         std::string path = dir_ + "/" + n;
@@ -683,6 +693,7 @@ void ProfileCache::evict(const std::string& keep) {
         total += uint64_t(st.st_size);
     }
     ::closedir(d);
+    for (const auto& s : stale) ::unlink(s.c_str());  // a crashed writer's leftovers count against nothing but the disk
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
     for (const Entry& e : entries) {
         if (total <= maxBytes_) break;
