@@ -1,5 +1,7 @@
 #include "util/json.h"
 
+#include <charconv>
+
 #include <cmath>
 #include <cstdio>
 
@@ -7,23 +9,26 @@ namespace skew {
 
 void JsonWriter::escape(std::string& out, std::string_view s) {
     out.push_back('"');
-    for (unsigned char c : s) {
+    size_t plain = 0;  // start of the run of characters written as they are
+    for (size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        out.append(s.data() + plain, i - plain);
+        plain = i + 1;
         switch (c) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
         case '\n': out += "\\n"; break;
         case '\r': out += "\\r"; break;
         case '\t': out += "\\t"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out.push_back(static_cast<char>(c));
-            }
+        default: {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+        }
         }
     }
+    out.append(s.data() + plain, s.size() - plain);
     out.push_back('"');
 }
 
@@ -88,13 +93,15 @@ JsonWriter& JsonWriter::value(std::string_view s) {
 
 JsonWriter& JsonWriter::value(int64_t v) {
     beforeValue();
-    out_ += std::to_string(v);
+    char buf[24];
+    out_.append(buf, size_t(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
     return *this;
 }
 
 JsonWriter& JsonWriter::value(uint64_t v) {
     beforeValue();
-    out_ += std::to_string(v);
+    char buf[24];
+    out_.append(buf, size_t(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
     return *this;
 }
 
