@@ -93,7 +93,14 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
     ranks_.resize(p.ranks.size());
     groups_.resize(a.groups.size());
 
-    // which lanes are group lanes, and where each slot misses a collective
+    markGroupLanes(p, a);
+    sumLanes(p);
+    orderLaunches(p);
+    orderCollectives(a);
+}
+
+// Which lanes are group lanes, and where each slot misses a collective.
+void TimelineIndex::markGroupLanes(const Profile& p, const Analysis& a) {
     for (size_t g = 0; g < a.groups.size(); ++g) {
         const Group& grp = a.groups[g];
         groups_[g].missing.resize(grp.width());
@@ -111,6 +118,11 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
         }
     }
 
+}
+
+// Per lane, the class time of its kernels at every kBlock-th kernel (the F(t) summaries), and the
+// window's first start and last end.
+void TimelineIndex::sumLanes(const Profile& p) {
     bool any = false;
     start_ = end_ = 0;
     for (size_t r = 0; r < p.ranks.size(); ++r) {
@@ -168,7 +180,10 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
         }
     }
 
-    // launches: per lane, the kernels with a launch call in order of the call's start
+}
+
+// Per lane, the kernels with a launch call in order of the call's start.
+void TimelineIndex::orderLaunches(const Profile& p) {
     for (size_t r = 0; r < p.ranks.size(); ++r)
         for (size_t li = 0; li < p.ranks[r].lanes.size(); ++li) {
             const KernelLane& lane = p.ranks[r].lanes[li];
@@ -192,7 +207,10 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
                              [&](uint32_t x, uint32_t y) { return lane.launchStart(x) < lane.launchStart(y); });
         }
 
-    // collectives in time order
+}
+
+// Per group, the collectives in order of their earliest start; the big ones of every group.
+void TimelineIndex::orderCollectives(const Analysis& a) {
     for (size_t g = 0; g < a.groups.size(); ++g) {
         const Group& grp = a.groups[g];
         GroupInfo& gi = groups_[g];

@@ -147,6 +147,12 @@ private:
     };
     struct Eval;  // F(t) evaluation state of one sweep
 
+    // the constructor's steps
+    void markGroupLanes(const Profile& p, const Analysis& a);
+    void sumLanes(const Profile& p);
+    void orderLaunches(const Profile& p);
+    void orderCollectives(const Analysis& a);
+
     const KernelLane& kl(int rank, int lane) const { return p_->ranks[size_t(rank)].lanes[size_t(lane)]; }
     Work nameWork(StrId name) const { return name < nameWork_.size() ? Work(nameWork_[name]) : Work::Other; }
     int64_t memberPos(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
