@@ -12,11 +12,13 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "analysis/analysis.h"
 #include "gen_fixture.h"
 #include "model/loader.h"
 #include "report/analysis_report.h"
+#include "truth_answers.h"
 
 using namespace testutil;
 using skew::Analysis;
@@ -28,18 +30,7 @@ namespace {
 
 constexpr int64_t kMs = 1'000'000;
 
-// Big events at positions 13 and 20 of every step, a different rank each time, GPU-caused.
-skewgen::GenConfig fixedPositions() {
-    skewgen::GenConfig cfg;
-    cfg.ranks = 8;
-    cfg.steps = 5;
-    cfg.seed = 11;
-    for (int s = 1; s <= 5; ++s) {
-        cfg.late.push_back({s, 13, (2 * s) % 8, (24 + 3 * s) * kMs, skewgen::LateKind::Gpu});
-        cfg.late.push_back({s, 20, (2 * s + 1) % 8, (30 + 2 * s) * kMs, skewgen::LateKind::Gpu});
-    }
-    return cfg;
-}
+skewgen::GenConfig fixedPositions() { return fixedPositionsConfig(); }
 
 std::vector<int> specIndexOf(const skewgen::GenResult& r) {
     std::vector<int> idx(r.specOrder.size());
@@ -95,6 +86,11 @@ bool hasAdvice(const Analysis& a, const std::string& id) {
     return false;
 }
 
+Analysis analyzed(const std::string& path) {
+    skew::Profile p = skew::loadProfile({path});
+    return skew::analyze(p);
+}
+
 TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
     for (bool nvtx : {true, false}) {
         SCOPED_TRACE(nvtx ? "NVTX steps" : "inferred steps");
@@ -106,39 +102,41 @@ TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
         const auto& g = fsdp(a);
         EXPECT_EQ(g.stepsSource, nvtx ? "nvtx" : "inferred");
         const skew::Answers& ans = g.answers;
+        const TruthAnswers truth = truthAnswers(gen, 0, 8, a.options.bigSkewNs, nvtx);
+        ASSERT_EQ(truth.bigIndices.size(), 10u);  // the planted ones, all over the threshold
         ASSERT_EQ(ans.big.size(), 10u);
+        EXPECT_EQ(ans.bigLateRanks, truth.bigLateRanks);
         std::vector<int> spec = specIndexOf(gen.result);
+        ASSERT_EQ(truth.positions.size(), 2u);
         ASSERT_EQ(ans.positions.size(), 2u);
         for (size_t i = 0; i < 2; ++i) {
             const int position = i == 0 ? 13 : 20;
             const skew::BigPosition& bp = ans.positions[i];
             EXPECT_EQ(bp.position, uint32_t(position));
+            EXPECT_EQ(truth.positions[i].position, uint32_t(position));
             EXPECT_THAT(bp.steps, ElementsAreArray({1u, 2u, 3u, 4u, 5u}));
             std::vector<int> expectRanks;
-            std::vector<int64_t> offsets;
             for (const auto& pl : cfg.late)
                 if (pl.positionInStep == position) expectRanks.push_back(spec[size_t(pl.rank)]);
             EXPECT_EQ(bp.lateRanks, expectRanks);
-            for (uint32_t ci : bp.collectives) {
-                EXPECT_EQ(a.collectives[ci].positionInStep, uint32_t(position));
-                offsets.push_back(a.collectives[ci].offsetInStepNs);
-            }
-            std::sort(offsets.begin(), offsets.end());
-            EXPECT_EQ(bp.offsetMedianNs, offsets[2]);
+            // the median offset from the members' starts and the step ranges' starts (or the step's first collective)
+            EXPECT_EQ(bp.offsetMedianNs, truth.positions[i].offsetMedianNs);
         }
         EXPECT_TRUE(ans.bigRotate);
         EXPECT_EQ(ans.bigCauses[size_t(skew::Cause::GpuDependency)], 10u);
+        // GPU-caused: started after the stretched GEMM, long after the launch (from the members' launch ends)
+        ASSERT_TRUE(truth.hasGap);
         ASSERT_TRUE(ans.hasGpuGap);
-        // GPU-caused: started after the stretched GEMM, long after the launch
-        EXPECT_GT(ans.gpuGapMinNs, 24 * kMs);
-        ASSERT_FALSE(ans.predecessors.empty());
-        uint32_t predecessors = 0;
+        EXPECT_EQ(ans.gpuGapMinNs, truth.gapMinNs);
+        EXPECT_EQ(ans.gpuGapMaxNs, truth.gapMaxNs);
+        // the predecessors: the planted GEMMs (names and stream from the generator), counted
+        std::vector<std::tuple<std::string, int, uint32_t>> preds, expectPreds;
         for (const auto& pc : ans.predecessors) {
-            predecessors += pc.count;
-            EXPECT_EQ(pc.stream, 7);
+            preds.emplace_back(p.strings.str(pc.name), pc.stream, pc.count);
             EXPECT_TRUE(pc.gemm);
         }
-        EXPECT_EQ(predecessors, 10u);
+        for (const auto& tp : truth.predecessors) expectPreds.emplace_back(tp.name, tp.stream, tp.count);
+        EXPECT_EQ(preds, expectPreds);
         // the rest: no slow rank, no rank last significantly often
         EXPECT_EQ(ans.verdict, skew::WhoVerdict::Rotating);
         std::vector<uint32_t> last = truthLastCounts(gen.result, 8, a.options.bigSkewNs);
@@ -219,11 +217,6 @@ const std::string kDevicesAdvice =
     "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... torchrun ...), or one nsys "
     "per rank with per-rank names (-o rank_%q{RANK}), and open every file together; check CUDA_VISIBLE_DEVICES";
 const std::string kSpelled2026 = " (options spelled for Nsight Systems 2026.2.1.210, the export's version).";
-
-Analysis analyzed(const std::string& path) {
-    skew::Profile p = skew::loadProfile({path});
-    return skew::analyze(p);
-}
 
 TEST(CaptureAdvice, TheDemoLacksADeviceAndMore) {
     Analysis a = analyzed(generated("demo", skewgen::demoConfig()).path);
