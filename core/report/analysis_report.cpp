@@ -102,6 +102,12 @@ void answersJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group
         .field("others_median_lateness_excl_big_ns", ans.othersMedianExclBigNs);
     w.key("mean_lateness_excl_big_ns").beginObject().field("min", ans.meanExclBigMinNs).field("max", ans.meanExclBigMaxNs)
         .field("min_rank", ans.meanExclBigMinRank).field("max_rank", ans.meanExclBigMaxRank).endObject();
+    w.key("thin_evidence").beginArray();
+    const VerdictEvidence& ve = ans.verdictEvidence;
+    if (ve.fewCollectives) w.value("few_collectives");
+    if (ve.twoRanks) w.value("two_ranks");
+    if (ve.notSignificant) w.value("not_significant");
+    w.endArray();
     w.endObject();
     w.key("big_positions").beginArray();
     for (const BigPosition& bp : ans.positions) {
@@ -123,9 +129,12 @@ void answersJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group
     else w.null();
     w.key("predecessors").beginArray();
     for (const auto& pc : ans.predecessors)
-        w.beginObject().field("name", p.strings.str(pc.name)).field("stream", pc.stream).field("count", pc.count).field("is_gemm", pc.gemm).endObject();
+        w.beginObject().field("name", p.strings.str(pc.name)).field("stream", pc.stream).field("count", pc.count)
+            .field("same_stream_count", pc.sameStream).field("is_gemm", pc.gemm).endObject();
     w.endArray().endObject();
-    w.key("rest").beginObject().field("cpu_ns", ans.restCpuNs).field("gpu_ns", ans.restGpuNs).endObject();
+    w.key("rest").beginObject().field("count", ans.considered);
+    for (Cause c : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown}) w.field(causeName(c), ans.restCauses[size_t(c)]);
+    w.field("cpu_ns", ans.restCpuNs).field("gpu_ns", ans.restGpuNs).endObject();
     w.endObject();
     w.key("caveats").beginArray();
     for (const auto& c : ans.caveats) w.value(c);
