@@ -185,6 +185,36 @@ TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
     }
 }
 
+// The ab_test advice says what the late ranks of the planted big events are: 10 events, dev 2 and
+// dev 3 late twice each, 8 distinct ranks.
+TEST(AnswersRun, AbTestEvidenceCountsTheLateRanks) {
+    auto cfg = fixedPositions();
+    const auto& gen = generated("fixed-positions", cfg);
+    Analysis a = analyzed(gen.path);
+    std::map<int, int> perRank;  // spec id -> big events it was late in
+    std::vector<int> spec = specIndexOf(gen.result);
+    for (const auto& pl : cfg.late) ++perRank[spec[size_t(pl.rank)]];
+    int most = 0;
+    for (auto [r, n] : perRank) most = std::max(most, n);
+    std::vector<std::string> mostLabels;
+    for (auto [r, n] : perRank)
+        if (n == most) mostLabels.push_back(gen.result.rankLabels[size_t(gen.result.specOrder[size_t(r)])]);
+    ASSERT_EQ(most, 2);
+    std::string labels;
+    for (const auto& l : mostLabels) labels += (labels.empty() ? "" : ", ") + l;
+    EXPECT_EQ(labels, "dev 2, dev 3");
+    const std::string expected = "group 0: " + std::to_string(cfg.late.size()) + " big events, " + std::to_string(cfg.late.size()) +
+                                 " of them gpu_dependency; late ranks: " + std::to_string(perRank.size()) + " distinct among the " +
+                                 std::to_string(cfg.late.size()) + ", none late in more than half (at most 2 times: " + labels + ")";
+    const skew::CaptureAdvice* ab = nullptr;
+    for (const auto& ad : a.advice)
+        if (ad.id == "ab_test") ab = &ad;
+    ASSERT_TRUE(ab);
+    EXPECT_EQ(ab->evidence, expected);
+    EXPECT_EQ(ab->evidence, "group 0: 10 big events, 10 of them gpu_dependency; late ranks: 8 distinct among the 10, none late in "
+                            "more than half (at most 2 times: dev 2, dev 3)");
+}
+
 TEST(AnswersRun, SlowRankIsPersistent) {
     auto cfg = fixedPositions();
     cfg.late.clear();
