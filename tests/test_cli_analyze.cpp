@@ -1,20 +1,84 @@
 // `skewscope analyze`: the JSON contract, the text/Markdown/CSV reports, and safe output writing.
 
 #include <gtest/gtest.h>
+#include <gmock/gmock.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <fstream>
 #include <sys/stat.h>
 
 #include "gen_fixture.h"
 #include "json_value.h"
+#include "truth_answers.h"
 
 using namespace testutil;
+using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
+using ::testing::HasSubstr;
 
 namespace {
 
 const Generated& demo() { return generated("demo", skewgen::demoConfig()); }
+constexpr int64_t kBigNs = 20'000'000;  // the default big threshold
+
+std::vector<int64_t> ints(const testjson::Value& a) {
+    std::vector<int64_t> v;
+    for (const auto& x : a.arr) v.push_back(x.i64());
+    return v;
+}
+
+template <typename T>
+std::vector<int64_t> ints(const std::vector<T>& a) {
+    return std::vector<int64_t>(a.begin(), a.end());
+}
+
+// groups[].answers of `analyze --format json` against the truth of that group: every key of the
+// specification's answers object.
+void expectAnswers(const testjson::Value& ans, const TruthAnswers& t) {
+    EXPECT_EQ(ans["big"]["count"].i64(), int64_t(t.bigIndices.size()));
+    EXPECT_EQ(ints(ans["big"]["late_ranks"]), ints(t.bigLateRanks));
+    const auto& who = ans["who"];
+    EXPECT_EQ(who["verdict"].str, t.verdict);
+    if (t.verdict == "rotating") EXPECT_TRUE(who["rank"].isNull());
+    else EXPECT_EQ(who["rank"].i64(), t.topRank);
+    EXPECT_NEAR(who["last_share"].num, double(t.last[size_t(t.topRank)]) / t.considered, 1e-5);
+    EXPECT_NEAR(who["chi2_p"].num, t.chi2P, 1e-5 * t.chi2P + 1e-300);
+    EXPECT_EQ(who["mean_lateness_excl_big_ns"]["min"].i64(), t.meanMin());
+    EXPECT_EQ(who["mean_lateness_excl_big_ns"]["max"].i64(), t.meanMax());
+    ASSERT_EQ(ans["big_positions"].size(), t.positions.size());
+    for (size_t i = 0; i < t.positions.size(); ++i) {
+        const auto& bp = ans["big_positions"][i];
+        EXPECT_EQ(bp["position"].i64(), t.positions[i].position);
+        EXPECT_EQ(ints(bp["steps"]), ints(t.positions[i].steps));
+        EXPECT_EQ(ints(bp["late_ranks"]), ints(t.positions[i].lateRanks));
+        EXPECT_EQ(bp["offset_ns_median"].i64(), t.positions[i].offsetMedianNs);
+    }
+    EXPECT_EQ(ans["big_rotate"].b, t.bigRotate);
+    const auto& big = ans["why"]["big"];
+    const auto count = [](const std::map<std::string, uint32_t>& m, const char* k) { return int64_t(m.count(k) ? m.at(k) : 0); };
+    for (const char* cause : {"cpu_launch", "gpu_dependency", "gpu_other", "unknown"}) {
+        EXPECT_EQ(big[cause].i64(), count(t.bigCauses, cause)) << cause;
+        EXPECT_EQ(ans["why"]["rest"][cause].i64(), count(t.restCauses, cause)) << cause;
+    }
+    if (t.hasGap) {
+        EXPECT_EQ(big["gpu_launch_to_start_ns"]["min"].i64(), t.gapMinNs);
+        EXPECT_EQ(big["gpu_launch_to_start_ns"]["max"].i64(), t.gapMaxNs);
+    } else {
+        EXPECT_TRUE(big["gpu_launch_to_start_ns"].isNull());
+    }
+    ASSERT_EQ(big["predecessors"].size(), t.predecessors.size());
+    for (size_t i = 0; i < t.predecessors.size(); ++i) {
+        EXPECT_EQ(big["predecessors"][i]["name"].str, t.predecessors[i].name);
+        EXPECT_EQ(big["predecessors"][i]["stream"].i64(), t.predecessors[i].stream);
+        EXPECT_EQ(big["predecessors"][i]["count"].i64(), t.predecessors[i].count);
+    }
+    EXPECT_EQ(ans["why"]["rest"]["cpu_ns"].i64(), t.restCpuNs);
+    EXPECT_EQ(ans["why"]["rest"]["gpu_ns"].i64(), t.restGpuNs);
+    EXPECT_EQ(ans["why"]["rest"]["count"].i64(), t.considered);
+}
 
 TEST(CliAnalyze, JsonContract) {
     RunResult r = runSkewscope({"analyze", demo().path, "--format", "json"});
@@ -76,6 +140,56 @@ TEST(CliAnalyze, JsonContract) {
     }
     EXPECT_EQ(big, 5);
     EXPECT_EQ(v["anomalies"]["events"].i64(), 5);
+
+    // the answers of both groups (FSDP, AllReduce) from the generator's truth
+    ASSERT_EQ(v["groups"].size(), 2u);
+    const TruthAnswers fsdp = truthAnswers(demo(), 0, 7, kBigNs, true);
+    std::vector<int> planted;  // the demo's planted late ranks, in step order (devices 1..7 are spec ids 0..6)
+    for (const auto& pl : skewgen::demoConfig().late) planted.push_back(pl.rank);
+    EXPECT_EQ(fsdp.bigLateRanks, planted);
+    EXPECT_EQ(fsdp.bigCauses.at("cpu_launch"), 3u);
+    EXPECT_EQ(fsdp.bigCauses.at("gpu_dependency"), 2u);
+    EXPECT_TRUE(fsdp.positions.empty());  // planted at positions 5, 14, 9, 21, 3: none recurs
+    for (int gi : {0, 1}) {
+        SCOPED_TRACE("group " + std::to_string(gi));
+        const auto& ans = v["groups"][size_t(gi)]["answers"];
+        for (const char* k : {"big", "who", "big_positions", "big_rotate", "why"}) EXPECT_TRUE(ans.has(k)) << k;
+        expectAnswers(ans, gi == 0 ? fsdp : truthAnswers(demo(), 1, 7, kBigNs, true));
+    }
+    // recurring positions (the demo has none): the run of big events at positions 13 and 20
+    const auto& fixed = generated("fixed-positions", fixedPositionsConfig());
+    RunResult f = runSkewscope({"analyze", fixed.path, "--format", "json"});
+    ASSERT_EQ(f.exitCode, 0) << f.err;
+    auto fv = testjson::parse(f.out);
+    const TruthAnswers ft = truthAnswers(fixed, 0, 8, kBigNs, true);
+    ASSERT_EQ(ft.positions.size(), 2u);
+    expectAnswers(fv["groups"][0]["answers"], ft);
+
+    // capture advice: what the demo lacks, each entry with its evidence and its advice
+    ASSERT_TRUE(v.has("capture_advice"));
+    std::vector<std::string> ids;
+    std::map<std::string, const testjson::Value*> byId;
+    for (const auto& ad : v["capture_advice"].arr) {
+        for (const char* k : {"id", "evidence", "advice"}) EXPECT_TRUE(ad.has(k)) << k;
+        EXPECT_FALSE(ad["advice"].str.empty()) << ad["id"].str;
+        ids.push_back(ad["id"].str);
+        byId[ad["id"].str] = &ad;
+    }
+    // late arrivers launched late by the CPU in the truth, over every complete collective of both groups
+    uint32_t cpuLate = 0;
+    for (int gi : {0, 1})
+        for (const auto& c : truthAnswers(demo(), gi, 7, kBigNs, true).collectives) cpuLate += c.complete && c.cause == "cpu_launch";
+    // device 0 lacks kernels; no GPU metrics nor CPU samples are generated; NVTX steps, launches and
+    // stream waits are; no group's big events rotate while mostly GPU-caused
+    EXPECT_THAT(ids, ElementsAre("missing_devices", "no_gpu_metrics", "no_cpu_sampling", "nccl_config_unknown"));
+    EXPECT_EQ((*byId["missing_devices"])["evidence"].str,
+              demo().path + ": no kernels on device(s) 0 of the node's 8 (not captured, or idle): collectives there lack those ranks");
+    EXPECT_EQ((*byId["no_gpu_metrics"])["evidence"].str,
+              "no GPU metrics (GPU_METRICS table): clocks, power and throttling of each GPU are unknown");
+    EXPECT_EQ((*byId["no_cpu_sampling"])["evidence"].str,
+              std::to_string(cpuLate) + " late arrivers launched late by the CPU (cpu_launch) and neither CPU samples nor context "
+                                        "switches in the export");
+    EXPECT_THAT((*byId["nccl_config_unknown"])["advice"].str, HasSubstr("NCCL_DEBUG=INFO"));
 }
 
 TEST(CliAnalyze, TextAndMarkdownReadAsFindings) {
@@ -89,6 +203,120 @@ TEST(CliAnalyze, TextAndMarkdownReadAsFindings) {
     RunResult md = runSkewscope({"analyze", demo().path, "--format", "md"});
     EXPECT_EQ(md.out.rfind("# Skewscope findings", 0), 0u);
     EXPECT_NE(md.out.find("| rank | last | first |"), std::string::npos);
+}
+
+// The section headings of a report, in order: Markdown "#"/"##" lines, or text lines underlined
+// with "=" or "-".
+std::vector<std::string> headings(const std::string& report, bool md) {
+    std::vector<std::string> lines, out;
+    size_t at = 0;
+    while (at < report.size()) {
+        size_t end = report.find('\n', at);
+        if (end == std::string::npos) end = report.size();
+        lines.push_back(report.substr(at, end - at));
+        at = end + 1;
+    }
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (md) {
+            if (lines[i].rfind("## ", 0) == 0) out.push_back(lines[i].substr(3));
+            else if (lines[i].rfind("# ", 0) == 0) out.push_back(lines[i].substr(2));
+        } else if (i + 1 < lines.size() && !lines[i].empty() && lines[i + 1].size() == lines[i].size() &&
+                   lines[i + 1].find_first_not_of(lines[i + 1][0] == '=' ? "=" : "-") == std::string::npos) {
+            out.push_back(lines[i]);
+        }
+    }
+    return out;
+}
+
+// Text and Markdown open with the answers of every group and close with what the next capture
+// should record; warnings (the demo has one: device 0 lacks kernels) come before it.
+TEST(CliAnalyze, ReportsOpenWithAnswersAndCloseWithNextCapture) {
+    for (bool md : {false, true}) {
+        SCOPED_TRACE(md ? "md" : "text");
+        RunResult r = runSkewscope({"analyze", demo().path, "--format", md ? "md" : "text"});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_THAT(headings(r.out, md),
+                    ElementsAre("Skewscope findings: demo", "Answers: group 0, 135 collectives (AllGather 90, ReduceScatter 45)",
+                                "Answers: group 1, 5 collectives (AllReduce 5)",
+                                "Numbers: group 0, 135 collectives (AllGather 90, ReduceScatter 45)",
+                                "Numbers: group 1, 5 collectives (AllReduce 5)", "Anomalies", "Warnings", "Next capture"));
+        // the answers come before any number of the group, the advice is the last thing said
+        EXPECT_LT(r.out.find("Who arrived late: 5 big collectives"), r.out.find("Start skew: p50"));
+        const size_t warnings = r.out.find("Warnings"), next = r.out.find("Next capture");
+        EXPECT_NE(r.out.find("no kernels on device(s) 0", warnings), std::string::npos);
+        EXPECT_NE(r.out.find("nccl_config_unknown: ", next), std::string::npos);
+    }
+}
+
+// One CSV line split at commas outside quotes.
+std::vector<std::string> csvCells(const std::string& line) {
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '"') {
+            if (quoted && i + 1 < line.size() && line[i + 1] == '"') cells.back() += '"', ++i;
+            else quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            cells.emplace_back();
+        } else {
+            cells.back() += c;
+        }
+    }
+    return cells;
+}
+
+// The answer columns of every CSV row against the truth: the position of the collective in its
+// step, whether it is a big event at a recurring position, the group's verdict and its rank.
+TEST(CliAnalyze, CsvCarriesTheAnswersOnEveryRow) {
+    struct Run {
+        const Generated* gen;
+        int ranks;
+    };
+    for (Run run : {Run{&demo(), 7}, Run{&generated("fixed-positions", fixedPositionsConfig()), 8}}) {
+        SCOPED_TRACE(run.gen->path);
+        RunResult r = runSkewscope({"analyze", run.gen->path, "--format", "csv"});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        std::vector<std::vector<std::string>> rows;
+        size_t at = 0;
+        while (at < r.out.size()) {
+            const size_t end = r.out.find('\n', at);
+            rows.push_back(csvCells(r.out.substr(at, end - at)));
+            at = end + 1;
+        }
+        const auto& header = rows.at(0);
+        auto col = [&](const std::string& name) { return size_t(std::find(header.begin(), header.end(), name) - header.begin()); };
+        const size_t group = col("group"), index = col("index"), position = col("position_in_step"),
+                     recurring = col("recurring_big_position"), verdict = col("group_verdict"), verdictRank = col("group_verdict_rank");
+        ASSERT_LT(verdictRank, header.size());
+        std::map<std::pair<int, int>, std::vector<std::string>> expected;  // (group, index) -> the four cells
+        size_t truthRows = 0;
+        for (int gi : {0, 1}) {
+            const TruthAnswers t = truthAnswers(*run.gen, gi, run.ranks, kBigNs, true);
+            std::set<int> atRecurring;
+            for (const auto& tv : t.collectives)
+                for (const auto& tp : t.positions)
+                    if (tv.complete && tv.big && tv.position == tp.position) atRecurring.insert(tv.tc->index);
+            const std::string rank = t.verdict == "rotating" ? ""
+                                                             : run.gen->result.rankLabels[size_t(run.gen->result.specOrder[size_t(t.topRank)])];
+            for (const auto& tv : t.collectives) {
+                expected[{gi, tv.tc->index}] = {std::to_string(tv.position), atRecurring.count(tv.tc->index) ? "1" : "0", t.verdict, rank};
+                truthRows += tv.tc->members.size();
+            }
+            if (run.ranks == 8 && gi == 0) {
+                EXPECT_EQ(atRecurring.size(), 10u);
+            }
+        }
+        ASSERT_EQ(rows.size(), 1 + truthRows);
+        for (size_t i = 1; i < rows.size(); ++i) {
+            const auto& row = rows[i];
+            const auto key = std::make_pair(std::stoi(row.at(group)), std::stoi(row.at(index)));
+            ASSERT_TRUE(expected.count(key)) << i;
+            EXPECT_THAT((std::vector<std::string>{row.at(position), row.at(recurring), row.at(verdict), row.at(verdictRank)}),
+                        ElementsAreArray(expected[key]))
+                << "group " << key.first << " #" << key.second;
+        }
+    }
 }
 
 TEST(CliAnalyze, CsvOneRowPerCollectiveAndRank) {

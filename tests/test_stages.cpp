@@ -443,7 +443,9 @@ TEST(Answers, PersistentSlowRank) {
     EXPECT_EQ(ans.meanExclBigMinRank, 0);
     EXPECT_EQ(ans.meanExclBigMinNs, std::llround(2 * 10.0 * kUs / 12));
     EXPECT_THAT(skew::analysisJson(p, a), HasSubstr("\"verdict\": \"persistent\",\n          \"rank\": 2,"));
-    EXPECT_THAT(skew::answerSentences(p, a, a.groups[0]).same, HasSubstr("persistent. dev 2 was last in 10 of 12"));
+    // 12 collectives: the verdict stands, and says it rests on few
+    EXPECT_THAT(skew::answerSentences(p, a, a.groups[0]).same,
+                HasSubstr("persistent (thin evidence: only 12 collectives). dev 2 was last in 10 of 12"));
 }
 
 TEST(Answers, OftenLastByLittle) {
@@ -481,18 +483,19 @@ TEST(Answers, RotatingHasNoRank) {
     EXPECT_THAT(skew::analysisJson(p, a), HasSubstr("\"verdict\": \"rotating\",\n          \"rank\": null,"));
 }
 
-// Three NVTX steps of four collectives (AllGather), 3 ranks. Big events: step 1 position 2 (rank 1,
-// 25 ms, GPU: launched early, started behind a GEMM), step 3 position 2 (rank 2, 30 ms, GPU) and
-// step 2 position 4 (rank 0, 22 ms, CPU: launched late).
-TEST(Answers, BigEventsAtARecurringPositionRotateAndTheirCauses) {
+// A big event planted at `pos` of `step` on `rank`: GPU (launched early, started behind a GEMM on
+// stream 7) or CPU (launched late).
+struct PlantedBig {
+    int step, pos, rank;
+    int64_t late;
+    bool gpu;
+};
+
+// Three NVTX steps of four collectives (AllGather), 3 ranks, with `bigs` planted; rank 2 last by
+// 20 us elsewhere.
+skew::Profile threeSteps(const std::vector<PlantedBig>& bigs) {
     ProfileBuilder b;
     for (int r = 0; r < 3; ++r) b.rank(r);
-    struct Big {
-        int step, pos, rank;
-        int64_t late;
-        bool gpu;
-    };
-    const Big bigs[] = {{1, 2, 1, 25 * kMs, true}, {2, 4, 0, 22 * kMs, false}, {3, 2, 2, 30 * kMs, true}};
     uint32_t corr = 1;
     for (int s = 1; s <= 3; ++s) {
         const int64_t S = T + (s - 1) * 400 * kMs;
@@ -501,8 +504,8 @@ TEST(Answers, BigEventsAtARecurringPositionRotateAndTheirCauses) {
             const int64_t base = S + pos * 80 * kMs;
             for (int r = 0; r < 3; ++r) {
                 int64_t start = base + r * 10 * kUs;  // rank 2 last by 20 us when nothing is planted
-                const Big* big = nullptr;
-                for (const Big& x : bigs)
+                const PlantedBig* big = nullptr;
+                for (const PlantedBig& x : bigs)
                     if (x.step == s && x.pos == pos && x.rank == r) big = &x;
                 if (big) start = base + big->late;
                 b.kernel(r, 56, start, base + 35 * kMs, AG, corr);
@@ -513,7 +516,13 @@ TEST(Answers, BigEventsAtARecurringPositionRotateAndTheirCauses) {
             }
         }
     }
-    skew::Profile p = b.build();
+    return b.build();
+}
+
+// Big events: step 1 position 2 (rank 1, 25 ms, GPU), step 3 position 2 (rank 2, 30 ms, GPU) and
+// step 2 position 4 (rank 0, 22 ms, CPU).
+TEST(Answers, BigEventsAtARecurringPositionRotateAndTheirCauses) {
+    skew::Profile p = threeSteps({{1, 2, 1, 25 * kMs, true}, {2, 4, 0, 22 * kMs, false}, {3, 2, 2, 30 * kMs, true}});
     Analysis a = skew::analyze(p);
     ASSERT_EQ(a.groups.size(), 1u);
     const skew::Answers& ans = a.groups[0].answers;
@@ -543,8 +552,14 @@ TEST(Answers, BigEventsAtARecurringPositionRotateAndTheirCauses) {
     skew::AnswerSentences s = skew::answerSentences(p, a, a.groups[0]);
     EXPECT_THAT(s.where, HasSubstr("position 2 in steps 1, 3 (late: dev 1, dev 2; median offset +160.00 ms)"));
     EXPECT_THAT(s.where, HasSubstr("They rotate: 3 ranks among 3 big events"));
-    EXPECT_THAT(s.cpuGpu, HasSubstr("1 cpu_launch, 2 gpu_dependency, 0 gpu_other, 0 unknown"));
-    EXPECT_THAT(s.cpuGpu, HasSubstr("started 26.99 ms to 31.99 ms after their launch call ended, behind GEMM nvjet_gemm on stream 7 (2)"));
+    EXPECT_THAT(s.cpuGpu, HasSubstr("of the 3 big collectives, 1 cpu_launch, 2 gpu_dependency, 0 gpu_other, 0 unknown."));
+    // gaps: 25 (30) ms late + 2 ms launched ahead - 10 us launch call; the GEMM on stream 7, the NCCL kernels' on 56
+    EXPECT_THAT(s.cpuGpu, HasSubstr("The 2 gpu_dependency ones started 26.99 ms to 31.99 ms after their launch call ended, behind "
+                                    "GEMM nvjet_gemm on stream 7 in 2 of them (another stream than the NCCL kernel's: a "
+                                    "cross-stream dependency or contention)."));
+    // the rest: 9 collectives, rank 2 late by 20 us, launched 2 ms ahead: GPU, behind nothing
+    EXPECT_THAT(s.cpuGpu, HasSubstr("The rest (9 collectives that are not big): 0 cpu_launch, 0 gpu_dependency, 9 gpu_other, 0 "
+                                    "unknown; the late arrivers' lateness: 0 ns from late CPU launches, 180.0 us from the GPU (0.0% CPU)."));
     // links for the viewer: the big collectives' mentions point at them
     skew::MarkdownOptions mo;
     mo.links = true;
@@ -560,6 +575,23 @@ TEST(Answers, ThinEvidenceIsSaid) {
     EXPECT_THAT(a.groups[0].answers.caveats, ::testing::Contains(HasSubstr("only 2 steps")));
     EXPECT_THAT(a.groups[0].answers.caveats, ::testing::Contains(HasSubstr("only 4 collectives that are not big")));
     EXPECT_THAT(skew::answerSentences(p, a, a.groups[0]).caveats, HasSubstr("Thin evidence: "));
+}
+
+// Fewer than 3 big events: said, whatever else holds (three steps, 10 or 11 collectives that are not big).
+TEST(Answers, FewBigEventsAreSaid) {
+    {
+        skew::Profile p = threeSteps({{1, 2, 1, 25 * kMs, true}, {3, 2, 2, 30 * kMs, true}});
+        Analysis a = skew::analyze(p);
+        const skew::Answers& ans = a.groups[0].answers;
+        ASSERT_EQ(ans.big.size(), 2u);
+        EXPECT_EQ(ans.considered, 10u);
+        EXPECT_THAT(ans.caveats, ElementsAre("only 2 big events: whether they rotate, and their causes, rest on little"));
+        EXPECT_EQ(skew::answerSentences(p, a, a.groups[0]).caveats,
+                  "Thin evidence: only 2 big events: whether they rotate, and their causes, rest on little.");
+    }
+    skew::Profile p = threeSteps({{2, 4, 0, 22 * kMs, false}});
+    Analysis a = skew::analyze(p);
+    EXPECT_THAT(a.groups[0].answers.caveats, ElementsAre("only 1 big event: whether they rotate, and their causes, rest on little"));
 }
 
 }  // namespace
@@ -639,6 +671,8 @@ TEST(Alignment, MissingKernelMakesAPartialCollectiveNamedAsMismatch) {
     EXPECT_THAT(g.validation.partial[2].missingRanks, ElementsAre(1));
     EXPECT_EQ(g.lanes[0].droppedLeading, 2u);  // dev 0's first two have no partner on dev 2
     EXPECT_THAT(g.validation.messages, ::testing::Contains("collective 5 (AllGather): missing on dev 1"));
+    // the answers say so: three positions lack a rank (two on dev 2, one on dev 1)
+    EXPECT_THAT(g.answers.caveats, ::testing::Contains("3 collectives lack a rank and are left out"));
     // the collectives line up by position: the 6th has every rank, starting 20 us apart
     const Collective& sixth = a.collectives[5];
     EXPECT_TRUE(sixth.complete);

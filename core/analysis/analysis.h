@@ -126,7 +126,17 @@ struct PredecessorCount {
     StrId name = kNoString;
     int32_t stream = 0;
     uint32_t count = 0;
+    uint32_t sameStream = 0;  // of `count`, those where it ran on the NCCL kernel's own stream
     bool gemm = false;
+};
+
+// Why a verdict that names a rank (persistent, often_last_small) rests on little: the verdict stays
+// as defined, the sentences and the JSON say which of these hold.
+struct VerdictEvidence {
+    bool fewCollectives = false;  // fewer than kVerdictCollectives collectives considered
+    bool twoRanks = false;        // persistent with 2 ranks: one of them is always last in at least half
+    bool notSignificant = false;  // persistent while the last counts are not significant (p >= kOftenLastP)
+    bool thin() const { return fewCollectives || twoRanks || notSignificant; }
 };
 
 struct Answers {
@@ -143,6 +153,7 @@ struct Answers {
     int64_t othersMedianExclBigNs = 0;  // median of the other ranks' mean lateness excluding big events
     int64_t meanExclBigMinNs = 0, meanExclBigMaxNs = 0;
     int meanExclBigMinRank = -1, meanExclBigMaxRank = -1;
+    VerdictEvidence verdictEvidence;
     std::vector<BigPosition> positions;  // recurring positions of big events in the step
     bool bigRotate = false;
     // 3. CPU or GPU
@@ -150,6 +161,7 @@ struct Answers {
     bool hasGpuGap = false;
     int64_t gpuGapMinNs = 0, gpuGapMaxNs = 0;  // launch-to-start of the gpu_dependency big ones
     std::vector<PredecessorCount> predecessors;  // of the gpu_dependency big ones, most frequent first
+    std::array<uint32_t, kCauses> restCauses{};  // of the complete collectives that are not big
     int64_t restCpuNs = 0, restGpuNs = 0;
     // where the evidence is thin (fewer than 3 steps, fewer than 3 big events, missing ranks)
     std::vector<std::string> caveats;

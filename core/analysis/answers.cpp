@@ -53,6 +53,13 @@ void whoAnswer(const Analysis& a, const Group& g, Answers& ans) {
     if (n > 0 && 2.0 * last[top] >= n && topMean >= 2.0 * othersMedian) ans.verdict = WhoVerdict::Persistent;
     else if (n > 0 && ans.chi2P < kOftenLastP) ans.verdict = WhoVerdict::OftenLastSmall;
     else ans.verdict = WhoVerdict::Rotating;
+    // a verdict that names a rank: on how much it rests
+    if (ans.verdict != WhoVerdict::Rotating) {
+        VerdictEvidence& ve = ans.verdictEvidence;
+        ve.fewCollectives = ans.considered < kVerdictCollectives;
+        ve.twoRanks = ans.verdict == WhoVerdict::Persistent && k == 2;
+        ve.notSignificant = ans.verdict == WhoVerdict::Persistent && ans.chi2P >= kOftenLastP;
+    }
 }
 
 void positionsAnswer(const Analysis& a, const Group& g, Answers& ans) {
@@ -99,6 +106,7 @@ void causeAnswer(const Profile& p, const Analysis& a, const Group& g, Answers& a
         const Collective& col = a.collectives[g.firstCollective + c];
         if (!col.complete) continue;
         if (!col.big) {
+            ++ans.restCauses[size_t(col.cause)];
             ans.restCpuNs = satAdd(ans.restCpuNs, col.cpuNs);
             ans.restGpuNs = satAdd(ans.restGpuNs, col.gpuNs);
             continue;
@@ -113,8 +121,9 @@ void causeAnswer(const Profile& p, const Analysis& a, const Group& g, Answers& a
         const KernelLane& pl = p.ranks[size_t(col.predRank)].lanes[size_t(col.predLane)];
         auto key = std::make_pair(pl.name[col.predKernel], pl.stream);
         auto [it, fresh] = predIndex.emplace(key, ans.predecessors.size());
-        if (fresh) ans.predecessors.push_back({key.first, key.second, 0, col.predIsGemm});
+        if (fresh) ans.predecessors.push_back({key.first, key.second, 0, 0, col.predIsGemm});
         ++ans.predecessors[it->second].count;
+        ans.predecessors[it->second].sameStream += col.predSameStream ? 1 : 0;
     }
     std::stable_sort(ans.predecessors.begin(), ans.predecessors.end(),
                      [](const PredecessorCount& x, const PredecessorCount& y) { return x.count > y.count; });
@@ -129,8 +138,9 @@ void caveats(const Profile& p, const Group& g, Answers& ans) {
     if (big > 0 && big < 3)
         ans.caveats.push_back("only " + std::to_string(big) + " big event" + (big == 1 ? "" : "s") +
                               ": whether they rotate, and their causes, rest on little");
-    if (!g.validation.partial.empty())
-        ans.caveats.push_back(std::to_string(g.validation.partial.size()) + " collective(s) lack a rank and are left out");
+    if (const size_t partial = g.validation.partial.size(); partial > 0)
+        ans.caveats.push_back(partial == 1 ? std::string("1 collective lacks a rank and is left out")
+                                           : std::to_string(partial) + " collectives lack a rank and are left out");
     std::set<int> files;
     for (const auto& gl : g.lanes) files.insert(p.ranks[size_t(gl.rank)].file);
     for (int f : files)

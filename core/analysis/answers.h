@@ -16,6 +16,8 @@ namespace skew {
 // The verdict's thresholds (analysis-spec.md): last in at least half, twice the others' median
 // mean lateness; or a last count significant at p < 0.001.
 constexpr double kOftenLastP = 0.001;
+// A verdict that names a rank over fewer collectives than this is said to rest on thin evidence.
+constexpr uint32_t kVerdictCollectives = 20;
 
 void answerQuestions(const Profile& p, Analysis& a);
 

@@ -1,6 +1,8 @@
 #include "analysis/capture_advice.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 
 namespace skew {
@@ -68,36 +70,40 @@ std::optional<NsysRelease> parseNsysRelease(const std::string& version) {
     return NsysRelease{year, minor};
 }
 
-std::vector<CaptureAdvice> captureAdvice(const Profile& p, const Analysis& a) {
-    std::vector<CaptureAdvice> out;
-    const Spelling nsys(p);
-    // what the analysis found, over complete collectives
-    uint64_t complete = 0, unknown = 0, gpuCaused = 0, cpuCaused = 0, nvtxRanges = 0, syncRows = 0, runtimeRows = 0;
-    uint64_t bigEvents = 0, bigGpu = 0;
-    bool rotate = false, nvtxSteps = false;
+namespace {
+
+// What the rules look at: the analysis's findings over complete collectives, and what the export holds.
+struct Evidence {
+    uint64_t complete = 0, unknown = 0, gpuCaused = 0, cpuCaused = 0;
+    uint64_t nvtxRanges = 0, syncRows = 0, runtimeRows = 0;
+    bool nvtxSteps = false, gpuMetrics = false, cpuSamples = false, contextSwitches = false;
+};
+
+Evidence gatherEvidence(const Profile& p, const Analysis& a) {
+    Evidence e;
     for (const Collective& c : a.collectives) {
         if (!c.complete) continue;
-        ++complete;
-        if (c.cause == Cause::Unknown) ++unknown;
-        if (c.cause == Cause::GpuDependency || c.cause == Cause::GpuOther) ++gpuCaused;
-        if (c.cause == Cause::CpuLaunch) ++cpuCaused;
+        ++e.complete;
+        if (c.cause == Cause::Unknown) ++e.unknown;
+        if (c.cause == Cause::GpuDependency || c.cause == Cause::GpuOther) ++e.gpuCaused;
+        if (c.cause == Cause::CpuLaunch) ++e.cpuCaused;
     }
-    for (const Group& g : a.groups) {
-        nvtxSteps |= g.stepsSource == "nvtx";
-        rotate |= g.answers.bigRotate;
-        bigEvents += g.answers.big.size();
-        bigGpu += g.answers.bigCauses[size_t(Cause::GpuDependency)];
-    }
-    bool gpuMetrics = false, cpuSamples = false, contextSwitches = false;
+    for (const Group& g : a.groups) e.nvtxSteps |= g.stepsSource == "nvtx";
     for (const auto& in : p.inputs) {
-        nvtxRanges += in.nvtxRanges;
-        syncRows += in.syncRows;
-        runtimeRows += in.runtimeRows;
-        gpuMetrics |= in.rowsOf("GPU_METRICS") > 0;
-        cpuSamples |= in.rowsOf("COMPOSITE_EVENTS") > 0 || in.rowsOf("SAMPLING_CALLCHAINS") > 0;
-        contextSwitches |= in.rowsOf("SCHED_EVENTS") > 0;
+        e.nvtxRanges += in.nvtxRanges;
+        e.syncRows += in.syncRows;
+        e.runtimeRows += in.runtimeRows;
+        e.gpuMetrics |= in.rowsOf("GPU_METRICS") > 0;
+        e.cpuSamples |= in.rowsOf("COMPOSITE_EVENTS") > 0 || in.rowsOf("SAMPLING_CALLCHAINS") > 0;
+        e.contextSwitches |= in.rowsOf("SCHED_EVENTS") > 0;
     }
+    return e;
+}
 
+using Out = std::vector<CaptureAdvice>;
+
+// missing_devices: a node file has device ids without kernels (one advice per such file).
+void missingDevices(const Profile& p, const Spelling& nsys, Out& out) {
     for (const auto& in : p.inputs)
         if (!in.missingDevices.empty())
             out.push_back({"missing_devices", in.path + ": " + in.missingDevices,
@@ -107,46 +113,69 @@ std::vector<CaptureAdvice> captureAdvice(const Profile& p, const Analysis& a) {
                                nsys.since(kCudaTraceScope, " and --cuda-trace-scope",
                                           " and --cuda-trace-scope (Nsight Systems " + name(kCudaTraceScope) + " and later)") +
                                nsys.note() + "."});
-    if (!nvtxSteps && !a.groups.empty())
-        out.push_back({"no_nvtx_steps",
-                       "no NVTX range matches the step pattern (" + count(nvtxRanges, "NVTX range") + " read); steps are " +
-                           (a.groups.empty() || a.groups[0].stepsSource == "none" ? "unknown" : "inferred from the op period"),
-                       "Mark each training step with an NVTX range (torch.cuda.nvtx.range_push(f\"step {i}\") ... "
-                       "range_pop(), or the PyTorch profiler's ProfilerStep#N) and trace NVTX (--trace=cuda,nvtx), so "
-                       "that big events can be placed in the step."});
-    if (unknown > 0 || (runtimeRows == 0 && p.kernelCount() > 0))
-        out.push_back({"no_launch_rows",
-                       runtimeRows == 0 ? "no CUDA API rows (CUPTI_ACTIVITY_KIND_RUNTIME) in the export"
-                                        : count(unknown, "late arriver") + " of " + count(complete, "complete collective") +
-                                              " without a launch row (same process and correlation id): cause unknown",
-                       "Keep the CUDA API trace that --trace=cuda records by default (runtime and driver calls), and "
-                       "start the capture before the first collective of the window (--capture-range=cudaProfilerApi "
-                       "or nvtx with cudaProfilerStart/Stop around whole steps), so every kernel's launch is in it."});
-    if (syncRows == 0 && gpuCaused > 0)
-        out.push_back({"no_stream_waits",
-                       count(gpuCaused, "late arriver") + " caused on the GPU (gpu_dependency or gpu_other) and no "
-                                                          "synchronization rows (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)",
-                       // the release that brought --cuda-event-trace was not found: no release named
-                       "Capture with --trace=cuda so that stream-wait records are kept, and export without a --tables "
-                       "filter; --cuda-event-trace=true, where nsys profile --help lists it, adds CUDA event completion "
-                       "(overhead; auto turns it off when CUDA_DEVICE_MAX_CONNECTIONS=1)."});
-    if (!gpuMetrics)
-        out.push_back({"no_gpu_metrics", "no GPU metrics (GPU_METRICS table): clocks, power and throttling of each GPU are unknown",
-                       // the release of the rename was not found: both spellings, no release named
-                       "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (earlier releases spell it "
-                       "--gpu-metrics-device=all; nsys profile --help shows which yours takes), with "
-                       "--gpu-metrics-frequency for the rate."});
-    if (cpuCaused > 0 && (!cpuSamples || !contextSwitches))
-        out.push_back({"no_cpu_sampling",
-                       count(cpuCaused, "late arriver") + " launched late by the CPU (cpu_launch) and " +
-                           (!cpuSamples && !contextSwitches ? "neither CPU samples nor context switches"
-                            : !cpuSamples                  ? "no CPU samples (COMPOSITE_EVENTS)"
+}
+
+// no_nvtx_steps: groups exist but no NVTX range matches the step pattern.
+void noNvtxSteps(const Analysis& a, const Evidence& e, Out& out) {
+    if (e.nvtxSteps || a.groups.empty()) return;
+    out.push_back({"no_nvtx_steps",
+                   "no NVTX range matches the step pattern (" + count(e.nvtxRanges, "NVTX range") + " read); steps are " +
+                       (a.groups[0].stepsSource == "none" ? "unknown" : "inferred from the op period"),
+                   "Mark each training step with an NVTX range (torch.cuda.nvtx.range_push(f\"step {i}\") ... "
+                   "range_pop(), or the PyTorch profiler's ProfilerStep#N) and trace NVTX (--trace=cuda,nvtx), so "
+                   "that big events can be placed in the step."});
+}
+
+// no_launch_rows: late arrivers without a launch row, or no CUDA API rows at all.
+void noLaunchRows(const Profile& p, const Evidence& e, Out& out) {
+    if (e.unknown == 0 && (e.runtimeRows > 0 || p.kernelCount() == 0)) return;
+    out.push_back({"no_launch_rows",
+                   e.runtimeRows == 0 ? "no CUDA API rows (CUPTI_ACTIVITY_KIND_RUNTIME) in the export"
+                                      : count(e.unknown, "late arriver") + " of " + count(e.complete, "complete collective") +
+                                            " without a launch row (same process and correlation id): cause unknown",
+                   "Keep the CUDA API trace that --trace=cuda records by default (runtime and driver calls), and "
+                   "start the capture before the first collective of the window (--capture-range=cudaProfilerApi "
+                   "or nvtx with cudaProfilerStart/Stop around whole steps), so every kernel's launch is in it."});
+}
+
+// no_stream_waits: GPU-caused late arrivers and no synchronization rows.
+void noStreamWaits(const Evidence& e, Out& out) {
+    if (e.syncRows > 0 || e.gpuCaused == 0) return;
+    out.push_back({"no_stream_waits",
+                   count(e.gpuCaused, "late arriver") + " caused on the GPU (gpu_dependency or gpu_other) and no "
+                                                        "synchronization rows (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)",
+                   // the release that brought --cuda-event-trace was not found: no release named
+                   "Capture with --trace=cuda so that stream-wait records are kept, and export without a --tables "
+                   "filter; --cuda-event-trace=true, where nsys profile --help lists it, adds CUDA event completion "
+                   "(overhead; auto turns it off when CUDA_DEVICE_MAX_CONNECTIONS=1)."});
+}
+
+// no_gpu_metrics: no rows in GPU_METRICS.
+void noGpuMetrics(const Evidence& e, Out& out) {
+    if (e.gpuMetrics) return;
+    out.push_back({"no_gpu_metrics", "no GPU metrics (GPU_METRICS table): clocks, power and throttling of each GPU are unknown",
+                   // the release of the rename was not found: both spellings, no release named
+                   "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (earlier releases spell it "
+                   "--gpu-metrics-device=all; nsys profile --help shows which yours takes), with "
+                   "--gpu-metrics-frequency for the rate."});
+}
+
+// no_cpu_sampling: cpu_launch causes and no CPU samples or no context switches.
+void noCpuSampling(const Evidence& e, const Spelling& nsys, Out& out) {
+    if (e.cpuCaused == 0 || (e.cpuSamples && e.contextSwitches)) return;
+    out.push_back({"no_cpu_sampling",
+                   count(e.cpuCaused, "late arriver") + " launched late by the CPU (cpu_launch) and " +
+                       (!e.cpuSamples && !e.contextSwitches ? "neither CPU samples nor context switches"
+                        : !e.cpuSamples                    ? "no CPU samples (COMPOSITE_EVENTS)"
                                                            : "no context switches (SCHED_EVENTS)") +
-                           " in the export",
-                       "Record what the launching thread was doing: " +
-                           nsys.option(kSampleProcessTree) +
-                           " --cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks" +
-                           nsys.note(nsys.decides(kSampleProcessTree)) + "."});
+                       " in the export",
+                   "Record what the launching thread was doing: " + nsys.option(kSampleProcessTree) +
+                       " --cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks" +
+                       nsys.note(nsys.decides(kSampleProcessTree)) + "."});
+}
+
+// nccl_config_unknown: always (exports do not carry NCCL's topology, algorithm and protocol).
+void ncclConfigUnknown(Out& out) {
     out.push_back({"nccl_config_unknown",
                    "the export does not say which NCCL topology, algorithm and protocol ran (kernel names do not carry them)",
                    "Log them on every rank: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING,COLL "
@@ -154,13 +183,57 @@ std::vector<CaptureAdvice> captureAdvice(const Profile& p, const Analysis& a) {
                    "NCCL_TOPO_DUMP_FILE=topo.xml; keep NCCL's NVTX payloads (message sizes) with nsys export "
                    "--include-blobs=true; and PyTorch's flight recorder for process groups and sequence numbers: "
                    "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1."});
-    if (rotate && bigEvents > 0 && 2 * bigGpu > bigEvents)
-        out.push_back({"ab_test",
-                       count(bigEvents, "big event") + ", " + std::to_string(bigGpu) +
-                           " of them gpu_dependency, with a different late rank each time (they rotate)",
-                       "Run a controlled A/B capture: change one thing (CUDA_DEVICE_MAX_CONNECTIONS=1 against the default, "
-                       "so kernels start in launch order; or move the GEMM the late kernel waited behind), capture both "
-                       "runs the same way and compare them (skewscope compare A.sqlite --vs B.sqlite)."});
+}
+
+// A group's big events as the ab_test rule saw them: "group 0: 10 big events, 10 of them
+// gpu_dependency; late ranks: 8 distinct among the 10, none late in more than half (at most 2
+// times: dev 2, dev 3)".
+std::string rotationEvidence(const Profile& p, const Group& g) {
+    const Answers& ans = g.answers;
+    std::map<int, uint32_t> lateCount;
+    for (int r : ans.bigLateRanks) ++lateCount[r];
+    uint32_t most = 0;
+    for (auto [r, n] : lateCount) most = std::max(most, n);
+    std::string mostRanks;
+    for (auto [r, n] : lateCount)
+        if (n == most) mostRanks += (mostRanks.empty() ? "" : ", ") + p.ranks[size_t(r)].label;
+    const size_t big = ans.big.size();
+    return "group " + std::to_string(g.id) + ": " + count(big, "big event") + ", " +
+           std::to_string(ans.bigCauses[size_t(Cause::GpuDependency)]) + " of them gpu_dependency; late ranks: " +
+           std::to_string(lateCount.size()) + " distinct among the " + std::to_string(big) +
+           ", none late in more than half (at most " + count(most, "time") + ": " + mostRanks + ")";
+}
+
+// ab_test: in a group, big events rotate (analysis-spec.md, Answers) and more than half of them
+// are gpu_dependency. One advice, its evidence naming each such group.
+void abTest(const Profile& p, const Analysis& a, Out& out) {
+    std::string evidence;
+    for (const Group& g : a.groups) {
+        const Answers& ans = g.answers;
+        if (!ans.bigRotate || 2 * size_t(ans.bigCauses[size_t(Cause::GpuDependency)]) <= ans.big.size()) continue;
+        evidence += (evidence.empty() ? "" : "; ") + rotationEvidence(p, g);
+    }
+    if (evidence.empty()) return;
+    out.push_back({"ab_test", evidence,
+                   "Run a controlled A/B capture: change one thing (CUDA_DEVICE_MAX_CONNECTIONS=1 against the default, "
+                   "so kernels start in launch order; or move the GEMM the late kernel waited behind), capture both "
+                   "runs the same way and compare them (skewscope compare A.sqlite --vs B.sqlite)."});
+}
+
+}  // namespace
+
+std::vector<CaptureAdvice> captureAdvice(const Profile& p, const Analysis& a) {
+    const Spelling nsys(p);
+    const Evidence e = gatherEvidence(p, a);
+    Out out;
+    missingDevices(p, nsys, out);
+    noNvtxSteps(a, e, out);
+    noLaunchRows(p, e, out);
+    noStreamWaits(e, out);
+    noGpuMetrics(e, out);
+    noCpuSampling(e, nsys, out);
+    ncclConfigUnknown(out);
+    abTest(p, a, out);
     return out;
 }
 

@@ -108,6 +108,12 @@ void answersJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group
         .field("others_median_lateness_excl_big_ns", ans.othersMedianExclBigNs);
     w.key("mean_lateness_excl_big_ns").beginObject().field("min", ans.meanExclBigMinNs).field("max", ans.meanExclBigMaxNs)
         .field("min_rank", ans.meanExclBigMinRank).field("max_rank", ans.meanExclBigMaxRank).endObject();
+    w.key("thin_evidence").beginArray();
+    const VerdictEvidence& ve = ans.verdictEvidence;
+    if (ve.fewCollectives) w.value("few_collectives");
+    if (ve.twoRanks) w.value("two_ranks");
+    if (ve.notSignificant) w.value("not_significant");
+    w.endArray();
     w.endObject();
     w.key("big_positions").beginArray();
     for (const BigPosition& bp : ans.positions) {
@@ -129,9 +135,12 @@ void answersJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group
     else w.null();
     w.key("predecessors").beginArray();
     for (const auto& pc : ans.predecessors)
-        w.beginObject().field("name", p.strings.str(pc.name)).field("stream", pc.stream).field("count", pc.count).field("is_gemm", pc.gemm).endObject();
+        w.beginObject().field("name", p.strings.str(pc.name)).field("stream", pc.stream).field("count", pc.count)
+            .field("same_stream_count", pc.sameStream).field("is_gemm", pc.gemm).endObject();
     w.endArray().endObject();
-    w.key("rest").beginObject().field("cpu_ns", ans.restCpuNs).field("gpu_ns", ans.restGpuNs).endObject();
+    w.key("rest").beginObject().field("count", ans.considered);
+    for (Cause c : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown}) w.field(causeName(c), ans.restCauses[size_t(c)]);
+    w.field("cpu_ns", ans.restCpuNs).field("gpu_ns", ans.restGpuNs).endObject();
     w.endObject();
     w.key("caveats").beginArray();
     for (const auto& c : ans.caveats) w.value(c);
@@ -320,18 +329,18 @@ public:
             h2("No collectives");
             line(p_.kernelCount() == 0 ? "The exports hold no GPU kernels." : "No NCCL kernels were matched across ranks.");
         }
+        for (const auto& g : a_.groups) answers(g);
         for (const auto& g : a_.groups) group(g);
         unmatched();
         anomalies();
-        nextCapture();
         warnings();
+        nextCapture();
         return std::move(o_);
     }
 
 private:
     void h1(const std::string& s) { o_ += md_ ? "# " + s + "\n\n" : s + "\n" + std::string(s.size(), '=') + "\n\n"; }
     void h2(const std::string& s) { o_ += md_ ? "\n## " + s + "\n\n" : "\n" + s + "\n" + std::string(s.size(), '-') + "\n"; }
-    void h3(const std::string& s) { o_ += md_ ? "\n### " + s + "\n\n" : "\n  " + s + "\n"; }
     void line(const std::string& s) { o_ += (md_ ? "" : "  ") + s + (md_ ? "  \n" : "\n"); }
     void bullet(const std::string& s) { o_ += (md_ ? "- " : "  - ") + s + "\n"; }
     std::string link(const std::string& text, const Collective& c) const {
@@ -352,8 +361,16 @@ private:
                                dur(a_.clocks[size_t(r.id)].residualP90Ns).c_str()));
     }
 
+    // "group 0, 135 collectives (AllGather 90, ReduceScatter 45)"
+    static std::string groupName(const Group& g) {
+        std::string ops;
+        for (const auto& [op, n] : g.ops) ops += (ops.empty() ? "" : ", ") + op + " " + std::to_string(n);
+        return strprintf("group %d, %u collectives (%s)", g.id, g.count, ops.c_str());
+    }
+
+    // The report opens with the answers of every group, before any numbers.
     void answers(const Group& g) {
-        h3("Answers");
+        h2("Answers: " + groupName(g));
         AnswerSentences s = answerSentences(p_, a_, g, [this](const std::string& t, const Collective& c) { return link(t, c); });
         bullet(s.who);
         bullet(s.same);
@@ -363,11 +380,7 @@ private:
     }
 
     void group(const Group& g) {
-        std::string ops;
-        for (const auto& [op, n] : g.ops) ops += (ops.empty() ? "" : ", ") + op + " " + std::to_string(n);
-        h2(strprintf("Group %d: %u collectives (%s)", g.id, g.count, ops.c_str()));
-        answers(g);
-        h3("Numbers");
+        h2("Numbers: " + groupName(g));
         std::string streams;
         for (const auto& gl : g.lanes)
             streams += (streams.empty() ? "" : ", ") + labelOf(p_, gl.rank) + ": " + std::to_string(p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].stream);
@@ -455,6 +468,7 @@ private:
         if (an.items.size() > 20) bullet(strprintf("%zu more events in the JSON/CSV output", an.items.size() - 20));
     }
 
+    // The report closes with what the next capture should record.
     void nextCapture() {
         if (a_.advice.empty()) return;
         h2("Next capture");

@@ -1,8 +1,8 @@
 #include "report/answers_report.h"
 
-#include <algorithm>
-#include <set>
+#include <map>
 
+#include "analysis/answers.h"
 #include "report/format.h"
 
 namespace skew {
@@ -27,131 +27,199 @@ std::string mention(const Profile& p, const Analysis& a, const Collective& c) {
     return strprintf("#%u %s: %s +%s", c.index, opName(c.op), labelOf(p, a.lateRank(c)).c_str(), formatDuration(c.latenessNs).c_str());
 }
 
-}  // namespace
+// "a, b and c"
+std::string joinAnd(const std::vector<std::string>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+    return s;
+}
 
-AnswerSentences answerSentences(const Profile& p, const Analysis& a, const Group& g, const CollectiveLink& linkFn) {
-    const Answers& ans = g.answers;
-    auto link = [&](const std::string& text, const Collective& c) { return linkFn ? linkFn(text, c) : text; };
-    const std::string thr = formatDuration(a.options.bigSkewNs);
-    AnswerSentences s;
+std::string plural(uint64_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
-    // 1. who arrived late
-    if (ans.big.empty()) {
-        const Collective* worst = nullptr;
-        for (uint32_t c = 0; c < g.count; ++c) {
-            const Collective& col = a.collectives[g.firstCollective + c];
-            if (col.complete && (!worst || col.startSkew() > worst->startSkew())) worst = &col;
+// "3 cpu_launch, 29 gpu_dependency, 0 gpu_other, 1 unknown"
+std::string causeCounts(const std::array<uint32_t, kCauses>& n) {
+    return strprintf("%u cpu_launch, %u gpu_dependency, %u gpu_other, %u unknown", n[size_t(Cause::CpuLaunch)],
+                     n[size_t(Cause::GpuDependency)], n[size_t(Cause::GpuOther)], n[size_t(Cause::Unknown)]);
+}
+
+// The sentences of one group's answers, one method per question.
+class AnswerWriter {
+public:
+    AnswerWriter(const Profile& p, const Analysis& a, const Group& g, const CollectiveLink& link)
+        : p_(p), a_(a), g_(g), ans_(g.answers), link_(link) {}
+
+    AnswerSentences sentences() const { return {who(), same(), where(), cpuGpu(), caveats()}; }
+
+private:
+    std::string link(const std::string& text, const Collective& c) const { return link_ ? link_(text, c) : text; }
+    std::string label(int rank) const { return labelOf(p_, rank); }
+
+    // 1. who arrived late: the big collectives, or the largest start skew when there is none
+    std::string who() const {
+        const std::string thr = formatDuration(a_.options.bigSkewNs);
+        if (ans_.big.empty()) {
+            const Collective* worst = nullptr;
+            for (uint32_t c = 0; c < g_.count; ++c) {
+                const Collective& col = a_.collectives[g_.firstCollective + c];
+                if (col.complete && (!worst || col.startSkew() > worst->startSkew())) worst = &col;
+            }
+            std::string s = "Who arrived late: no collective had a start skew above " + thr;
+            if (worst) s += "; the largest was " + formatDuration(worst->startSkew()) + " (" + link(mention(p_, a_, *worst), *worst) + ")";
+            return s + ".";
         }
-        s.who = "Who arrived late: no collective had a start skew above " + thr;
-        if (worst) s.who += "; the largest was " + formatDuration(worst->startSkew()) + " (" + link(mention(p, a, *worst), *worst) + ")";
-        s.who += ".";
-    } else {
         std::string list;
-        for (size_t i = 0; i < ans.big.size() && i < 12; ++i) {
-            const Collective& c = a.collectives[ans.big[i]];
-            list += (list.empty() ? "" : "; ") + link(mention(p, a, c), c);
+        for (size_t i = 0; i < ans_.big.size() && i < 12; ++i) {
+            const Collective& c = a_.collectives[ans_.big[i]];
+            list += (list.empty() ? "" : "; ") + link(mention(p_, a_, c), c);
         }
-        if (ans.big.size() > 12) list += strprintf("; and %zu more", ans.big.size() - 12);
-        s.who = strprintf("Who arrived late: %zu big collective%s (start skew > %s): ", ans.big.size(), ans.big.size() == 1 ? "" : "s",
-                          thr.c_str()) + list + ".";
+        if (ans_.big.size() > 12) list += strprintf("; and %zu more", ans_.big.size() - 12);
+        return strprintf("Who arrived late: %zu big collective%s (start skew > %s): ", ans_.big.size(), ans_.big.size() == 1 ? "" : "s",
+                         thr.c_str()) + list + ".";
     }
 
-    // 2. the same rank or rotating
-    const std::string top = labelOf(p, ans.topRank);
-    const std::string tally = strprintf("last in %u of %u collectives that are not big", ans.topLastCount, ans.considered);
-    const std::string test = formatShare(ans.lastShare) + "; chi-square against uniform last counts over " + std::to_string(g.width()) +
-                             " ranks: " + formatP(ans.chi2P);
-    const std::string range = formatDuration(ans.meanExclBigMinNs) + " (" + labelOf(p, ans.meanExclBigMinRank) + ") to " +
-                              formatDuration(ans.meanExclBigMaxNs) + " (" + labelOf(p, ans.meanExclBigMaxRank) + ")";
-    const int64_t topMean = [&] {
-        for (const auto& rs : g.perRank)
-            if (rs.rank == ans.topRank) return rs.meanLatenessExclBigNs;
-        return int64_t(0);
-    }();
-    if (ans.considered == 0) {
-        s.same = "Same rank or rotating: no complete collective that is not big, nothing to judge from.";
-    } else if (ans.verdict == WhoVerdict::Persistent) {
-        s.same = "Same rank or rotating: persistent. " + top + " was " + tally + " (" + test + "); it trailed the earliest by " +
-                 formatDuration(topMean) + " on average, against a median of " + formatDuration(ans.othersMedianExclBigNs) +
-                 " for the other ranks: a slow rank.";
-    } else if (ans.verdict == WhoVerdict::OftenLastSmall) {
-        s.same = "Same rank or rotating: often last, by little. " + top + " was " + tally + ", more than uniform (" + test +
-                 "), but it trailed the earliest by only " + formatDuration(topMean) + " on average (the others' median " +
-                 formatDuration(ans.othersMedianExclBigNs) + "); mean lateness without big events ranges " + range + ".";
-    } else {
-        s.same = "Same rank or rotating: rotating. The most frequent late arriver, " + top + ", was " + tally + " (" + test +
-                 "); mean lateness without big events ranges " + range + ".";
+    // " (thin evidence: only 5 collectives; 2 ranks, ...)" after a verdict that names a rank
+    std::string thinVerdict() const {
+        const VerdictEvidence& ve = ans_.verdictEvidence;
+        if (!ve.thin()) return "";
+        std::vector<std::string> why;
+        if (ve.fewCollectives) why.push_back("only " + plural(ans_.considered, "collective"));
+        if (ve.twoRanks) why.push_back("2 ranks, so one of them is always last in at least half");
+        if (ve.notSignificant) why.push_back(strprintf("the last counts are not significant against uniform, p >= %g", kOftenLastP));
+        std::string s;
+        for (const auto& w : why) s += (s.empty() ? "" : "; ") + w;
+        return " (thin evidence: " + s + ")";
     }
-    // where big events fall
-    if (!ans.big.empty()) {
-        std::string where;
-        if (!ans.positions.empty()) {
+
+    // 2. the same rank or rotating, over the collectives that are not big
+    std::string same() const {
+        if (ans_.considered == 0) return "Same rank or rotating: no complete collective that is not big, nothing to judge from.";
+        const std::string top = label(ans_.topRank);
+        const std::string tally = strprintf("last in %u of %u collectives that are not big", ans_.topLastCount, ans_.considered);
+        const std::string test = formatShare(ans_.lastShare) + "; chi-square against uniform last counts over " +
+                                 std::to_string(g_.width()) + " ranks: " + formatP(ans_.chi2P);
+        const std::string range = formatDuration(ans_.meanExclBigMinNs) + " (" + label(ans_.meanExclBigMinRank) + ") to " +
+                                  formatDuration(ans_.meanExclBigMaxNs) + " (" + label(ans_.meanExclBigMaxRank) + ")";
+        int64_t topMean = 0;
+        for (const auto& rs : g_.perRank)
+            if (rs.rank == ans_.topRank) topMean = rs.meanLatenessExclBigNs;
+        switch (ans_.verdict) {
+        case WhoVerdict::Persistent:
+            return "Same rank or rotating: persistent" + thinVerdict() + ". " + top + " was " + tally + " (" + test +
+                   "); it trailed the earliest by " + formatDuration(topMean) + " on average, against a median of " +
+                   formatDuration(ans_.othersMedianExclBigNs) + " for the other ranks: a slow rank.";
+        case WhoVerdict::OftenLastSmall:
+            return "Same rank or rotating: often last, by little" + thinVerdict() + ". " + top + " was " + tally +
+                   ", more than uniform (" + test + "), but it trailed the earliest by only " + formatDuration(topMean) +
+                   " on average (the others' median " + formatDuration(ans_.othersMedianExclBigNs) +
+                   "); mean lateness without big events ranges " + range + ".";
+        default:
+            return "Same rank or rotating: rotating. The most frequent late arriver, " + top + ", was " + tally + " (" + test +
+                   "); mean lateness without big events ranges " + range + ".";
+        }
+    }
+
+    // 2. where big events fall in the step, and whether they rotate (empty without big events)
+    std::string where() const {
+        if (ans_.big.empty()) return "";
+        std::string s;
+        if (!ans_.positions.empty()) {
             std::string list;
-            for (const BigPosition& bp : ans.positions) {
+            for (const BigPosition& bp : ans_.positions) {
                 std::string ranks;
-                for (size_t i = 0; i < bp.lateRanks.size(); ++i) {
-                    const Collective& c = a.collectives[bp.collectives[i]];
-                    ranks += (ranks.empty() ? "" : ", ") + link(labelOf(p, bp.lateRanks[i]), c);
-                }
+                for (size_t i = 0; i < bp.lateRanks.size(); ++i)
+                    ranks += (ranks.empty() ? "" : ", ") + link(label(bp.lateRanks[i]), a_.collectives[bp.collectives[i]]);
                 list += (list.empty() ? "" : "; ") + strprintf("position %u in steps %s (late: %s; median offset +%s)", bp.position,
                                                                 joinNumbers(bp.steps).c_str(), ranks.c_str(),
                                                                 formatDuration(bp.offsetMedianNs).c_str());
             }
-            where = "Big events sit at recurring positions of the step: " + list + ".";
-        } else if (g.stepsSource != "none") {
-            where = "No position of the step holds big events in two steps or more.";
+            s = "Big events sit at recurring positions of the step: " + list + ".";
+        } else if (g_.stepsSource != "none") {
+            s = "No position of the step holds big events in two steps or more.";
         }
-        std::set<int> ranks(ans.bigLateRanks.begin(), ans.bigLateRanks.end());
-        if (ans.big.size() >= 2) {
-            if (ans.bigRotate) {
-                where += strprintf("%sThey rotate: %zu ranks among %zu big events, none late in more than half of them.",
-                                   where.empty() ? "" : " ", ranks.size(), ans.big.size());
-            } else {
-                int most = ans.bigLateRanks[0];
-                size_t mostCount = 0;
-                for (int r : ranks) {
-                    size_t n = size_t(std::count(ans.bigLateRanks.begin(), ans.bigLateRanks.end(), r));
-                    if (n > mostCount) most = r, mostCount = n;
-                }
-                where += strprintf("%sThey do not rotate: %s was late in %zu of the %zu.", where.empty() ? "" : " ",
-                                   labelOf(p, most).c_str(), mostCount, ans.big.size());
-            }
-        }
-        s.where = where;
+        if (ans_.big.size() < 2) return s;
+        std::map<int, size_t> lateCount;
+        for (int r : ans_.bigLateRanks) ++lateCount[r];
+        int most = ans_.bigLateRanks[0];
+        size_t mostCount = 0;
+        for (auto [r, n] : lateCount)
+            if (n > mostCount) most = r, mostCount = n;
+        s += s.empty() ? "" : " ";
+        if (ans_.bigRotate)
+            s += strprintf("They rotate: %zu ranks among %zu big events, none late in more than half of them.", lateCount.size(),
+                           ans_.big.size());
+        else
+            s += strprintf("They do not rotate: %s was late in %zu of the %zu.", label(most).c_str(), mostCount, ans_.big.size());
+        return s;
     }
 
-    // 3. CPU or GPU
-    const auto& bc = ans.bigCauses;
-    if (!ans.big.empty()) {
-        s.cpuGpu = strprintf("CPU or GPU: of the %zu big collectives, %u cpu_launch, %u gpu_dependency, %u gpu_other, %u unknown.",
-                             ans.big.size(), bc[size_t(Cause::CpuLaunch)], bc[size_t(Cause::GpuDependency)],
-                             bc[size_t(Cause::GpuOther)], bc[size_t(Cause::Unknown)]);
-        if (ans.hasGpuGap) {
-            std::string preds;
-            for (size_t i = 0; i < ans.predecessors.size() && i < 3; ++i) {
-                const PredecessorCount& pc = ans.predecessors[i];
-                preds += (preds.empty() ? "" : ", ") + std::string(pc.gemm ? "GEMM " : "") + shortKernelName(p.strings.str(pc.name)) +
-                         strprintf(" on stream %d (%u)", pc.stream, pc.count);
-            }
-            s.cpuGpu += " The GPU-caused ones started " + formatDuration(ans.gpuGapMinNs) +
-                        (ans.gpuGapMaxNs != ans.gpuGapMinNs ? " to " + formatDuration(ans.gpuGapMaxNs) : std::string()) +
-                        " after their launch call ended, behind " + preds + ".";
+    // "GEMM nvjet_x on stream 7 in 4 of them", each predecessor's stream said once when they agree
+    std::string predecessors() const {
+        uint32_t shown = 0, same = 0, all = 0;
+        for (const PredecessorCount& pc : ans_.predecessors) same += pc.sameStream, all += pc.count;
+        const bool uniform = same == 0 || same == all;
+        std::vector<std::string> items;
+        for (size_t i = 0; i < ans_.predecessors.size() && i < 3; ++i) {
+            const PredecessorCount& pc = ans_.predecessors[i];
+            std::string item = std::string(pc.gemm ? "GEMM " : "") + shortKernelName(p_.strings.str(pc.name)) +
+                               strprintf(" on stream %d in %u of them", pc.stream, pc.count);
+            if (!uniform)
+                item += pc.sameStream == 0          ? " (another stream than the NCCL kernel's)"
+                        : pc.sameStream == pc.count ? " (the NCCL kernel's own stream)"
+                                                    : strprintf(" (the NCCL kernel's own stream in %u)", pc.sameStream);
+            items.push_back(item);
+            shown += pc.count;
         }
-        s.cpuGpu += " ";
-    } else {
-        s.cpuGpu = "CPU or GPU: ";
+        if (ans_.predecessors.size() > 3)
+            items.push_back(plural(ans_.predecessors.size() - 3, "other kernel") + strprintf(" in %u of them", all - shown));
+        std::string s = joinAnd(items);
+        if (uniform && !items.empty()) {
+            const char* each = items.size() == 1 ? "" : "all on ";
+            s += same == 0 ? strprintf(" (%sanother stream than the NCCL kernel's: a cross-stream dependency or contention)", each)
+                           : strprintf(" (%sthe NCCL kernel's own stream: queued behind %s)", each, items.size() == 1 ? "it" : "them");
+        }
+        return s;
     }
-    const int64_t rest = ans.restCpuNs + ans.restGpuNs;
-    s.cpuGpu += (ans.big.empty() ? "the late arrivers' lateness" : "The rest") +
-                strprintf(" (%u collectives): %s from late CPU launches, %s from the GPU", ans.considered,
-                          formatDuration(ans.restCpuNs).c_str(), formatDuration(ans.restGpuNs).c_str()) +
-                (rest > 0 ? " (" + formatShare(double(ans.restCpuNs) / double(rest)) + " CPU)." : std::string("."));
-    if (!ans.caveats.empty()) {
+
+    // 3. CPU or GPU: the big events' causes, then the rest's causes and the late arrivers' lateness
+    std::string cpuGpu() const {
+        std::string s = "CPU or GPU: ";
+        if (!ans_.big.empty()) {
+            s += "of the " + plural(ans_.big.size(), "big collective") + ", " + causeCounts(ans_.bigCauses) + ".";
+            if (ans_.hasGpuGap)
+                s += strprintf(" The %u gpu_dependency one%s started ", ans_.bigCauses[size_t(Cause::GpuDependency)],
+                               ans_.bigCauses[size_t(Cause::GpuDependency)] == 1 ? "" : "s") +
+                     formatDuration(ans_.gpuGapMinNs) +
+                     (ans_.gpuGapMaxNs != ans_.gpuGapMinNs ? " to " + formatDuration(ans_.gpuGapMaxNs) : std::string()) +
+                     " after their launch call ended, behind " + predecessors() + ".";
+            s += " The rest (" + plural(ans_.considered, "collective") + " that are not big): ";
+        } else {
+            s += "no big collective; over all " + plural(ans_.considered, "complete collective") + ": ";
+        }
+        const int64_t rest = ans_.restCpuNs + ans_.restGpuNs;
+        return s + causeCounts(ans_.restCauses) + "; the late arrivers' lateness: " + formatDuration(ans_.restCpuNs) +
+               " from late CPU launches, " + formatDuration(ans_.restGpuNs) + " from the GPU" +
+               (rest > 0 ? " (" + formatShare(double(ans_.restCpuNs) / double(rest)) + " CPU)." : std::string("."));
+    }
+
+    // where the evidence is thin (empty when it is not)
+    std::string caveats() const {
+        if (ans_.caveats.empty()) return "";
         std::string c;
-        for (const auto& x : ans.caveats) c += (c.empty() ? "" : "; ") + x;
-        s.caveats = "Thin evidence: " + c + ".";
+        for (const auto& x : ans_.caveats) c += (c.empty() ? "" : "; ") + x;
+        return "Thin evidence: " + c + ".";
     }
-    return s;
+
+    const Profile& p_;
+    const Analysis& a_;
+    const Group& g_;
+    const Answers& ans_;
+    const CollectiveLink& link_;
+};
+
+}  // namespace
+
+AnswerSentences answerSentences(const Profile& p, const Analysis& a, const Group& g, const CollectiveLink& link) {
+    return AnswerWriter(p, a, g, link).sentences();
 }
 
 }  // namespace skew

@@ -1480,6 +1480,7 @@ public:
 
         int64_t origin = kFirstStepModel;
         res_.firstStepNs = kFileBase + origin;
+        res_.stepRangeStartNs.assign(size_t(cfg_.ranks), {});
         for (int s = 1; s <= cfg_.steps; ++s) origin = runStep(s, origin);
         res_.steps = cfg_.steps;
 
@@ -1654,6 +1655,7 @@ private:
             RankState& st = state_[size_t(r)];
             const RankInfo& ri = ranks_[size_t(r)];
             st.stepRangeStart = origin + rng_.uni(2 * kUs, 40 * kUs);
+            res_.stepRangeStartNs[size_t(r)].push_back(aligned(st.stepRangeStart));
             st.cursor = st.stepRangeStart + rng_.uni(5 * kUs, 20 * kUs);
             st.lastGpuEnd = 0;
             // The NCCL watchdog thread polls an event once per step (own thread, own correlation id).

@@ -97,6 +97,9 @@ struct GenResult {
     uint64_t syncRows = 0;
     int steps = 0;                         // steps generated
     int64_t firstStepNs = 0;               // aligned start of step 1 (origin of trimStartNs/trimEndNs)
+    // stepRangeStartNs[r][s - 1]: aligned start of config rank r's ProfilerStep#s range (its start
+    // on the main thread also when nvtxSteps is off and no range is written)
+    std::vector<std::vector<int64_t>> stepRangeStartNs;
     // specOrder[i] = GenConfig rank index of the i-th rank in the spec's rank order
     // (file name, device id, pid); differs from 0..ranks-1 e.g. with >10 per-rank files
     // ("x_rank10" sorts before "x_rank2") or unsorted devices.
