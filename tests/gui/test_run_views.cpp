@@ -32,6 +32,8 @@
 using namespace testutil;
 using namespace skewui;
 
+void PrintTo(const QString& s, std::ostream* os) { *os << '"' << s.toStdString() << '"'; }
+
 namespace {
 
 const Generated& demo() { return generated("demo", skewgen::demoConfig()); }
@@ -164,6 +166,100 @@ TEST(RunViews, LateArriversVisibleAtFullZoomOutOfALargeExport) {
         EXPECT_EQ(h.collective, ci);
         EXPECT_NE(v.tooltipAt(at).indexOf("big event"), -1);
     }
+}
+
+// The big markers' "+54.97 ms" labels are drawn after every marker: no small late-arriver triangle
+// is painted over one (they were, on dev 2, 3 and 5 at 1600x900), and each label sits beside its
+// own marker, on the side where it covers no other marker.
+TEST(RunViews, BigMarkerLabelsAreNotPaintedOverByOtherMarkers) {
+    SessionPtr s = load(demo().path);
+    TimelineView v;
+    v.resize(1600, 900);
+    v.setSession(s);
+    ASSERT_TRUE(v.thinnedGroups().empty());  // every late arriver has its marker at this width
+    const QImage img = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    const std::vector<QRectF> labels = v.markerLabelRects();
+    ASSERT_EQ(labels.size(), demo().result.late.size());
+    for (const QRectF& box : labels) {
+        SCOPED_TRACE("label at " + std::to_string(int(box.left())) + "," + std::to_string(int(box.top())));
+        int small = 0, inside = 0;
+        for (int y = int(std::ceil(box.top())) + 1; y < int(box.bottom()) - 1; ++y)
+            for (int x = int(std::ceil(box.left())) + 1; x < int(box.right()) - 1; ++x, ++inside)
+                small += near(img.pixel(x, y), palette::kLateSmall, 24) || near(img.pixel(x, y), palette::kLate, 12);
+        EXPECT_GT(inside, 300);
+        EXPECT_EQ(small, 0);
+    }
+    // each label is beside its big marker (the marker's tip within 10 px of the label's near edge)
+    for (const auto& tl : demo().result.late) {
+        const skew::Collective& c = s->analysis.collectives[size_t(collectiveIndex(s->analysis, tl.group, tl.index))];
+        const double x = v.xAtTime(double(c.maxStart));
+        int beside = 0;
+        for (const QRectF& box : labels) beside += std::min(std::abs(box.left() - x), std::abs(box.right() - x)) <= 10;
+        EXPECT_EQ(beside, 1) << tl.index;
+    }
+}
+
+// A view too short for every row says how many rows are cut off below, and whose: at 800x500 the
+// demo's rows area (408 px) holds dev 1 to dev 4 (90 px each: header, three 18 px lanes, CPU row,
+// gap) and dev 5's header and first lane; the other 3 rows of dev 5 and the 5 each of dev 6 and
+// dev 7 are below. Scrolled to the end, or tall enough, nothing is.
+TEST(RunViews, TimelineSaysHowManyRowsAreCutOffBelow) {
+    SessionPtr s = load(demo().path);
+    TimelineView v;
+    v.resize(800, 500);
+    v.setSession(s);
+    ASSERT_EQ(v.rowsArea().height(), 408);
+    EXPECT_EQ(v.rowsBelowNote(), "13 more rows below (dev 5 to dev 7)");
+    v.scrollRows(90 * 2);  // of the 222 px it can scroll
+    EXPECT_EQ(v.rowsBelowNote(), "3 more rows below (dev 7)");
+    v.scrollRows(10'000);
+    EXPECT_EQ(v.rowsBelowNote(), "");
+    v.scrollRows(-10'000);
+    v.setRankCollapsed(s->analysis.groups[0].lanes[0].rank, true);  // dev 1 to its header: 66 px less
+    EXPECT_EQ(v.rowsBelowNote(), "9 more rows below (dev 6 to dev 7)");
+    v.setRankCollapsed(s->analysis.groups[0].lanes[0].rank, false);
+    v.resize(800, 900);
+    EXPECT_EQ(v.rowsBelowNote(), "");
+}
+
+// Ordinary late arrivers are left out while a group has more collectives in view than a tenth of
+// the rows' pixels (big events never): the legend says so. At 800 px the demo's group 0 (135
+// collectives) is thinned out, group 1 (5) is not; zoomed in to a fifth of the run it is not either.
+TEST(RunViews, ThinnedOutLateArriversAreSaidToBe) {
+    SessionPtr s = load(demo().path);
+    const skew::Analysis& a = s->analysis;
+    TimelineView v;
+    v.resize(800, 500);
+    v.setSession(s);
+    ASSERT_LT(v.rowsArea().width() / 10, int(a.groups[0].count));
+    EXPECT_EQ(v.thinnedGroups(), std::vector<int>{0});
+    // a non-big late arriver of group 0 has no marker; a big one has
+    const QRect ra = v.rowsArea();
+    auto markerAt = [&](int ci) {
+        const skew::Collective& c = a.collectives[size_t(ci)];
+        const auto& gl = a.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+        const int row = v.rowOf(gl.rank, gl.lane);
+        const QRect rr = v.rowRect(row);
+        if (rr.top() < ra.top() || rr.top() > ra.bottom()) return -2;  // off screen
+        TimelineView::Hit h = v.hitTest(QPointF(v.xAtTime(double(c.maxStart)), rr.top() + 2));
+        return h.kind == TimelineView::Hit::Marker ? h.collective : -1;
+    };
+    const int big = collectiveIndex(a, 0, 5), ordinary = collectiveIndex(a, 0, 3);
+    ASSERT_TRUE(a.collectives[size_t(big)].big);
+    ASSERT_FALSE(a.collectives[size_t(ordinary)].big);
+    EXPECT_EQ(markerAt(big), big);
+    EXPECT_NE(markerAt(ordinary), ordinary);
+    const QImage thinned = v.render(v.size());
+    v.resize(1600, 900);
+    EXPECT_TRUE(v.thinnedGroups().empty());
+    EXPECT_EQ(markerAt(ordinary), ordinary);
+    v.resize(800, 500);
+    v.setRange(v.rangeStart(), v.rangeStart() + (v.rangeEnd() - v.rangeStart()) / 5);
+    EXPECT_TRUE(v.thinnedGroups().empty());
+    // the legend's entry is longer when it says so: the legend band differs from the full view's
+    const QImage all = v.render(v.size());
+    const QRect legend(0, 500 - 20, 800, 20);
+    EXPECT_NE(thinned.copy(legend), all.copy(legend));
 }
 
 // Hovering each member kernel of a planted collective: the tooltip's lateness is the member's start
