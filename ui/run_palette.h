@@ -66,6 +66,13 @@ inline QColor lateScale(double t) {
     return QColor(0x99, 0x00, 0x0d);
 }
 
+// A start-skew tick of the overview strip and the step map at position t of core's SkewScale:
+// grey-blue at or below the run's median (typical), then light to deep orange up to the big
+// threshold, stopping short of the big events' red.
+inline const QColor kTypicalTick(0xae, 0xb9, 0xc6);
+inline QColor skewRampColor(double t) { return lateScale(0.42 + 0.3 * std::clamp(t, 0.0, 1.0)); }
+inline QColor skewTickColor(double t) { return t <= 0 ? kTypicalTick : skewRampColor(t); }
+
 // Distinct colours for ranks (late rank of a big event in the step map).
 inline QColor rankColor(int i) {
     static const QColor c[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),

@@ -463,8 +463,10 @@ void TimelineView::paintRuler(QPainter& p, const Frame& f, bool screen) const {
     // the visible span, left of the ruler
     p.setPen(QColor(60, 60, 60));
     drawText(p, QRect(8, r.top(), f.gutter - 14, r.height()), QObject::tr("%1 visible").arg(dur(span)), Small, Qt::AlignLeft | Qt::AlignVCenter);
-    drawText(p, QRect(8, f.overview.top(), f.gutter - 14, f.overview.height()), QObject::tr("run: %1").arg(dur(strip_.end() - strip_.start())),
-             Small, Qt::AlignLeft | Qt::AlignVCenter);
+    const int half = f.overview.height() / 2;
+    drawText(p, QRect(8, f.overview.top(), f.gutter - 14, half), QObject::tr("run: %1").arg(dur(strip_.end() - strip_.start())), Small,
+             Qt::AlignLeft | Qt::AlignVCenter);
+    strip_.paintKey(p, keyRect(f), font());
     // the measured range and its length
     if (!std::isnan(measureA_)) {
         double a = std::max(double(r.left()), xOf(measureA_)), b = std::min(double(r.right()), xOf(measureB_));
@@ -629,6 +631,11 @@ void TimelineView::paintRowsNote(QPainter& p, const Frame& f) const {
     p.drawLine(box.topLeft(), box.bottomLeft());
     p.setPen(QColor(0x10, 0x30, 0x60));
     drawText(p, box.adjusted(6, 0, -6, 0), elided(text, SmallBold, int(w) - 12), SmallBold, Qt::AlignLeft | Qt::AlignVCenter);
+}
+
+QRectF TimelineView::keyRect(const Frame& f) const {
+    const int half = f.overview.height() / 2;
+    return QRectF(8, f.overview.top() + half, f.gutter - 14, f.overview.height() - half);
 }
 
 double TimelineView::xIn(const QRect& ra, double t) const { return ra.left() + (t - t0_) / ((t1_ - t0_) / std::max(1, ra.width())); }
@@ -1039,6 +1046,7 @@ QString TimelineView::tooltipAt(const QPointF& pos) const {
     if (!s_ || !s_->timeline.valid()) return {};
     Frame f = frame(size());
     if (f.overview.contains(pos.toPoint())) return strip_.tooltip(f.overview, pos.x());
+    if (keyRect(f).contains(pos)) return strip_.keyTooltip();
     if (f.ruler.contains(pos.toPoint())) {
         QString t = tickLabel(timeAtX(pos.x()), (t1_ - t0_) / std::max(1, f.rows.width()));
         if (!std::isnan(measureA_)) t += tr("\nmeasured: %1").arg(dur(measureB_ - measureA_));

@@ -159,6 +159,7 @@ private:
     std::vector<int> thinnedGroups(const Frame& f) const;
     QString rowsBelowNote(const Frame& f) const;
     void paintRowsNote(QPainter& p, const Frame& f) const;
+    QRectF keyRect(const Frame& f) const;  // the overview ticks' colour key, left of the strip
     double spanLimit() const;
     int laneOfSlot(int collective, int slot, int& rank) const;
     QString kernelTip(int rank, int lane, int64_t k) const;

@@ -262,6 +262,32 @@ TEST(RunViews, ThinnedOutLateArriversAreSaidToBe) {
     EXPECT_NE(thinned.copy(legend), all.copy(legend));
 }
 
+// The overview's ticks sit at each collective's late arriver's start, as the rows' markers do: at
+// full zoom-out (the strip and the rows share their columns) every big event's red tick is in the
+// column of its marker; the tooltip says where the ticks are.
+TEST(RunViews, OverviewTicksAtTheLateArriversStartLikeTheMarkers) {
+    SessionPtr s = load(demo().path);
+    TimelineView v;
+    v.resize(1600, 900);
+    v.setSession(s);
+    const QRect ov = v.overviewArea(), ra = v.rowsArea();
+    ASSERT_EQ(ov.left(), ra.left());
+    ASSERT_EQ(ov.width(), ra.width());
+    const QImage img = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    for (const auto& tl : demo().result.late) {
+        SCOPED_TRACE("planted index " + std::to_string(tl.index));
+        const skew::Collective& c = s->analysis.collectives[size_t(collectiveIndex(s->analysis, tl.group, tl.index))];
+        const int x = int(std::floor(v.xAtTime(double(c.maxStart))));
+        // full height at the late start; at the first arrival only the low line back to it
+        EXPECT_TRUE(near(img.pixel(x, ov.top() + 12), palette::kLate, 10)) << QColor(img.pixel(x, ov.top() + 12)).name().toStdString();
+        const int first = int(std::floor(v.xAtTime(double(c.minStart))));
+        EXPECT_FALSE(near(img.pixel(first, ov.top() + 12), palette::kLate, 10));
+        EXPECT_TRUE(near(img.pixel((first + x) / 2, ov.bottom() - 2), palette::kLate, 10));
+    }
+    const QString tip = v.tooltipAt(QPointF(ov.center()));
+    EXPECT_NE(tip.indexOf("ticks: each collective at its late arriver's start (where the markers below are)"), -1) << tip.toStdString();
+}
+
 // Hovering each member kernel of a planted collective: the tooltip's lateness is the member's start
 // minus the earliest member start, both from the generator; only the planted rank is the late arriver.
 TEST(RunViews, KernelTooltipShowsTheMembersLatenessFromTheTruth) {
@@ -731,6 +757,41 @@ TEST(RunViews, StepMapMarkersAtThePlantedStepsAndOffsets) {
         EXPECT_NE(v.tooltipAt(at).indexOf(QString("#%1 ").arg(tl.index)), -1) << v.tooltipAt(at).toStdString();
         EXPECT_NE(v.tooltipAt(at).indexOf("big event"), -1);
     }
+}
+
+// Step-map ticks on the run's start-skew scale (core's SkewScale: from the median to the big
+// threshold): grey-blue at or below the median, an orange of the log ramp above it; the demo has
+// both, about half each (its median is 235.3 us).
+TEST(RunViews, StepMapTicksColouredOnTheRunsSkewScale) {
+    SessionPtr s = load(demo().path);
+    const skew::Analysis& a = s->analysis;
+    const skew::SkewScale scale = skew::skewScale(a);
+    EXPECT_EQ(skew::formatDuration(scale.lo), "235.3 us");
+    StepMapView v;
+    v.resize(1400, 800);
+    v.setSession(s);
+    v.replot();
+    const QImage img = v.toPixmap(1400, 800).toImage().convertToFormat(QImage::Format_RGB32);
+    const skew::StepMap& m = v.map();
+    int typical = 0, above = 0;
+    for (size_t i = 0; i < m.items.size(); ++i) {
+        const int ci = int(m.items[i].collective);
+        const skew::Collective& c = a.collectives[size_t(ci)];
+        if (c.big) continue;
+        const QPointF at = v.collectivePos(ci);
+        const int x = int(std::floor(at.x())), y = int(std::lround(at.y()));
+        bool shared = false;  // another tick in the same pixel column of the step: merged by maximum
+        for (size_t j = 0; j < m.items.size(); ++j)
+            shared |= j != i && m.items[j].step == m.items[i].step && int(std::floor(v.collectivePos(int(m.items[j].collective)).x())) == x;
+        if (shared) continue;
+        SCOPED_TRACE("G" + std::to_string(c.group) + " #" + std::to_string(c.index));
+        const double t = scale.position(c.startSkew());
+        EXPECT_TRUE(near(img.pixel(x, y), palette::skewTickColor(t), 3)) << QColor(img.pixel(x, y)).name().toStdString();
+        (t == 0 ? typical : above) += 1;
+        if (t == 0) EXPECT_TRUE(near(img.pixel(x, y), palette::kTypicalTick, 0));
+    }
+    EXPECT_GT(typical, 50);
+    EXPECT_GT(above, 50);
 }
 
 TEST(RunViews, StepMapWithoutStepsOffersTheStepPattern) {
