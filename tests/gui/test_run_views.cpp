@@ -794,6 +794,21 @@ TEST(RunViews, StepMapTicksColouredOnTheRunsSkewScale) {
     EXPECT_GT(above, 50);
 }
 
+// No rank colour reads as the alert red of late and big events (dev 4's marker was Tableau's red,
+// 22 from kLate in RGB), nor as the grey of typical ticks; the colours stay apart from each other.
+TEST(RunViews, RankColoursAvoidTheAlertRed) {
+    auto dist = [](const QColor& x, const QColor& y) {
+        return std::hypot(double(x.red() - y.red()), double(x.green() - y.green()), double(x.blue() - y.blue()));
+    };
+    for (int i = 0; i < palette::kRankColors; ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_GE(dist(palette::rankColor(i), palette::kLate), 80) << palette::rankColor(i).name().toStdString();
+        EXPECT_GE(dist(palette::rankColor(i), palette::kTypicalTick), 80);
+        for (int j = 0; j < i; ++j) EXPECT_GE(dist(palette::rankColor(i), palette::rankColor(j)), 60) << j;
+    }
+    EXPECT_EQ(palette::rankColor(palette::kRankColors + 3), palette::rankColor(3));
+}
+
 TEST(RunViews, StepMapWithoutStepsOffersTheStepPattern) {
     // the demo has NVTX steps: no button
     MainWindow w2;
