@@ -3,6 +3,7 @@
 // generator's truth, and `render --view` drawing exactly what the viewer exports.
 
 #include <QApplication>
+#include <QComboBox>
 #include <QImage>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -888,6 +889,58 @@ TEST(RunViews, HeatmapCellUnderAPlantedEventIsThatCollectiveAndRank) {
         EXPECT_EQ(hc, ci);
         EXPECT_EQ(hs, c.lateSlot);
     }
+}
+
+// The heatmap shows one group; with two or more a box left of the title picks it, and the title
+// says which of how many ("group 0 of 2"): the demo opens on group 0 (135 collectives), the box
+// switches to group 1 (5 AllReduce), selecting a group-0 collective switches back. One group: no box.
+TEST(RunViews, HeatmapGroupBoxPicksTheGroup) {
+    SessionPtr s = load(demo().path);
+    HeatmapView v;
+    v.resize(1400, 600);
+    v.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&v));
+    v.setSession(s);
+    QComboBox* box = v.groupBox();
+    ASSERT_TRUE(box->isVisible());
+    ASSERT_EQ(box->count(), 2);
+    EXPECT_EQ(box->itemText(0), "group 0: AllGather/ReduceScatter (135)");
+    EXPECT_EQ(box->itemText(1), "group 1: AllReduce (5)");
+    EXPECT_EQ(v.group(), 0);
+    EXPECT_EQ(box->currentIndex(), 0);
+    EXPECT_TRUE(v.title().startsWith("Lateness heatmap  \u00B7  group 0 of 2 (AllGather/ReduceScatter)  \u00B7  135 collectives \u00D7 7 ranks"))
+        << v.title().toStdString();
+    // the box sits in the title row, clear of the title's text and of the cells
+    const QRect cells = v.axisRect()->rect();
+    EXPECT_LE(box->geometry().bottom(), cells.top());
+    EXPECT_EQ(v.shownTitle(), v.title());
+    EXPECT_LT(box->geometry().right(), v.titleTextRect().left());
+    EXPECT_LE(v.titleTextRect().right(), v.width());
+    // pick group 1 in the box
+    box->setCurrentIndex(1);
+    emit box->activated(1);
+    EXPECT_EQ(v.group(), 1);
+    EXPECT_TRUE(v.title().startsWith("Lateness heatmap  \u00B7  group 1 of 2 (AllReduce)  \u00B7  5 collectives \u00D7 7 ranks"));
+    v.replot();
+    EXPECT_EQ(v.cells().lanes, int(s->analysis.groups[1].width()));
+    // a collective of group 0 selected elsewhere brings group 0 back, in the box too
+    v.setSelectedCollective(collectiveIndex(s->analysis, 0, 102));
+    EXPECT_EQ(v.group(), 0);
+    EXPECT_EQ(box->currentIndex(), 0);
+    // narrow (the heatmap tab of a 1024 px window): the title elides at its end, keeping the group,
+    // beside the box; its full text is the tooltip
+    v.resize(640, 500);
+    v.replot();
+    EXPECT_NE(v.shownTitle(), v.title());
+    EXPECT_TRUE(v.shownTitle().startsWith("Lateness heatmap  \u00B7  group 0 of 2")) << v.shownTitle().toStdString();
+    EXPECT_TRUE(v.shownTitle().endsWith(QChar(0x2026)));
+    EXPECT_LT(box->geometry().right(), v.titleTextRect().left());
+    EXPECT_LE(v.titleTextRect().right(), v.width());
+    EXPECT_EQ(v.tooltipAt(v.titleTextRect().center()), v.title());
+    // the real 2xH100 export has one group: no box, and the title says "group 0"
+    v.setSession(load(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"));
+    EXPECT_FALSE(box->isVisible());
+    EXPECT_TRUE(v.title().startsWith("Lateness heatmap  \u00B7  group 0 (SendRecv)")) << v.title().toStdString();
 }
 
 TEST(RunViews, SkewDistributionsOnTheRanksTab) {
