@@ -52,6 +52,7 @@
 #include "model/loader.h"
 #include "models.h"
 #include "nsys/export_reader.h"
+#include "rank_labels.h"
 #include "report/analysis_report.h"
 #include "report/info_report.h"
 #include "skew_cdf_chart.h"
@@ -212,6 +213,8 @@ QWidget* MainWindow::buildTablePane() {
     // several rows can be selected for copying; the current row drives the view
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->setTextElideMode(Qt::ElideMiddle);
+    lateRankLabels_ = new RankLabelDelegate(table_);  // elided keeping what tells the files apart
+    table_->setItemDelegateForColumn(CollectiveModel::LateRank, lateRankLabels_);
     table_->setWordWrap(false);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(20);
@@ -274,12 +277,15 @@ QSplitter* MainWindow::buildBottomTabs() {
     ranksTable_->setModel(ranksModel_);
     ranksTable_->verticalHeader()->hide();
     ranksTable_->horizontalHeader()->setStretchLastSection(true);
+    ranksRankLabels_ = new RankLabelDelegate(ranksTable_);
+    ranksTable_->setItemDelegateForColumn(RanksModel::Rank, ranksRankLabels_);
     ranksChart_ = new QCustomPlot;
     ranksChart_->setMinimumHeight(130);  // the bottom pane's minimum, with the tab bar: see applySplitterShare
     // the legend above the bars, never over them
     ranksChart_->legend->setVisible(true);
     ranksChart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     ranksChart_->legend->setBorderPen(Qt::NoPen);
+    ranksChart_->legend->setIconSize(14, 10);  // small swatches: the legend's width is the chart's minimum, beside the table
     ranksChart_->plotLayout()->insertRow(0);
     ranksChart_->plotLayout()->addElement(0, 0, ranksChart_->legend);
     ranksChart_->plotLayout()->setRowStretchFactor(0, 0.001);
@@ -289,6 +295,9 @@ QSplitter* MainWindow::buildBottomTabs() {
     ranksBox->addWidget(ranksChart_);
     ranksBox->setStretchFactor(0, 1);
     ranksBox->setStretchFactor(1, 1);
+    ranksBox_ = ranksBox;
+    ranksBox->installEventFilter(this);
+    connect(ranksBox, &QSplitter::splitterMoved, this, [this] { ranksBoxMoved_ = true; });
     findings_ = new QTextBrowser;
     findings_->setOpenLinks(false);
     connect(findings_, &QTextBrowser::anchorClicked, this, &MainWindow::openLink);
@@ -505,9 +514,30 @@ void MainWindow::sizeTableColumns() {
         }
         // digits are of one width in table fonts: the longest text is the widest, plus one digit of slack
         if (c != CollectiveModel::LateRank && c != CollectiveModel::Op) w = std::max(w, fm.horizontalAdvance(longest + "0") + 12);
-        if (c == CollectiveModel::LateRank) w = std::min(w, fm.horizontalAdvance(QString(18, 'x')) + 12);
+        if (c == CollectiveModel::LateRank) w = std::min(w, rankColumnCap(fm));
         table_->setColumnWidth(c, w);
     }
+}
+
+int MainWindow::rankColumnCap(const QFontMetrics& fm) { return fm.horizontalAdvance(QString(18, 'x')) + 12; }
+
+void MainWindow::sizeRanksColumns() {
+    // to their content, the rank labels capped as in the collectives table (elided keeping what
+    // tells the files apart), so that the numbers stay in view
+    ranksTable_->resizeColumnsToContents();
+    const int cap = rankColumnCap(QFontMetrics(ranksTable_->font()));
+    if (ranksTable_->columnWidth(RanksModel::Rank) > cap) ranksTable_->setColumnWidth(RanksModel::Rank, cap);
+    sizeRanksBox();
+}
+
+void MainWindow::sizeRanksBox() {
+    // the splitter alone sized the table from the tab's first, hidden, layout (70 px at 1024x700)
+    if (ranksBoxMoved_ || !ranksBox_->isVisible() || ranksBox_->count() < 2) return;
+    const int total = ranksBox_->width() - ranksBox_->handleWidth();
+    int want = 2 * ranksTable_->frameWidth() + ranksTable_->verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < RanksModel::ColumnCount; ++c) want += ranksTable_->columnWidth(c);
+    const int table = std::min(want, total * 60 / 100);
+    ranksBox_->setSizes({table, total - table});
 }
 
 void MainWindow::buildMenus() {
@@ -909,6 +939,9 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     QString empty = emptyStateText();
     emptyLabel_->setText(empty);
     stack_->setCurrentIndex(empty.isEmpty() ? 1 : 0);
+    const RankLabelElider labels = RankLabelElider::of(p);
+    lateRankLabels_->setElider(labels);
+    ranksRankLabels_->setElider(labels);
     sizeTableColumns();
     setRunViewsSession();
     setWindowTitle(tr("Skewscope - %1").arg(QFileInfo(QString::fromStdString(s->files.front())).fileName()));
@@ -928,7 +961,7 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     if (pick < 0) pick = worstCollective(a, [&](int c) { return filter_->accepts(c); });
     if (pick >= 0) selectCollective(pick);
     else followFilter();
-    ranksTable_->resizeColumnsToContents();
+    sizeRanksColumns();
     tabs_->setCurrentWidget(findings_);  // a new capture opens on its answers
     storeSnapshots(session_);
     emit sessionLoaded();
@@ -972,7 +1005,7 @@ void MainWindow::updateRanksChart() {
     if (same) return;
     skewCdf_->setGroup(session_, g);  // the distributions of the same group, named in their title
     ranksModel_->setSession(session_, std::max(g, 0));
-    ranksTable_->resizeColumnsToContents();
+    sizeRanksColumns();
     ranksChart_->clearPlottables();
     if (g < 0) {
         ranksChart_->replot();
@@ -1024,7 +1057,8 @@ void MainWindow::layoutRanksTicks() {
     // too narrow for a readable piece (many ranks), elided to a third of the chart's height
     bool upright = widest + 8 > pitch && pitch < 64;
     int maxW = upright ? std::max(40, ranksChart_->height() / 3) : int(pitch) - 8;
-    for (int i = 0; i < ranksLabels_.size(); ++i) ticker->addTick(double(i), fm.elidedText(ranksLabels_[i], Qt::ElideMiddle, maxW));
+    const RankLabelElider elider = session_ ? RankLabelElider::of(session_->profile) : RankLabelElider();
+    for (int i = 0; i < ranksLabels_.size(); ++i) ticker->addTick(double(i), elider.elide(ranksLabels_[i], fm, maxW));
     ranksChart_->xAxis->setTicker(ticker);
     ranksChart_->xAxis->setTickLabelRotation(upright ? 90 : 0);
     ranksChart_->replot();
@@ -1037,6 +1071,7 @@ bool MainWindow::eventFilter(QObject* o, QEvent* e) {
         static_cast<QWidget*>(o)->isVisible())
         applySplitterShare(static_cast<QSplitter*>(o));
     if (o == ranksChart_ && e->type() == QEvent::Resize && !ranksLabels_.isEmpty()) QTimer::singleShot(0, this, &MainWindow::layoutRanksTicks);
+    if (o == ranksBox_ && (e->type() == QEvent::Resize || e->type() == QEvent::Show)) sizeRanksBox();
     return QMainWindow::eventFilter(o, e);
 }
 

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "report/info_report.h"
+#include "rank_labels.h"
 #include "run_palette.h"
 #include "timeline_raster.h"
 #include "view_export.h"
@@ -118,6 +119,7 @@ std::vector<TimelineView::Row> TimelineView::layoutFor(int areaH, int& contentH)
 void TimelineView::layoutRows() {
     layoutH_ = areaHeight(size());
     rows_ = layoutFor(layoutH_, contentH_);
+    labels_ = s_ ? RankLabelElider::of(s_->profile) : RankLabelElider();
     ++layoutVersion_;
     // the label gutter fits the longest rank label and a stream label
     QFontMetrics fm(font());
@@ -409,8 +411,10 @@ void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
         if (r.kind == Row::Header) {
             p.setPen(QColor(30, 30, 30));
             QString arrow = rankCollapsed(r.rank) ? QString::fromUtf8("\u25B8 ") : QString::fromUtf8("\u25BE ");
-            QString label = arrow + QString::fromStdString(rank.label);
-            drawText(p, lr, elided(label, Bold, lr.width()), Bold, Qt::AlignLeft | Qt::AlignVCenter);
+            const QString label = arrow + QString::fromStdString(rank.label);  // (its width decides the stats' room)
+            const QFontMetrics bm(fontOf(Bold));
+            drawText(p, lr, arrow + labels_.elide(QString::fromStdString(rank.label), bm, lr.width() - bm.horizontalAdvance(arrow)), Bold,
+                     Qt::AlignLeft | Qt::AlignVCenter);
             p.setPen(QColor(100, 100, 100));
             QString stats = QObject::tr("%1 str \u00B7 %2").arg(rank.lanes.size()).arg(QLocale().toString(qulonglong(rank.kernelCount())));
             if (QFontMetrics(bold).horizontalAdvance(label) + QFontMetrics(small).horizontalAdvance(stats) + 12 < lr.width())

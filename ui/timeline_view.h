@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "overview_strip.h"
+#include "rank_labels.h"
 #include "session.h"
 #include "timeline_raster.h"
 
@@ -181,6 +182,7 @@ private:
     std::vector<Row> rows_;
     int contentH_ = 0;
     int gutter_ = 150;  // label column width, set by layoutRows
+    RankLabelElider labels_;  // the rank labels elided keeping what tells the files apart
     int layoutH_ = -1;  // the rows area height rows_ was laid out for
     int layoutVersion_ = 0;
     QScrollBar* vbar_ = nullptr;
