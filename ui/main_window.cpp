@@ -99,9 +99,10 @@ void MainWindow::applySplitterShare(QSplitter* sp) {
     // the user's proportions, else the plot gets the larger share: the table 38% of the width; the
     // bottom pane 36% of the right side's height, less when the collective view keeps much of its
     // pane for its tab bar, title, why-lines, axis and legend (large fonts, Qt scale factor 1.5 on
-    // 1080p): at most what leaves the plot itself (its axis rectangle) 1.2x the bottom pane's height,
-    // never under the bottom pane's minimum (its tab bar and the Ranks chart's 130 px; at factor 1.5
-    // on 1080p the plot is then 1.17x to 1.30x the bottom pane, gui_scaled_tests). Applied whenever
+    // 1080p, small windows): at most what leaves the plot itself (its axis rectangle) 1.3x the bottom
+    // pane's height, never under the bottom pane's minimum (its tab bars and the Ranks tab's charts,
+    // 110 and 90 px: 160 px in all, under the 177 px this gives at 1024x700, where the plot is 1.30x
+    // to 1.54x the bottom pane; at factor 1.5 on 1080p 1.30x to 1.44x, gui_scaled_tests). Applied whenever
     // the splitter is shown or resized, and when the view needs more room around its plot than seen
     // before (keepPlotShare). Only proportions the user chose are saved (saveSplitters).
     QSettings st;
@@ -116,8 +117,8 @@ void MainWindow::applySplitterShare(QSplitter* sp) {
     } else if (horizontal) {
         sizes = {total * 380 / 1000, total * 620 / 1000};
     } else {
-        // plot = total - reserve - bottom >= 1.2 * bottom (QSplitter keeps the panes' minimums)
-        int bottom = std::min(total * 360 / 1000, std::max(0, total - plotReserve_) * 10 / 22);
+        // plot = total - reserve - bottom >= 1.3 * bottom (QSplitter keeps the panes' minimums)
+        int bottom = std::min(total * 360 / 1000, std::max(0, total - plotReserve_) * 10 / 23);
         sizes = {total - bottom, bottom};
     }
     sp->setSizes(sizes);
@@ -280,7 +281,7 @@ QSplitter* MainWindow::buildBottomTabs() {
     ranksRankLabels_ = new RankLabelDelegate(ranksTable_);
     ranksTable_->setItemDelegateForColumn(RanksModel::Rank, ranksRankLabels_);
     ranksChart_ = new QCustomPlot;
-    ranksChart_->setMinimumHeight(130);  // the bottom pane's minimum, with the tab bar: see applySplitterShare
+    ranksChart_->setMinimumHeight(110);  // the bottom pane's minimum, with the tab bars: see applySplitterShare
     // the legend above the bars, never over them
     ranksChart_->legend->setVisible(true);
     ranksChart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
@@ -1061,6 +1062,8 @@ void MainWindow::layoutRanksTicks() {
     for (int i = 0; i < ranksLabels_.size(); ++i) ticker->addTick(double(i), elider.elide(ranksLabels_[i], fm, maxW));
     ranksChart_->xAxis->setTicker(ticker);
     ranksChart_->xAxis->setTickLabelRotation(upright ? 90 : 0);
+    // a short chart (a small window's bottom pane) with fewer value ticks, so that their labels do not touch
+    ranksChart_->yAxis->ticker()->setTickCount(ranksChart_->axisRect()->height() < 80 ? 3 : 5);
     ranksChart_->replot();
 }
 
