@@ -9,6 +9,7 @@
 #include <random>
 
 #include "analysis/analysis.h"
+#include "report/format.h"
 #include "gen_fixture.h"
 #include "model/loader.h"
 #include "timeline/run_maps.h"
@@ -388,6 +389,43 @@ TEST(RunMaps, HeatmapCellsAreTheMaximumOfTheirCollectives) {
     }
 }
 
+// The ticks' colour scale: from the median start skew of the complete collectives (the demo's 140:
+// the mean of the 70th and 71st) to the big threshold, logarithmic in between.
+TEST(RunMaps, SkewScaleFromTheMedianToTheBigThreshold) {
+    Profile p = loadProfile({demo().path});
+    Analysis a = analyze(p);
+    std::vector<int64_t> skews;
+    for (const auto& c : a.collectives)
+        if (c.complete) skews.push_back(c.startSkew());
+    ASSERT_EQ(skews.size(), 140u);
+    std::sort(skews.begin(), skews.end());
+    const SkewScale s = skewScale(a);
+    EXPECT_EQ(s.lo, std::llround((double(skews[69]) + double(skews[70])) / 2));
+    EXPECT_EQ(s.hi, a.options.bigSkewNs);
+    EXPECT_EQ(s.hi, 20'000'000);
+    EXPECT_EQ(s.position(0), 0);
+    EXPECT_EQ(s.position(s.lo), 0);
+    EXPECT_EQ(s.position(s.hi), 1);
+    EXPECT_EQ(s.position(skews.back()), 1);
+    EXPECT_NEAR(s.position(int64_t(std::sqrt(double(s.lo) * double(s.hi)))), 0.5, 1e-6);
+    // the demo's ordinary collectives are all near the median: the largest, 292.3 us, sits 5% up
+    int64_t ordinary = 0;
+    for (const auto& c : a.collectives)
+        if (!c.big) ordinary = std::max(ordinary, c.startSkew());
+    EXPECT_EQ(formatDuration(ordinary), "292.3 us");
+    EXPECT_NEAR(s.position(ordinary), std::log(double(ordinary) / double(s.lo)) / std::log(double(s.hi) / double(s.lo)), 1e-12);
+    EXPECT_NEAR(s.position(ordinary), 0.05, 0.005);
+    // a run whose median is under 1 us starts the scale at 1 us; one whose median is close to the
+    // threshold keeps a decade of range
+    Analysis tiny = a;
+    for (auto& c : tiny.collectives) c.maxStart = c.minStart + 10;
+    EXPECT_EQ(skewScale(tiny).lo, 1000);
+    Analysis wide = a;
+    for (auto& c : wide.collectives) c.maxStart = c.minStart + 5'000'000;
+    EXPECT_EQ(skewScale(wide).lo, 5'000'000);
+    EXPECT_EQ(skewScale(wide).hi, 50'000'000);
+}
+
 TEST(RunMaps, OverviewAndSkewDistributions) {
     Profile p = loadProfile({demo().path});
     Analysis a = analyze(p);
@@ -399,7 +437,7 @@ TEST(RunMaps, OverviewAndSkewDistributions) {
         int64_t want = -1;
         bool big = false;
         for (const auto& c : a.collectives)
-            if (double(c.minStart) >= m.boundary(x) && double(c.minStart) < m.boundary(x + 1)) want = std::max(want, c.startSkew()), big |= c.big;
+            if (double(c.maxStart) >= m.boundary(x) && double(c.maxStart) < m.boundary(x + 1)) want = std::max(want, c.startSkew()), big |= c.big;
         EXPECT_EQ(o.maxSkew[size_t(x)], want) << x;
         EXPECT_EQ(o.big[size_t(x)] != 0, big) << x;
     }

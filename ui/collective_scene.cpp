@@ -8,6 +8,7 @@
 
 #include "analysis/why.h"
 #include "model/lane_index.h"
+#include "rank_labels.h"
 #include "report/analysis_report.h"
 #include "report/info_report.h"
 
@@ -49,6 +50,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     const double t0 = double(c.minStart);
     double lo = 0, hi = double(c.maxEnd - c.minStart);
     sc.title = collectiveTitle(p, a, c);
+    sc.labelStart = RankLabelElider::of(p).commonStart().toStdString();
     sc.subtitle = whyText(p, a, c);
     if (c.lateSlot >= 0) sc.cause = c.cause;
     for (size_t s = 0; s < g.width(); ++s) {

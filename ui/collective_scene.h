@@ -45,6 +45,7 @@ struct CollectiveScene {
     double fitX0 = 0, fitX1 = 1;    // the range that shows the whole collective (and its launch)
     double endX = 0;                // the latest member end (the view fits its labels right of it)
     std::vector<Row> rows;
+    std::string labelStart;         // the start all of the profile's rank labels share (RankLabelElider)
     std::vector<Bar> bars;          // sorted by (sub, row, x0) for hit-testing
     LaunchMarker launch;
     std::string title, subtitle;

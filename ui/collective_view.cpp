@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "plot_export.h"
+#include "rank_labels.h"
 #include "report/info_report.h"
 
 namespace skewui {
@@ -325,7 +326,9 @@ QString CollectiveView::titleShown() const { return title_->shown(); }
 QRect CollectiveView::titleRect() const { return title_->outerRect(); }
 
 void CollectiveView::updateRowTicks() {
-    // long rank labels (several files open) are elided in the middle so the plot keeps its width
+    // long rank labels (several files open) are elided so the plot keeps its width, keeping the
+    // part that tells the files apart
+    const RankLabelElider elider = RankLabelElider::withStart(QString::fromStdString(scene_.labelStart));
     int maxW = std::max(80, viewport().width() / 4);
     if (tickWidth_ == maxW) return;
     tickWidth_ = maxW;
@@ -334,7 +337,7 @@ void CollectiveView::updateRowTicks() {
     for (size_t i = 0; i < scene_.rows.size(); ++i) {
         const Row& r = scene_.rows[i];
         QString arrow = r.late ? QString::fromUtf8("  \u25B6") : QString();
-        rowTicker_->addTick(double(i), fm.elidedText(QString::fromStdString(r.label), Qt::ElideMiddle, maxW - fm.horizontalAdvance(arrow)) + arrow);
+        rowTicker_->addTick(double(i), elider.elide(QString::fromStdString(r.label), fm, maxW - fm.horizontalAdvance(arrow)) + arrow);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rank_labels.h"
 #include "run_palette.h"
 
 namespace skewui {
@@ -118,8 +119,9 @@ void CompareRankBars::layoutTicks() {
     for (const QString& l : labels_) widest = std::max(widest, fm.horizontalAdvance(l));
     const bool upright = widest + 6 > pitch;
     const int maxW = upright ? std::max(40, height() / 4) : int(pitch) - 6;
+    const RankLabelElider elider(labels_);  // keeping what tells the files apart
     for (int i = 0; i < labels_.size(); ++i) {
-        ticker->addTick(double(i), fm.elidedText(labels_[i], Qt::ElideMiddle, maxW));
+        ticker->addTick(double(i), elider.elide(labels_[i], fm, maxW));
         plain->addTick(double(i), QString());
     }
     x->setTicker(ticker);

@@ -1,5 +1,6 @@
 #include "heatmap_view.h"
 
+#include <QComboBox>
 #include <QToolTip>
 
 #include <algorithm>
@@ -20,6 +21,26 @@ QString dur(double ns) { return QString::fromStdString(formatDuration(int64_t(st
 constexpr int kPanelW = 250;
 constexpr double kLo = 1000;  // 1 us: the low end of the colour scale
 }  // namespace
+
+// The title: elided at its end to its rectangle, so that the group stays (its full text is the
+// tooltip), never wider than the plot; its rectangle leaves room for the group box on the left.
+class HeatmapTitle : public QCPTextElement {
+public:
+    using QCPTextElement::QCPTextElement;
+    QString shown() const { return QFontMetrics(mFont).elidedText(mText, Qt::ElideRight, mRect.width()); }
+    QRect textRect() const {
+        const int w = QFontMetrics(mFont).horizontalAdvance(shown());
+        return QRect(mRect.left() + (mRect.width() - w) / 2, mRect.top(), w, mRect.height());
+    }
+    QSize minimumOuterSizeHint() const override { return {0, QCPTextElement::minimumOuterSizeHint().height()}; }
+
+protected:
+    void draw(QCPPainter* p) override {
+        p->setFont(mFont);
+        p->setPen(QPen(mTextColor));
+        p->drawText(mRect, Qt::AlignCenter, shown());
+    }
+};
 
 class HeatmapLayer : public QCPLayerable {
 public:
@@ -223,9 +244,16 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent) {
     fixed->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     xAxis->setTicker(fixed);
     plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
+    title_ = new HeatmapTitle(this, QString(), QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, title_);
     layer_ = new HeatmapLayer(this);
+    groupBox_ = new QComboBox(this);
+    groupBox_->setToolTip(tr("The group (communicator) the heatmap shows; selecting a collective of another group switches too"));
+    groupBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    groupBox_->hide();
+    connect(groupBox_, &QComboBox::activated, this, [this](int i) {
+        if (i != group_) setGroup(i);
+    });
     connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
         xAxis2->setRange(r);
         updateStepTicks();
@@ -265,6 +293,7 @@ void HeatmapView::setSession(SessionPtr s) {
     s_ = std::move(s);
     selected_ = -1;
     group_ = -1;
+    fillGroupBox();
     int best = -1;
     if (s_)
         for (size_t g = 0; g < s_->analysis.groups.size(); ++g)
@@ -272,8 +301,40 @@ void HeatmapView::setSession(SessionPtr s) {
     setGroup(best);
 }
 
+void HeatmapView::fillGroupBox() {
+    groupBox_->clear();
+    const size_t n = s_ ? s_->analysis.groups.size() : 0;
+    for (size_t g = 0; g < n; ++g) {
+        const Group& grp = s_->analysis.groups[g];
+        QStringList ops;
+        for (const auto& [op, count] : grp.ops) ops << QString::fromStdString(op);
+        groupBox_->addItem(tr("group %1: %2 (%3)").arg(g).arg(ops.join("/")).arg(grp.count));
+    }
+    groupBox_->setVisible(n > 1);
+    // the title row holds the box (in exports too, so that the viewer's export and `render` agree)
+    const QSize hint = groupBox_->sizeHint();
+    title_->setMargins(n > 1 ? QMargins(hint.width() + 12, 2, 12, 2) : QMargins(2, 2, 2, 2));
+    title_->setMinimumSize(0, n > 1 ? hint.height() + 4 : 0);
+    placeGroupBox();
+}
+
+void HeatmapView::placeGroupBox() {
+    const QSize hint = groupBox_->sizeHint();
+    groupBox_->setGeometry(6, 2, hint.width(), hint.height());
+}
+
+void HeatmapView::resizeEvent(QResizeEvent* e) {
+    QCustomPlot::resizeEvent(e);
+    placeGroupBox();
+}
+
+QString HeatmapView::title() const { return title_->text(); }
+QString HeatmapView::shownTitle() const { return title_->shown(); }
+QRect HeatmapView::titleTextRect() const { return title_->textRect(); }
+
 void HeatmapView::setGroup(int group) {
     group_ = (s_ && group >= 0 && size_t(group) < s_->analysis.groups.size()) ? group : -1;
+    if (group_ >= 0 && groupBox_->currentIndex() != group_) groupBox_->setCurrentIndex(group_);
     updateAxes();
     resetZoom();
 }
@@ -306,8 +367,9 @@ void HeatmapView::updateAxes() {
     }
     QStringList ops;
     for (const auto& [op, n] : g.ops) ops << QString::fromStdString(op);
-    title_->setText(tr("Lateness heatmap  \u00B7  group %1 (%2)  \u00B7  %3 collectives \u00D7 %4 ranks  \u00B7  outlined: big events (start skew > %5)")
-                        .arg(group_)
+    const QString which = a.groups.size() > 1 ? tr("group %1 of %2").arg(group_).arg(a.groups.size()) : tr("group %1").arg(group_);
+    title_->setText(tr("Lateness heatmap  \u00B7  %1 (%2)  \u00B7  %3 collectives \u00D7 %4 ranks  \u00B7  outlined: big events (start skew > %5)")
+                        .arg(which)
                         .arg(ops.join("/"))
                         .arg(g.count)
                         .arg(g.width())
@@ -379,6 +441,7 @@ std::pair<int, int> HeatmapView::cellAt(const QPointF& pos) const {
 }
 
 QString HeatmapView::tooltipAt(const QPointF& pos) const {
+    if (title_->outerRect().contains(pos.toPoint()) && title_->shown() != title_->text()) return title_->text();
     auto [ci, slot] = cellAt(pos);
     if (ci < 0) return {};
     const Analysis& a = s_->analysis;

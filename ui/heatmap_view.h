@@ -3,9 +3,13 @@
 // y, each cell coloured by that rank's lateness on a log scale (0 is white), big events outlined.
 // When there are more collectives than pixels a column shows the maximum of its collectives (core's
 // heatmapCells), so a big event is never averaged away. Beside it, each rank's last-arrival count
-// and mean lateness excluding big events. Drawn by one layerable; x zooms and pans.
+// and mean lateness excluding big events. Drawn by one layerable; x zooms and pans. With several
+// groups, a box left of the title picks the group (the title says "group 0 of 2"); selecting a
+// collective of another group switches to it.
 
 #include <qcustomplot.h>
+
+class QComboBox;
 
 #include "session.h"
 #include "timeline/run_maps.h"
@@ -13,6 +17,7 @@
 namespace skewui {
 
 class HeatmapLayer;
+class HeatmapTitle;
 
 class HeatmapView : public QCustomPlot {
     Q_OBJECT
@@ -23,6 +28,10 @@ public:
     void setSession(SessionPtr s);
     void setGroup(int group);            // refits
     int group() const { return group_; }
+    QComboBox* groupBox() const { return groupBox_; }  // shown with two groups or more
+    QString title() const;
+    QString shownTitle() const;  // elided at its end when the view is narrow
+    QRect titleTextRect() const;
     void setSelectedCollective(int c);   // switches to its group
     int selectedCollective() const { return selected_; }
     void resetZoom();
@@ -42,11 +51,14 @@ signals:
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     friend class HeatmapLayer;
     void updateAxes();
     void updateStepTicks();
+    void fillGroupBox();
+    void placeGroupBox();
 
 public:
     struct StepSpan {
@@ -60,7 +72,8 @@ private:
     int group_ = -1;
     int selected_ = -1;
     HeatmapLayer* layer_ = nullptr;
-    QCPTextElement* title_ = nullptr;
+    HeatmapTitle* title_ = nullptr;
+    QComboBox* groupBox_ = nullptr;
     QSharedPointer<QCPAxisTickerText> rankTicker_, stepTicker_;
     skew::HeatmapCells cells_;
     QPointF pressPos_;

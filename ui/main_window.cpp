@@ -52,6 +52,7 @@
 #include "model/loader.h"
 #include "models.h"
 #include "nsys/export_reader.h"
+#include "rank_labels.h"
 #include "report/analysis_report.h"
 #include "report/info_report.h"
 #include "skew_cdf_chart.h"
@@ -98,9 +99,10 @@ void MainWindow::applySplitterShare(QSplitter* sp) {
     // the user's proportions, else the plot gets the larger share: the table 38% of the width; the
     // bottom pane 36% of the right side's height, less when the collective view keeps much of its
     // pane for its tab bar, title, why-lines, axis and legend (large fonts, Qt scale factor 1.5 on
-    // 1080p): at most what leaves the plot itself (its axis rectangle) 1.2x the bottom pane's height,
-    // never under the bottom pane's minimum (its tab bar and the Ranks chart's 130 px; at factor 1.5
-    // on 1080p the plot is then 1.17x to 1.30x the bottom pane, gui_scaled_tests). Applied whenever
+    // 1080p, small windows): at most what leaves the plot itself (its axis rectangle) 1.3x the bottom
+    // pane's height, never under the bottom pane's minimum (its tab bars and the Ranks tab's charts,
+    // 110 and 90 px: 160 px in all, under the 177 px this gives at 1024x700, where the plot is 1.30x
+    // to 1.54x the bottom pane; at factor 1.5 on 1080p 1.30x to 1.44x, gui_scaled_tests). Applied whenever
     // the splitter is shown or resized, and when the view needs more room around its plot than seen
     // before (keepPlotShare). Only proportions the user chose are saved (saveSplitters).
     QSettings st;
@@ -115,8 +117,8 @@ void MainWindow::applySplitterShare(QSplitter* sp) {
     } else if (horizontal) {
         sizes = {total * 380 / 1000, total * 620 / 1000};
     } else {
-        // plot = total - reserve - bottom >= 1.2 * bottom (QSplitter keeps the panes' minimums)
-        int bottom = std::min(total * 360 / 1000, std::max(0, total - plotReserve_) * 10 / 22);
+        // plot = total - reserve - bottom >= 1.3 * bottom (QSplitter keeps the panes' minimums)
+        int bottom = std::min(total * 360 / 1000, std::max(0, total - plotReserve_) * 10 / 23);
         sizes = {total - bottom, bottom};
     }
     sp->setSizes(sizes);
@@ -212,6 +214,8 @@ QWidget* MainWindow::buildTablePane() {
     // several rows can be selected for copying; the current row drives the view
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->setTextElideMode(Qt::ElideMiddle);
+    lateRankLabels_ = new RankLabelDelegate(table_);  // elided keeping what tells the files apart
+    table_->setItemDelegateForColumn(CollectiveModel::LateRank, lateRankLabels_);
     table_->setWordWrap(false);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(20);
@@ -274,12 +278,15 @@ QSplitter* MainWindow::buildBottomTabs() {
     ranksTable_->setModel(ranksModel_);
     ranksTable_->verticalHeader()->hide();
     ranksTable_->horizontalHeader()->setStretchLastSection(true);
+    ranksRankLabels_ = new RankLabelDelegate(ranksTable_);
+    ranksTable_->setItemDelegateForColumn(RanksModel::Rank, ranksRankLabels_);
     ranksChart_ = new QCustomPlot;
-    ranksChart_->setMinimumHeight(130);  // the bottom pane's minimum, with the tab bar: see applySplitterShare
+    ranksChart_->setMinimumHeight(110);  // the bottom pane's minimum, with the tab bars: see applySplitterShare
     // the legend above the bars, never over them
     ranksChart_->legend->setVisible(true);
     ranksChart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     ranksChart_->legend->setBorderPen(Qt::NoPen);
+    ranksChart_->legend->setIconSize(14, 10);  // small swatches: the legend's width is the chart's minimum, beside the table
     ranksChart_->plotLayout()->insertRow(0);
     ranksChart_->plotLayout()->addElement(0, 0, ranksChart_->legend);
     ranksChart_->plotLayout()->setRowStretchFactor(0, 0.001);
@@ -289,6 +296,9 @@ QSplitter* MainWindow::buildBottomTabs() {
     ranksBox->addWidget(ranksChart_);
     ranksBox->setStretchFactor(0, 1);
     ranksBox->setStretchFactor(1, 1);
+    ranksBox_ = ranksBox;
+    ranksBox->installEventFilter(this);
+    connect(ranksBox, &QSplitter::splitterMoved, this, [this] { ranksBoxMoved_ = true; });
     findings_ = new QTextBrowser;
     findings_->setOpenLinks(false);
     connect(findings_, &QTextBrowser::anchorClicked, this, &MainWindow::openLink);
@@ -505,9 +515,30 @@ void MainWindow::sizeTableColumns() {
         }
         // digits are of one width in table fonts: the longest text is the widest, plus one digit of slack
         if (c != CollectiveModel::LateRank && c != CollectiveModel::Op) w = std::max(w, fm.horizontalAdvance(longest + "0") + 12);
-        if (c == CollectiveModel::LateRank) w = std::min(w, fm.horizontalAdvance(QString(18, 'x')) + 12);
+        if (c == CollectiveModel::LateRank) w = std::min(w, rankColumnCap(fm));
         table_->setColumnWidth(c, w);
     }
+}
+
+int MainWindow::rankColumnCap(const QFontMetrics& fm) { return fm.horizontalAdvance(QString(18, 'x')) + 12; }
+
+void MainWindow::sizeRanksColumns() {
+    // to their content, the rank labels capped as in the collectives table (elided keeping what
+    // tells the files apart), so that the numbers stay in view
+    ranksTable_->resizeColumnsToContents();
+    const int cap = rankColumnCap(QFontMetrics(ranksTable_->font()));
+    if (ranksTable_->columnWidth(RanksModel::Rank) > cap) ranksTable_->setColumnWidth(RanksModel::Rank, cap);
+    sizeRanksBox();
+}
+
+void MainWindow::sizeRanksBox() {
+    // the splitter alone sized the table from the tab's first, hidden, layout (70 px at 1024x700)
+    if (ranksBoxMoved_ || !ranksBox_->isVisible() || ranksBox_->count() < 2) return;
+    const int total = ranksBox_->width() - ranksBox_->handleWidth();
+    int want = 2 * ranksTable_->frameWidth() + ranksTable_->verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < RanksModel::ColumnCount; ++c) want += ranksTable_->columnWidth(c);
+    const int table = std::min(want, total * 60 / 100);
+    ranksBox_->setSizes({table, total - table});
 }
 
 void MainWindow::buildMenus() {
@@ -916,6 +947,9 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     QString empty = emptyStateText();
     emptyLabel_->setText(empty);
     stack_->setCurrentIndex(empty.isEmpty() ? 1 : 0);
+    const RankLabelElider labels = RankLabelElider::of(p);
+    lateRankLabels_->setElider(labels);
+    ranksRankLabels_->setElider(labels);
     sizeTableColumns();
     setRunViewsSession();
     setWindowTitle(tr("Skewscope - %1").arg(QFileInfo(QString::fromStdString(s->files.front())).fileName()));
@@ -935,7 +969,7 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     if (pick < 0) pick = worstCollective(a, [&](int c) { return filter_->accepts(c); });
     if (pick >= 0) selectCollective(pick);
     else followFilter();
-    ranksTable_->resizeColumnsToContents();
+    sizeRanksColumns();
     tabs_->setCurrentWidget(findings_);  // a new capture opens on its answers
     storeSnapshots(session_);
     emit sessionLoaded();
@@ -979,7 +1013,7 @@ void MainWindow::updateRanksChart() {
     if (same) return;
     skewCdf_->setGroup(session_, g);  // the distributions of the same group, named in their title
     ranksModel_->setSession(session_, std::max(g, 0));
-    ranksTable_->resizeColumnsToContents();
+    sizeRanksColumns();
     ranksChart_->clearPlottables();
     if (g < 0) {
         ranksChart_->replot();
@@ -1031,9 +1065,12 @@ void MainWindow::layoutRanksTicks() {
     // too narrow for a readable piece (many ranks), elided to a third of the chart's height
     bool upright = widest + 8 > pitch && pitch < 64;
     int maxW = upright ? std::max(40, ranksChart_->height() / 3) : int(pitch) - 8;
-    for (int i = 0; i < ranksLabels_.size(); ++i) ticker->addTick(double(i), fm.elidedText(ranksLabels_[i], Qt::ElideMiddle, maxW));
+    const RankLabelElider elider = session_ ? RankLabelElider::of(session_->profile) : RankLabelElider();
+    for (int i = 0; i < ranksLabels_.size(); ++i) ticker->addTick(double(i), elider.elide(ranksLabels_[i], fm, maxW));
     ranksChart_->xAxis->setTicker(ticker);
     ranksChart_->xAxis->setTickLabelRotation(upright ? 90 : 0);
+    // a short chart (a small window's bottom pane) with fewer value ticks, so that their labels do not touch
+    ranksChart_->yAxis->ticker()->setTickCount(ranksChart_->axisRect()->height() < 80 ? 3 : 5);
     ranksChart_->replot();
 }
 
@@ -1044,6 +1081,7 @@ bool MainWindow::eventFilter(QObject* o, QEvent* e) {
         static_cast<QWidget*>(o)->isVisible())
         applySplitterShare(static_cast<QSplitter*>(o));
     if (o == ranksChart_ && e->type() == QEvent::Resize && !ranksLabels_.isEmpty()) QTimer::singleShot(0, this, &MainWindow::layoutRanksTicks);
+    if (o == ranksBox_ && (e->type() == QEvent::Resize || e->type() == QEvent::Show)) sizeRanksBox();
     return QMainWindow::eventFilter(o, e);
 }
 

@@ -3,6 +3,7 @@
 // background loading with progress and cancel, exports; and compare mode (ui/compare_mode.cpp):
 // two captures loaded side by side into the compare view, which replaces the panels.
 
+#include <QFontMetrics>
 #include <QFutureWatcher>
 #include <QMainWindow>
 
@@ -34,6 +35,8 @@ class ProfileCache;
 }
 
 namespace skewui {
+
+class RankLabelDelegate;
 
 class CollectiveView;
 class CollectiveModel;
@@ -70,6 +73,8 @@ public:
 
     CollectiveView* view() const { return view_; }
     QTableView* table() const { return table_; }
+    QTableView* ranksTable() const { return ranksTable_; }
+    static int rankColumnCap(const QFontMetrics& fm);  // the widest a table column of rank labels gets
     QPlainTextEdit* details() const { return details_; }
     CollectiveFilter* filter() const { return filter_; }
     QTabWidget* tabs() const { return tabs_; }
@@ -168,6 +173,8 @@ private:
     void fitShownView();
 
     void storeSnapshots(SessionPtr s);
+    void sizeRanksColumns();
+    void sizeRanksBox();  // the Ranks tab's table as wide as its columns, within 60% of the tab
 
     // compare mode (ui/compare_mode.cpp)
     QWidget* buildCompareView();
@@ -210,7 +217,11 @@ private:
     RanksModel* ranksModel_ = nullptr;
     QTableView* table_ = nullptr;
     QTableView* ranksTable_ = nullptr;
+    RankLabelDelegate* lateRankLabels_ = nullptr;   // the table's Late rank column
+    RankLabelDelegate* ranksRankLabels_ = nullptr;  // the Ranks tab's Rank column
     QCustomPlot* ranksChart_ = nullptr;
+    QSplitter* ranksBox_ = nullptr;
+    bool ranksBoxMoved_ = false;  // by the user: then its sizes are theirs
     QPlainTextEdit* details_ = nullptr;
     QTextBrowser* findings_ = nullptr;
     QTabWidget* tabs_ = nullptr;

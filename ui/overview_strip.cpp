@@ -17,16 +17,14 @@ void OverviewStrip::setSession(SessionPtr s) {
     cachedWidth_ = -1;
     base_ = QImage();
     steps_.clear();
-    maxSkew_ = 1;
+    scale_ = {};
     if (!s_ || !s_->timeline.valid()) {
         t0_ = 0, t1_ = 1;
         return;
     }
     t0_ = double(s_->timeline.start());
     t1_ = std::max(t0_ + 1, double(s_->timeline.end()));
-    // the top of the colour scale is at least the big threshold: only big events look red
-    maxSkew_ = std::max<int64_t>(1, s_->analysis.options.bigSkewNs);
-    for (const auto& c : s_->analysis.collectives) maxSkew_ = std::max(maxSkew_, c.startSkew());
+    scale_ = skew::skewScale(s_->analysis);
     steps_ = skew::stepStarts(s_->analysis, skew::stepGroup(s_->analysis));
 }
 
@@ -54,21 +52,22 @@ void OverviewStrip::ensureColumns(const QRect& r) const {
 void OverviewStrip::paintBase(QPainter& p, const QRect& r, const QFont& font) const {
     p.fillRect(r, QColor(0xf6, 0xf7, 0xf9));
     ensureColumns(r);
-    const double lo = 1000;  // 1 us
-    const double hi = std::max(double(maxSkew_), lo * 10);
     const int h = r.height() - 4;
-    // below the big threshold: pale to light orange, by start skew; big events: full height, red
-    const double big = std::max(lo * 10, double(s_->analysis.options.bigSkewNs));
+    // by start skew: grey-blue at or below the median, orange up to the big threshold (taller as
+    // well); big events full height, red, with a line back to their first arrival
     for (int x = 0; x < r.width(); ++x) {
         int64_t sk = cols_.maxSkew[size_t(x)];
         if (sk < 0) continue;
         const bool isBig = cols_.big[size_t(x)];
-        double t = logPos(double(sk), lo, big);
+        const double t = scale_.position(sk);
         int th = isBig ? h : std::max(3, int(h * (0.2 + 0.55 * t)));
-        QColor c = isBig ? kLate : lateScale(0.02 + 0.5 * t);
-        p.fillRect(QRect(r.left() + x, r.bottom() - 1 - th, 1, th), c);
+        p.fillRect(QRect(r.left() + x, r.bottom() - 1 - th, 1, th), isBig ? kLate : skewTickColor(t));
     }
-    (void)hi;
+    for (uint32_t ci : s_->timeline.bigCollectives()) {
+        const skew::Collective& c = s_->analysis.collectives[ci];
+        const double a = xOf(r, double(c.minStart)), b = xOf(r, double(c.maxStart));
+        if (b - a >= 2) p.fillRect(QRectF(a, r.bottom() - 3, b - a, 2), kLate);
+    }
     // step boundaries, while steps are a few pixels apart
     QFont f = font;
     f.setPointSizeF(7);
@@ -105,7 +104,7 @@ void OverviewStrip::paint(QPainter& p, const QRect& r, double v0, double v1, int
     p.drawImage(r.topLeft(), base_);
     // the selected collective
     if (selected >= 0 && size_t(selected) < s_->analysis.collectives.size()) {
-        double x = xOf(r, double(s_->analysis.collectives[size_t(selected)].minStart));
+        double x = xOf(r, double(s_->analysis.collectives[size_t(selected)].maxStart));  // where its tick is
         p.setPen(Qt::NoPen);
         p.setBrush(QColor(0x10, 0x50, 0xa0));
         QPolygonF tri;
@@ -141,7 +140,41 @@ QString OverviewStrip::tooltip(const QRect& r, double x) const {
         double tt = timeAt(r, x);
         if (tt >= a && tt < b) t += QObject::tr("\nstep %1").arg(i + 1);
     }
-    return t + QObject::tr("\nclick or drag to move the view");
+    return t + QObject::tr("\nticks: each collective at its late arriver's start (where the markers below are); "
+                           "big ones red, with a line back to their first arrival\nclick or drag to move the view");
+}
+
+void OverviewStrip::paintKey(QPainter& p, const QRectF& r, const QFont& font) const {
+    if (!s_) return;
+    QFont f = font;
+    f.setPointSizeF(std::max(6.5, font.pointSizeF() - 1.5));
+    p.setFont(f);
+    const QFontMetrics fm(f);
+    const QString lo = QString::fromUtf8("\u2264") + QString::fromStdString(skew::formatDuration(scale_.lo)), hi = QString::fromStdString(skew::formatDuration(scale_.hi));
+    const double y = r.top() + (r.height() - 8) / 2, barW = 32;
+    // the end values when they fit, else the colours alone (the tooltip names them)
+    const bool text = 6 + fm.horizontalAdvance(lo) + 4 + barW + 2 + fm.horizontalAdvance(hi) + 8 <= r.width();
+    double x = r.left();
+    p.fillRect(QRectF(x, y, 4, 8), kTypicalTick);
+    x += 6;
+    p.setPen(QColor(60, 60, 60));
+    if (text) {
+        p.drawText(QRectF(x, r.top(), fm.horizontalAdvance(lo) + 2, r.height()), Qt::AlignLeft | Qt::AlignVCenter, lo);
+        x += fm.horizontalAdvance(lo) + 4;
+    }
+    for (int i = 0; i < int(barW); ++i) p.fillRect(QRectF(x + i, y, 1, 8), skewTickColor((i + 1) / barW));
+    x += barW + 2;
+    if (text) {
+        p.drawText(QRectF(x, r.top(), fm.horizontalAdvance(hi) + 2, r.height()), Qt::AlignLeft | Qt::AlignVCenter, hi);
+        x += fm.horizontalAdvance(hi) + 4;
+    }
+    p.fillRect(QRectF(x, y, 4, 8), kLate);
+}
+
+QString OverviewStrip::keyTooltip() const {
+    return QObject::tr("Overview ticks by start skew: grey-blue at or below the run's median (%1), orange on a log scale up to the big "
+                       "threshold (%2), red: big events")
+        .arg(QString::fromStdString(skew::formatDuration(scale_.lo)), QString::fromStdString(skew::formatDuration(scale_.hi)));
 }
 
 }  // namespace skewui

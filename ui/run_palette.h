@@ -22,6 +22,7 @@ inline const QColor kGemm(0x6b, 0x8e, 0x23);
 inline const QColor kOtherNccl(0x4f, 0x9e, 0x9c);
 inline const QColor kOther(0xb4, 0xb4, 0xb4);
 inline const QColor kLate(0xd6, 0x3c, 0x2f);
+inline const QColor kLateSmall(0xe0, 0x7b, 0x39);  // a late arriver that is not big (timeline markers)
 inline const QColor kLaunchNccl(0x6a, 0x1b, 0x9a);
 inline const QColor kLaunch(0xbd, 0xae, 0xcc);
 inline const QColor kSelect(0xff, 0xb3, 0x00);
@@ -65,11 +66,21 @@ inline QColor lateScale(double t) {
     return QColor(0x99, 0x00, 0x0d);
 }
 
-// Distinct colours for ranks (late rank of a big event in the step map).
+// A start-skew tick of the overview strip and the step map at position t of core's SkewScale:
+// grey-blue at or below the run's median (typical), then light to deep orange up to the big
+// threshold, stopping short of the big events' red.
+inline const QColor kTypicalTick(0xae, 0xb9, 0xc6);
+inline QColor skewRampColor(double t) { return lateScale(0.42 + 0.3 * std::clamp(t, 0.0, 1.0)); }
+inline QColor skewTickColor(double t) { return t <= 0 ? kTypicalTick : skewRampColor(t); }
+
+// Distinct colours for ranks (late rank of a big event in the step map): Tableau 10 without its
+// red, which would read as the alert red of late and big events (kLate), and without its grey,
+// which would read as the typical ticks; dark indigo and teal in their places.
+inline constexpr int kRankColors = 10;
 inline QColor rankColor(int i) {
-    static const QColor c[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
-                               QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f),
-                               QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
+    static const QColor c[kRankColors] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0x39, 0x3b, 0x79),
+                                          QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x00, 0x80, 0x80),
+                                          QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
     return c[size_t(std::max(0, i)) % std::size(c)];
 }
 

@@ -25,7 +25,7 @@ protected:
 }  // namespace
 
 SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumSize(120, 160);  // explicit: the plot layout's own hint would widen the Ranks tab (and the window's right side)
+    setMinimumSize(120, 90);  // explicit: the plot layout's own hint would widen the Ranks tab (and the window's right side), and make the bottom pane taller
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     auto ticker = QSharedPointer<DurationLogTicker>::create();
     ticker->setLogBase(10);

@@ -53,8 +53,6 @@ protected:
         std::vector<uint8_t> best(size_t(W) * size_t(H), 0);
         const double band = std::fabs(y->coordToPixel(1) - y->coordToPixel(0));
         const int tickH = std::max(1, int(std::min(band * 0.55, 14.0)));
-        const double lo = 1000, hi = std::max(lo * 10, double(maxSkew_));
-        const double logLo = std::log(lo), logSpan = std::log(hi / lo);
         const double stepLo = std::min(y->range().lower, y->range().upper) - 0.5, stepHi = std::max(y->range().lower, y->range().upper) + 0.5;
         const double x0 = x->coordToPixel(0), xPerNs = (x->coordToPixel(1) - x0) / 1e6;
         for (uint32_t s = uint32_t(std::max(1.0, std::floor(stepLo))); s <= m.steps && s <= stepHi; ++s) {
@@ -65,7 +63,8 @@ protected:
                 const int px = int(std::floor(x0 + xPerNs * double(m.items[i].offsetNs))) - area.left();
                 if (px < 0 || px >= W) continue;
                 const int64_t sk = a.collectives[m.items[i].collective].startSkew();
-                const uint8_t v = uint8_t(std::clamp(sk <= 0 ? 1 : int(1 + (std::log(double(sk)) - logLo) / logSpan * 254.0), 1, 255));
+                const double t = scale_.position(sk);  // 1: typical, 2..255 the ramp (above the median, however little)
+                const uint8_t v = uint8_t(t <= 0 ? 1 : 2 + std::lround(t * 253.0));
                 for (int yy = y0; yy < y1; ++yy) {
                     uint8_t& b = best[size_t(yy) * size_t(W) + size_t(px)];
                     b = std::max(b, v);
@@ -74,7 +73,8 @@ protected:
         }
         uint32_t lut[256];
         lut[0] = 0;
-        for (int i = 1; i < 256; ++i) lut[i] = (i < 6 ? QColor(0xa9, 0xb4, 0xc2) : lateScale(0.2 + 0.8 * (i - 1) / 254.0)).rgb();
+        lut[1] = kTypicalTick.rgb();
+        for (int i = 2; i < 256; ++i) lut[i] = skewRampColor((i - 2) / 253.0).rgb();
         QImage img(W, H, QImage::Format_ARGB32_Premultiplied);
         img.fill(Qt::transparent);
         uint32_t* bits = reinterpret_cast<uint32_t*>(img.bits());
@@ -166,10 +166,13 @@ private:
             ++shown;
         }
         if (shown < ranks.size()) w += fm.horizontalAdvance(more.arg(ranks.size() - shown)) + 8;
-        QString tick = QObject::tr("ticks: every collective, colour = start skew");
+        // the ticks' colour key: typical (at or below the run's median start skew), a log ramp, the big threshold
+        const QString lo = QString::fromUtf8("\u2264 ") + dur(double(scale_.lo)), hi = dur(double(scale_.hi));
+        QString tick = QObject::tr("ticks: every collective by start skew");
+        const double keyW = 8 + fm.horizontalAdvance(lo) + 6 + 40 + 4 + fm.horizontalAdvance(hi);
         // in the strip above the plot, the ticks' key goes first when there is no room for it
-        const bool showTick = !strip || w + fm.horizontalAdvance(tick) + 30 <= area.width() - 12;
-        if (showTick) w += fm.horizontalAdvance(tick) + 30;
+        const bool showTick = !strip || w + fm.horizontalAdvance(tick) + keyW + 24 <= area.width() - 12;
+        if (showTick) w += fm.horizontalAdvance(tick) + keyW + 24;
         double x0 = std::max(double(area.left()) + 4, area.right() - w - 6), y0 = strip ? area.top() - kStrip + 1 : area.top() + 6;
         p->setPen(Qt::NoPen);
         p->setBrush(QColor(255, 255, 255, 225));
@@ -196,14 +199,20 @@ private:
         }
         p->setAntialiasing(false);
         if (!showTick) return;
-        p->fillRect(QRectF(x + 14, y0 + 2, 2, 10), lateScale(0.3));
-        p->fillRect(QRectF(x + 18, y0 + 2, 2, 10), lateScale(0.9));
+        x += 12;
         p->setPen(QColor(50, 50, 50));
-        p->drawText(QPointF(x + 24, y0 + 11), tick);
+        p->drawText(QPointF(x, y0 + 11), tick);
+        x += fm.horizontalAdvance(tick) + 8;
+        p->fillRect(QRectF(x, y0 + 2, 4, 10), kTypicalTick);
+        p->drawText(QPointF(x + 6, y0 + 11), lo);
+        x += 8 + fm.horizontalAdvance(lo) + 4;
+        for (int i = 0; i < 40; ++i) p->fillRect(QRectF(x + i, y0 + 2, 1, 10), skewTickColor((i + 1) / 40.0));
+        x += 44;
+        p->drawText(QPointF(x, y0 + 11), hi);
     }
 
 public:
-    int64_t maxSkew_ = 1;
+    skew::SkewScale scale_;
 
 private:
     StepMapView* v_;
@@ -270,9 +279,7 @@ void StepMapView::setGroupSession(SessionPtr s, int group, const QString& side) 
 void StepMapView::rebuild(int preferredGroup) {
     map_ = !s_ ? StepMap{} : !side_.isEmpty() ? buildGroupStepMap(s_->profile, s_->analysis, onlyGroup_)
                                               : buildStepMap(s_->profile, s_->analysis, preferredGroup);
-    layer_->maxSkew_ = s_ ? std::max<int64_t>(1, s_->analysis.options.bigSkewNs) : 1;  // only big events reach the top of the scale
-    if (s_)
-        for (const auto& it : map_.items) layer_->maxSkew_ = std::max(layer_->maxSkew_, s_->analysis.collectives[it.collective].startSkew());
+    layer_->scale_ = s_ ? skewScale(s_->analysis) : SkewScale{};
     QString title;
     if (!side_.isEmpty()) {
         // a side of the compare view: short, the group is the pair's

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "report/info_report.h"
+#include "rank_labels.h"
 #include "run_palette.h"
 #include "timeline_raster.h"
 #include "view_export.h"
@@ -118,6 +119,7 @@ std::vector<TimelineView::Row> TimelineView::layoutFor(int areaH, int& contentH)
 void TimelineView::layoutRows() {
     layoutH_ = areaHeight(size());
     rows_ = layoutFor(layoutH_, contentH_);
+    labels_ = s_ ? RankLabelElider::of(s_->profile) : RankLabelElider();
     ++layoutVersion_;
     // the label gutter fits the longest rank label and a stream label
     QFontMetrics fm(font());
@@ -409,8 +411,10 @@ void TimelineView::paintGutter(QPainter& p, const Frame& f) const {
         if (r.kind == Row::Header) {
             p.setPen(QColor(30, 30, 30));
             QString arrow = rankCollapsed(r.rank) ? QString::fromUtf8("\u25B8 ") : QString::fromUtf8("\u25BE ");
-            QString label = arrow + QString::fromStdString(rank.label);
-            drawText(p, lr, elided(label, Bold, lr.width()), Bold, Qt::AlignLeft | Qt::AlignVCenter);
+            const QString label = arrow + QString::fromStdString(rank.label);  // (its width decides the stats' room)
+            const QFontMetrics bm(fontOf(Bold));
+            drawText(p, lr, arrow + labels_.elide(QString::fromStdString(rank.label), bm, lr.width() - bm.horizontalAdvance(arrow)), Bold,
+                     Qt::AlignLeft | Qt::AlignVCenter);
             p.setPen(QColor(100, 100, 100));
             QString stats = QObject::tr("%1 str \u00B7 %2").arg(rank.lanes.size()).arg(QLocale().toString(qulonglong(rank.kernelCount())));
             if (QFontMetrics(bold).horizontalAdvance(label) + QFontMetrics(small).horizontalAdvance(stats) + 12 < lr.width())
@@ -463,8 +467,10 @@ void TimelineView::paintRuler(QPainter& p, const Frame& f, bool screen) const {
     // the visible span, left of the ruler
     p.setPen(QColor(60, 60, 60));
     drawText(p, QRect(8, r.top(), f.gutter - 14, r.height()), QObject::tr("%1 visible").arg(dur(span)), Small, Qt::AlignLeft | Qt::AlignVCenter);
-    drawText(p, QRect(8, f.overview.top(), f.gutter - 14, f.overview.height()), QObject::tr("run: %1").arg(dur(strip_.end() - strip_.start())),
-             Small, Qt::AlignLeft | Qt::AlignVCenter);
+    const int half = f.overview.height() / 2;
+    drawText(p, QRect(8, f.overview.top(), f.gutter - 14, half), QObject::tr("run: %1").arg(dur(strip_.end() - strip_.start())), Small,
+             Qt::AlignLeft | Qt::AlignVCenter);
+    strip_.paintKey(p, keyRect(f), font());
     // the measured range and its length
     if (!std::isnan(measureA_)) {
         double a = std::max(double(r.left()), xOf(measureA_)), b = std::min(double(r.right()), xOf(measureB_));
@@ -496,6 +502,20 @@ void TimelineView::paintRuler(QPainter& p, const Frame& f, bool screen) const {
     }
 }
 
+// Groups whose ordinary late arrivers are left out at this zoom: more collectives in view than a
+// tenth of the rows' pixels (their markers would merge into a solid band); big events stay.
+std::vector<int> TimelineView::thinnedGroups(const Frame& f) const {
+    std::vector<int> out;
+    if (!s_ || !s_->timeline.valid()) return out;
+    for (size_t gi = 0; gi < s_->analysis.groups.size(); ++gi) {
+        auto [lo, hi] = s_->timeline.collectivesIn(int(gi), t0_, t1_);
+        if (hi - lo > uint32_t(f.rows.width() / 10)) out.push_back(int(gi));
+    }
+    return out;
+}
+
+std::vector<int> TimelineView::thinnedGroups() const { return thinnedGroups(frame(size())); }
+
 std::vector<TimelineView::Marker> TimelineView::markers(const Frame& f) const {
     std::vector<Marker> out;
     if (!s_) return out;
@@ -516,9 +536,10 @@ std::vector<TimelineView::Marker> TimelineView::markers(const Frame& f) const {
         double hw = big ? 6 : 3.5;
         out.push_back({QRectF(x - hw - 1, top - 1, 2 * hw + 2, hw * 1.3 + 3), int(ci), row, x, big});
     };
+    const std::vector<int> thinned = thinnedGroups(f);
     for (size_t gi = 0; gi < a.groups.size(); ++gi) {
+        if (std::find(thinned.begin(), thinned.end(), int(gi)) != thinned.end()) continue;  // too dense: big events only
         auto [lo, hi] = ix.collectivesIn(int(gi), t0_, t1_);
-        if (hi - lo > uint32_t(ra.width() / 10)) continue;  // too dense: big events only
         for (uint32_t i = lo; i < hi; ++i) {
             uint32_t ci = ix.collectivesByStart(int(gi))[i];
             if (!a.collectives[ci].big) add(ci, false);
@@ -526,6 +547,43 @@ std::vector<TimelineView::Marker> TimelineView::markers(const Frame& f) const {
     }
     for (uint32_t ci : ix.bigCollectives()) add(ci, true);  // big events at any zoom
     std::stable_sort(out.begin(), out.end(), [](const Marker& x, const Marker& y) { return x.r.left() < y.r.left(); });
+    return out;
+}
+
+// The big markers' start-skew labels: beside the marker on the side that covers fewer other
+// markers (right when equal, left when the right has no room); one per row within 60 px.
+std::vector<TimelineView::MarkerLabel> TimelineView::markerLabels(const Frame& f, const std::vector<Marker>& mks) const {
+    std::vector<MarkerLabel> out;
+    const QRect& ra = f.rows;
+    const QFontMetrics fm(fontOf(SmallBold));
+    double lastLabel = -1e9;
+    int lastLabelRow = -1;
+    for (const Marker& mk : mks) {
+        if (!mk.big || (mk.row == lastLabelRow && mk.x - lastLabel < 60)) continue;
+        const QString text = "+" + dur(double(s_->analysis.collectives[size_t(mk.collective)].startSkew()));
+        const double top = mk.r.top() + 1, w = fm.horizontalAdvance(text) + 6;
+        const QRectF right(mk.x + 7, top - 1, w, 13), left(mk.x - 7 - w, top - 1, w, 13);
+        auto covered = [&](const QRectF& box) {
+            int n = 0;
+            auto it = std::lower_bound(mks.begin(), mks.end(), box.left() - 20, [](const Marker& m, double x) { return m.r.left() < x; });
+            for (; it != mks.end() && it->r.left() <= box.right(); ++it)
+                if (it->collective != mk.collective && it->r.intersects(box)) ++n;
+            return n;
+        };
+        QRectF box = right;
+        if (right.right() > ra.right() || (left.left() >= ra.left() && covered(left) < covered(right))) box = left;
+        out.push_back({box, text, mk.collective});
+        lastLabel = mk.x;
+        lastLabelRow = mk.row;
+    }
+    return out;
+}
+
+std::vector<QRectF> TimelineView::markerLabelRects() const {
+    std::vector<QRectF> out;
+    if (!s_) return out;
+    const Frame f = frame(size());
+    for (const MarkerLabel& l : markerLabels(f, markers(f))) out.push_back(l.box);
     return out;
 }
 
@@ -540,7 +598,48 @@ void TimelineView::paintOverlays(QPainter& p, const Frame& f, bool screen) {
     paintLaunchLines(p, f);
     paintMarkers(p, f);
     paintMeasure(p, f, screen);
+    paintRowsNote(p, f);
     p.restore();
+}
+
+QString TimelineView::rowsBelowNote() const { return rowsBelowNote(frame(size())); }
+
+QString TimelineView::rowsBelowNote(const Frame& f) const {
+    if (!s_) return {};
+    const int bottom = scrollY_ + f.rows.height();  // content y of the first pixel row below the area
+    int n = 0, first = -1, last = -1;
+    for (const Row& r : rows_)
+        if (r.y + r.h > bottom) {
+            ++n;
+            if (first < 0) first = r.rank;
+            last = r.rank;
+        }
+    if (n == 0) return {};
+    auto label = [&](int rank) { return QString::fromStdString(s_->profile.ranks[size_t(rank)].label); };
+    const QString ranks = first == last ? label(first) : tr("%1 to %2").arg(label(first), label(last));
+    return n == 1 ? tr("1 more row below (%1)").arg(ranks) : tr("%1 more rows below (%2)").arg(n).arg(ranks);
+}
+
+// rows cut off at the bottom (a small view or export) are named in the bottom right corner
+void TimelineView::paintRowsNote(QPainter& p, const Frame& f) const {
+    const QString note = rowsBelowNote(f);
+    if (note.isEmpty()) return;
+    const QString text = QString::fromUtf8("\u25BC ") + note;
+    const QFontMetrics fm(fontOf(SmallBold));
+    const QRect& ra = f.rows;
+    const double w = std::min(double(ra.width()), double(fm.horizontalAdvance(text) + 12)), h = fm.height() + 4;
+    const QRectF box(ra.right() + 1 - w, ra.bottom() + 1 - h, w, h);
+    p.fillRect(box, QColor(255, 255, 255, 235));
+    p.setPen(QColor(200, 204, 210));
+    p.drawLine(box.topLeft(), box.topRight());
+    p.drawLine(box.topLeft(), box.bottomLeft());
+    p.setPen(QColor(0x10, 0x30, 0x60));
+    drawText(p, box.adjusted(6, 0, -6, 0), elided(text, SmallBold, int(w) - 12), SmallBold, Qt::AlignLeft | Qt::AlignVCenter);
+}
+
+QRectF TimelineView::keyRect(const Frame& f) const {
+    const int half = f.overview.height() / 2;
+    return QRectF(8, f.overview.top() + half, f.gutter - 14, f.overview.height() - half);
 }
 
 double TimelineView::xIn(const QRect& ra, double t) const { return ra.left() + (t - t0_) / ((t1_ - t0_) / std::max(1, ra.width())); }
@@ -665,31 +764,25 @@ void TimelineView::paintLaunchLines(QPainter& p, const Frame& f) const {
     p.drawLines(lines.data(), int(lines.size()));
 }
 
-// late arrivers: every one when collectives are far enough apart, big events always
+// late arrivers: every one when collectives are far enough apart, big events always; the labels
+// after every marker, so that no marker is painted over a label
 void TimelineView::paintMarkers(QPainter& p, const Frame& f) const {
-    const Analysis& a = s_->analysis;
-    const QRect& ra = f.rows;
     p.setRenderHint(QPainter::Antialiasing, true);
-    double lastLabel = -1e9;
-    int lastLabelRow = -1;
-    for (const Marker& mk : markers(f)) {
+    const std::vector<Marker> mks = markers(f);
+    for (const Marker& mk : mks) {
         QPolygonF tri;
         const double hw = mk.big ? 6 : 3.5, top = mk.r.top() + 1;
         tri << QPointF(mk.x - hw, top) << QPointF(mk.x + hw, top) << QPointF(mk.x, top + hw * 1.3);
         p.setPen(QPen(Qt::white, 1));
-        p.setBrush(mk.big ? kLate : QColor(0xe0, 0x7b, 0x39));
+        p.setBrush(mk.big ? kLate : kLateSmall);
         p.drawPolygon(tri);
-        if (!mk.big || (mk.row == lastLabelRow && mk.x - lastLabel < 60)) continue;
-        const QString label = "+" + dur(double(a.collectives[size_t(mk.collective)].startSkew()));
-        QRectF box(mk.x + 7, top - 1, QFontMetrics(fontOf(SmallBold)).horizontalAdvance(label) + 6, 13);
-        if (box.right() > ra.right()) box.moveRight(mk.x - 7);  // no room on the right: on the left
+    }
+    for (const MarkerLabel& l : markerLabels(f, mks)) {
         p.setPen(Qt::NoPen);
         p.setBrush(QColor(255, 255, 255, 225));
-        p.drawRoundedRect(box, 2, 2);
+        p.drawRoundedRect(l.box, 2, 2);
         p.setPen(kLate.darker(130));
-        drawText(p, box, label, SmallBold, Qt::AlignHCenter | Qt::AlignVCenter);
-        lastLabel = mk.x;
-        lastLabelRow = mk.row;
+        drawText(p, l.box, l.text, SmallBold, Qt::AlignHCenter | Qt::AlignVCenter);
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 }
@@ -718,10 +811,12 @@ void TimelineView::paintLegend(QPainter& p, const Frame& f) const {
         QString t;
         int kind;  // 0 box, 1 hatched box, 2 triangle
     };
-    // the most needed first: a narrow view shows those that fit
+    // the most needed first: a narrow view shows those that fit; when the ordinary late arrivers
+    // are thinned out at this zoom, their entry says so
+    const QString lateItem = thinnedGroups(f).empty() ? QObject::tr("late arriver") : QObject::tr("late arriver (big only at this zoom)");
     const Item items[] = {{kTransfer, QObject::tr("NCCL transfer"), 0},  {kWait, QObject::tr("NCCL waiting"), 1},
                           {kGemm, QObject::tr("GEMM"), 0},                {kOther, QObject::tr("other kernel"), 0},
-                          {kLate, QObject::tr("big event"), 2},           {QColor(0xe0, 0x7b, 0x39), QObject::tr("late arriver"), 2},
+                          {kLate, QObject::tr("big event"), 2},           {kLateSmall, lateItem, 2},
                           {kLaunchNccl, QObject::tr("NCCL launch"), 0},   {kSelect, QObject::tr("selected collective"), 0},
                           {kOtherNccl, QObject::tr("other NCCL"), 0},     {kLaunch, QObject::tr("launch"), 0}};
     QFont small = font();
@@ -822,8 +917,10 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
     p.setCompositionMode(QPainter::CompositionMode_SourceOver);
     paintOverlays(p, f, screen);
     if (screen) {
-        // the legend changes with the width only
-        if (legendImg_.size() != QSize(int(size.width() * dpr), int(f.legend.height() * dpr))) {
+        // the legend changes with the width, and with the thinning of the markers
+        const bool thinned = !thinnedGroups(f).empty();
+        if (legendImg_.size() != QSize(int(size.width() * dpr), int(f.legend.height() * dpr)) || thinned != legendThinned_) {
+            legendThinned_ = thinned;
             legendImg_ = QImage(QSize(int(size.width() * dpr), int(f.legend.height() * dpr)), QImage::Format_ARGB32_Premultiplied);
             legendImg_.setDevicePixelRatio(dpr);
             QPainter lp(&legendImg_);
@@ -953,6 +1050,7 @@ QString TimelineView::tooltipAt(const QPointF& pos) const {
     if (!s_ || !s_->timeline.valid()) return {};
     Frame f = frame(size());
     if (f.overview.contains(pos.toPoint())) return strip_.tooltip(f.overview, pos.x());
+    if (keyRect(f).contains(pos)) return strip_.keyTooltip();
     if (f.ruler.contains(pos.toPoint())) {
         QString t = tickLabel(timeAtX(pos.x()), (t1_ - t0_) / std::max(1, f.rows.width()));
         if (!std::isnan(measureA_)) t += tr("\nmeasured: %1").arg(dur(measureB_ - measureA_));

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "overview_strip.h"
+#include "rank_labels.h"
 #include "session.h"
 #include "timeline_raster.h"
 
@@ -77,6 +78,11 @@ public:
     };
     Hit hitTest(const QPointF& p) const;
     QString tooltipAt(const QPointF& p) const;
+    // groups whose ordinary late arrivers are not drawn at this zoom (too many collectives in view)
+    std::vector<int> thinnedGroups() const;
+    std::vector<QRectF> markerLabelRects() const;  // the big markers' labels, widget coordinates
+    // "9 more rows below (dev 5 to dev 7)" when rows are cut off at the bottom, else empty
+    QString rowsBelowNote() const;
 
     void paintTo(QPainter& p, const QSize& size, bool screen = false);
     QImage render(const QSize& size);      // a frame, as exported (tests and benchmark)
@@ -114,6 +120,11 @@ private:
         double x;  // the late arriver's start
         bool big;
     };
+    struct MarkerLabel {
+        QRectF box;
+        QString text;
+        int collective;
+    };
     struct BodyKey {
         double t0 = NAN, t1 = NAN;
         int scroll = -1, w = -1, h = -1, layout = -1;
@@ -145,6 +156,11 @@ private:
     double rowTopIn(const QRect& rows, int row) const;  // top of row `row` there, after scrolling
     void paintLegend(QPainter& p, const Frame& f) const;
     std::vector<Marker> markers(const Frame& f) const;  // late arrivers to draw, by x
+    std::vector<MarkerLabel> markerLabels(const Frame& f, const std::vector<Marker>& mks) const;
+    std::vector<int> thinnedGroups(const Frame& f) const;
+    QString rowsBelowNote(const Frame& f) const;
+    void paintRowsNote(QPainter& p, const Frame& f) const;
+    QRectF keyRect(const Frame& f) const;  // the overview ticks' colour key, left of the strip
     double spanLimit() const;
     int laneOfSlot(int collective, int slot, int& rank) const;
     QString kernelTip(int rank, int lane, int64_t k) const;
@@ -166,6 +182,7 @@ private:
     std::vector<Row> rows_;
     int contentH_ = 0;
     int gutter_ = 150;  // label column width, set by layoutRows
+    RankLabelElider labels_;  // the rank labels elided keeping what tells the files apart
     int layoutH_ = -1;  // the rows area height rows_ was laid out for
     int layoutVersion_ = 0;
     QScrollBar* vbar_ = nullptr;
@@ -179,6 +196,7 @@ private:
     BodyKey gutterKey_;
     QImage gutterImg_;
     QImage legendImg_;
+    bool legendThinned_ = false;  // what legendImg_ was drawn for
 
     // mouse
     enum class Drag { None, Pan, Ruler, Measure, Overview, Header } drag_ = Drag::None;

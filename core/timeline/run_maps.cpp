@@ -3,17 +3,36 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/stats.h"
+
 namespace skew {
 
 void overviewColumns(const Analysis& a, const PixelMap& m, OverviewColumns& out) {
     out.maxSkew.assign(size_t(std::max(0, m.width)), -1);
     out.big.assign(size_t(std::max(0, m.width)), 0);
     for (const Collective& c : a.collectives) {
-        int x = m.column(double(c.minStart));
+        int x = m.column(double(c.maxStart));
         if (x < 0 || x >= m.width) continue;
         out.maxSkew[size_t(x)] = std::max(out.maxSkew[size_t(x)], c.startSkew());
         if (c.big) out.big[size_t(x)] = 1;
     }
+}
+
+double SkewScale::position(int64_t skewNs) const {
+    if (skewNs <= lo) return 0;
+    if (skewNs >= hi) return 1;
+    return std::log(double(skewNs) / double(lo)) / std::log(double(hi) / double(lo));
+}
+
+SkewScale skewScale(const Analysis& a) {
+    std::vector<int64_t> skews;
+    skews.reserve(a.collectives.size());
+    for (const Collective& c : a.collectives)
+        if (c.complete) skews.push_back(c.startSkew());
+    SkewScale s;
+    s.lo = std::max<int64_t>(1000, skews.empty() ? 0 : percentileRounded(std::move(skews), 50));
+    s.hi = std::max(a.options.bigSkewNs, s.lo * 10);
+    return s;
 }
 
 std::vector<int64_t> stepStarts(const Analysis& a, int group) {

@@ -15,13 +15,23 @@
 
 namespace skew {
 
-// Overview strip: per pixel column, the largest start skew of the collectives whose earliest start
-// falls in it (-1: none) and whether one of them is big.
+// Overview strip: per pixel column, the largest start skew of the collectives whose late arriver
+// started in it (their latest start: where the timeline's late-arrival markers are; -1: none) and
+// whether one of them is big.
 struct OverviewColumns {
     std::vector<int64_t> maxSkew;
     std::vector<uint8_t> big;
 };
 void overviewColumns(const Analysis& a, const PixelMap& m, OverviewColumns& out);
+
+// The colour scale of start skews in the overview strip and the step map: logarithmic from the
+// median start skew of the run's complete collectives (at or below it: typical, position 0) to the
+// big threshold (position 1), so that what stands out from the typical spreads over the colours.
+struct SkewScale {
+    int64_t lo = 1000, hi = 10'000;  // ns; lo is at least 1 us, hi at least 10 lo
+    double position(int64_t skewNs) const;  // in [0, 1]
+};
+SkewScale skewScale(const Analysis& a);
 
 // Start time of each step of a group (index step - 1): the earliest (collective min start - offset
 // in step) over the step's collectives. Empty without steps.

@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "collective_view.h"
+#include "report/format.h"
 #include "gen_fixture.h"
 #include "json_value.h"
 #include "main_window.h"
@@ -125,6 +126,60 @@ TEST(Gui, SelectPlantedLateArriverClickItsBarReadDetails) {
         EXPECT_EQ(predDrawn, tl.planted.kind == skewgen::LateKind::Gpu);
         EXPECT_TRUE(v->scene().launch.present);
     }
+}
+
+// The real 2xH100 export (before the fix), G0 #32: dev 1 arrived 3.34 ms late, its NCCL kernel
+// queued on stream 15 behind an elementwise kernel that ended just before it began. The late bar's
+// details name that kernel, its stream and the gap, all three read from the export with SQL here.
+TEST(Gui, RealExportLateBarDetailsNameItsPredecessorOnItsOwnStream) {
+    const std::string path = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite";
+    // each device's 32nd NCCL kernel (collective #32 of the SendRecv group), the later one late
+    const std::string nccl =
+        "WITH nccl AS (SELECT k.start, k.deviceId AS dev, k.streamId AS stream, ROW_NUMBER() OVER (PARTITION BY k.deviceId ORDER BY k.start) AS n"
+        " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE 'nccl%') ";
+    auto lateField = [&](const std::string& col) { return sqlCount(path, nccl + "SELECT " + col + " FROM nccl WHERE n = 32 ORDER BY start DESC LIMIT 1"); };
+    const int64_t lateStart = lateField("start"), lateDev = lateField("dev"), lateStream = lateField("stream");
+    ASSERT_EQ(lateDev, 1);
+    ASSERT_EQ(lateStream, 15);
+    // the kernel that ended last before it on its stream
+    const std::string before = " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + std::to_string(lateDev) + " AND streamId = " +
+                               std::to_string(lateStream) + " AND end <= " + std::to_string(lateStart);
+    const int64_t predEnd = sqlCount(path, "SELECT max(end)" + before);
+    const int64_t predName = sqlCount(path, "SELECT demangledName" + before + " ORDER BY end DESC LIMIT 1");
+    ASSERT_GT(predEnd, 0);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, ("SELECT value FROM StringIds WHERE id = " + std::to_string(predName)).c_str(), -1, &st, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+    const QString demangled = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    // named as in the details: the demangled name without "void " and the template arguments
+    ASSERT_TRUE(demangled.startsWith("void at::native::elementwise_kernel<(int)128, (int)4, ")) << demangled.toStdString();
+    const QString name = demangled.mid(5, demangled.indexOf('<') - 5);
+    const QString gap = QString::fromStdString(skew::formatDuration(lateStart - predEnd));
+    ASSERT_EQ(gap, "1.5 us");  // 1,472 ns
+
+    MainWindow w;
+    w.resize(1600, 900);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(path)}));
+    ASSERT_TRUE(w.selectCollective(0, 32));
+    const skew::Collective& c = w.session()->analysis.collectives[size_t(w.currentCollective())];
+    ASSERT_EQ(c.maxStart, lateStart);  // one capture: its clock, unshifted
+    CollectiveView* v = w.view();
+    int bar = -1;
+    for (size_t i = 0; i < v->scene().bars.size(); ++i)
+        if (v->scene().bars[i].late && !v->scene().bars[i].sub) bar = int(i);
+    ASSERT_GE(bar, 0);
+    w.details()->clear();
+    QTest::mouseClick(v, Qt::LeftButton, {}, v->barCenter(bar).toPoint());
+    const QString d = w.details()->toPlainText();
+    const QString want = QString("queued behind %1 on its own stream %2 (started %3 after it)").arg(name).arg(lateStream).arg(gap);
+    EXPECT_EQ(want, "queued behind at::native::elementwise_kernel on its own stream 15 (started 1.5 us after it)");
+    EXPECT_NE(d.indexOf(want), -1) << d.toStdString();
+    EXPECT_NE(d.indexOf("Late arriver: yes"), -1) << d.toStdString();
 }
 
 TEST(Gui, AnalysisSettingsReanalyse) {

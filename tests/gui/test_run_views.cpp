@@ -3,6 +3,7 @@
 // generator's truth, and `render --view` drawing exactly what the viewer exports.
 
 #include <QApplication>
+#include <QComboBox>
 #include <QImage>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -31,6 +32,8 @@
 
 using namespace testutil;
 using namespace skewui;
+
+void PrintTo(const QString& s, std::ostream* os) { *os << '"' << s.toStdString() << '"'; }
 
 namespace {
 
@@ -164,6 +167,126 @@ TEST(RunViews, LateArriversVisibleAtFullZoomOutOfALargeExport) {
         EXPECT_EQ(h.collective, ci);
         EXPECT_NE(v.tooltipAt(at).indexOf("big event"), -1);
     }
+}
+
+// The big markers' "+54.97 ms" labels are drawn after every marker: no small late-arriver triangle
+// is painted over one (they were, on dev 2, 3 and 5 at 1600x900), and each label sits beside its
+// own marker, on the side where it covers no other marker.
+TEST(RunViews, BigMarkerLabelsAreNotPaintedOverByOtherMarkers) {
+    SessionPtr s = load(demo().path);
+    TimelineView v;
+    v.resize(1600, 900);
+    v.setSession(s);
+    ASSERT_TRUE(v.thinnedGroups().empty());  // every late arriver has its marker at this width
+    const QImage img = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    const std::vector<QRectF> labels = v.markerLabelRects();
+    ASSERT_EQ(labels.size(), demo().result.late.size());
+    for (const QRectF& box : labels) {
+        SCOPED_TRACE("label at " + std::to_string(int(box.left())) + "," + std::to_string(int(box.top())));
+        int small = 0, inside = 0;
+        for (int y = int(std::ceil(box.top())) + 1; y < int(box.bottom()) - 1; ++y)
+            for (int x = int(std::ceil(box.left())) + 1; x < int(box.right()) - 1; ++x, ++inside)
+                small += near(img.pixel(x, y), palette::kLateSmall, 24) || near(img.pixel(x, y), palette::kLate, 12);
+        EXPECT_GT(inside, 300);
+        EXPECT_EQ(small, 0);
+    }
+    // each label is beside its big marker (the marker's tip within 10 px of the label's near edge)
+    for (const auto& tl : demo().result.late) {
+        const skew::Collective& c = s->analysis.collectives[size_t(collectiveIndex(s->analysis, tl.group, tl.index))];
+        const double x = v.xAtTime(double(c.maxStart));
+        int beside = 0;
+        for (const QRectF& box : labels) beside += std::min(std::abs(box.left() - x), std::abs(box.right() - x)) <= 10;
+        EXPECT_EQ(beside, 1) << tl.index;
+    }
+}
+
+// A view too short for every row says how many rows are cut off below, and whose: at 800x500 the
+// demo's rows area (408 px) holds dev 1 to dev 4 (90 px each: header, three 18 px lanes, CPU row,
+// gap) and dev 5's header and first lane; the other 3 rows of dev 5 and the 5 each of dev 6 and
+// dev 7 are below. Scrolled to the end, or tall enough, nothing is.
+TEST(RunViews, TimelineSaysHowManyRowsAreCutOffBelow) {
+    SessionPtr s = load(demo().path);
+    TimelineView v;
+    v.resize(800, 500);
+    v.setSession(s);
+    ASSERT_EQ(v.rowsArea().height(), 408);
+    EXPECT_EQ(v.rowsBelowNote(), "13 more rows below (dev 5 to dev 7)");
+    v.scrollRows(90 * 2);  // of the 222 px it can scroll
+    EXPECT_EQ(v.rowsBelowNote(), "3 more rows below (dev 7)");
+    v.scrollRows(10'000);
+    EXPECT_EQ(v.rowsBelowNote(), "");
+    v.scrollRows(-10'000);
+    v.setRankCollapsed(s->analysis.groups[0].lanes[0].rank, true);  // dev 1 to its header: 66 px less
+    EXPECT_EQ(v.rowsBelowNote(), "9 more rows below (dev 6 to dev 7)");
+    v.setRankCollapsed(s->analysis.groups[0].lanes[0].rank, false);
+    v.resize(800, 900);
+    EXPECT_EQ(v.rowsBelowNote(), "");
+}
+
+// Ordinary late arrivers are left out while a group has more collectives in view than a tenth of
+// the rows' pixels (big events never): the legend says so. At 800 px the demo's group 0 (135
+// collectives) is thinned out, group 1 (5) is not; zoomed in to a fifth of the run it is not either.
+TEST(RunViews, ThinnedOutLateArriversAreSaidToBe) {
+    SessionPtr s = load(demo().path);
+    const skew::Analysis& a = s->analysis;
+    TimelineView v;
+    v.resize(800, 500);
+    v.setSession(s);
+    ASSERT_LT(v.rowsArea().width() / 10, int(a.groups[0].count));
+    EXPECT_EQ(v.thinnedGroups(), std::vector<int>{0});
+    // a non-big late arriver of group 0 has no marker; a big one has
+    const QRect ra = v.rowsArea();
+    auto markerAt = [&](int ci) {
+        const skew::Collective& c = a.collectives[size_t(ci)];
+        const auto& gl = a.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+        const int row = v.rowOf(gl.rank, gl.lane);
+        const QRect rr = v.rowRect(row);
+        if (rr.top() < ra.top() || rr.top() > ra.bottom()) return -2;  // off screen
+        TimelineView::Hit h = v.hitTest(QPointF(v.xAtTime(double(c.maxStart)), rr.top() + 2));
+        return h.kind == TimelineView::Hit::Marker ? h.collective : -1;
+    };
+    const int big = collectiveIndex(a, 0, 5), ordinary = collectiveIndex(a, 0, 3);
+    ASSERT_TRUE(a.collectives[size_t(big)].big);
+    ASSERT_FALSE(a.collectives[size_t(ordinary)].big);
+    EXPECT_EQ(markerAt(big), big);
+    EXPECT_NE(markerAt(ordinary), ordinary);
+    const QImage thinned = v.render(v.size());
+    v.resize(1600, 900);
+    EXPECT_TRUE(v.thinnedGroups().empty());
+    EXPECT_EQ(markerAt(ordinary), ordinary);
+    v.resize(800, 500);
+    v.setRange(v.rangeStart(), v.rangeStart() + (v.rangeEnd() - v.rangeStart()) / 5);
+    EXPECT_TRUE(v.thinnedGroups().empty());
+    // the legend's entry is longer when it says so: the legend band differs from the full view's
+    const QImage all = v.render(v.size());
+    const QRect legend(0, 500 - 20, 800, 20);
+    EXPECT_NE(thinned.copy(legend), all.copy(legend));
+}
+
+// The overview's ticks sit at each collective's late arriver's start, as the rows' markers do: at
+// full zoom-out (the strip and the rows share their columns) every big event's red tick is in the
+// column of its marker; the tooltip says where the ticks are.
+TEST(RunViews, OverviewTicksAtTheLateArriversStartLikeTheMarkers) {
+    SessionPtr s = load(demo().path);
+    TimelineView v;
+    v.resize(1600, 900);
+    v.setSession(s);
+    const QRect ov = v.overviewArea(), ra = v.rowsArea();
+    ASSERT_EQ(ov.left(), ra.left());
+    ASSERT_EQ(ov.width(), ra.width());
+    const QImage img = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    for (const auto& tl : demo().result.late) {
+        SCOPED_TRACE("planted index " + std::to_string(tl.index));
+        const skew::Collective& c = s->analysis.collectives[size_t(collectiveIndex(s->analysis, tl.group, tl.index))];
+        const int x = int(std::floor(v.xAtTime(double(c.maxStart))));
+        // full height at the late start; at the first arrival only the low line back to it
+        EXPECT_TRUE(near(img.pixel(x, ov.top() + 12), palette::kLate, 10)) << QColor(img.pixel(x, ov.top() + 12)).name().toStdString();
+        const int first = int(std::floor(v.xAtTime(double(c.minStart))));
+        EXPECT_FALSE(near(img.pixel(first, ov.top() + 12), palette::kLate, 10));
+        EXPECT_TRUE(near(img.pixel((first + x) / 2, ov.bottom() - 2), palette::kLate, 10));
+    }
+    const QString tip = v.tooltipAt(QPointF(ov.center()));
+    EXPECT_NE(tip.indexOf("ticks: each collective at its late arriver's start (where the markers below are)"), -1) << tip.toStdString();
 }
 
 // Hovering each member kernel of a planted collective: the tooltip's lateness is the member's start
@@ -637,6 +760,56 @@ TEST(RunViews, StepMapMarkersAtThePlantedStepsAndOffsets) {
     }
 }
 
+// Step-map ticks on the run's start-skew scale (core's SkewScale: from the median to the big
+// threshold): grey-blue at or below the median, an orange of the log ramp above it; the demo has
+// both, about half each (its median is 235.3 us).
+TEST(RunViews, StepMapTicksColouredOnTheRunsSkewScale) {
+    SessionPtr s = load(demo().path);
+    const skew::Analysis& a = s->analysis;
+    const skew::SkewScale scale = skew::skewScale(a);
+    EXPECT_EQ(skew::formatDuration(scale.lo), "235.3 us");
+    StepMapView v;
+    v.resize(1400, 800);
+    v.setSession(s);
+    v.replot();
+    const QImage img = v.toPixmap(1400, 800).toImage().convertToFormat(QImage::Format_RGB32);
+    const skew::StepMap& m = v.map();
+    int typical = 0, above = 0;
+    for (size_t i = 0; i < m.items.size(); ++i) {
+        const int ci = int(m.items[i].collective);
+        const skew::Collective& c = a.collectives[size_t(ci)];
+        if (c.big) continue;
+        const QPointF at = v.collectivePos(ci);
+        const int x = int(std::floor(at.x())), y = int(std::lround(at.y()));
+        bool shared = false;  // another tick in the same pixel column of the step: merged by maximum
+        for (size_t j = 0; j < m.items.size(); ++j)
+            shared |= j != i && m.items[j].step == m.items[i].step && int(std::floor(v.collectivePos(int(m.items[j].collective)).x())) == x;
+        if (shared) continue;
+        SCOPED_TRACE("G" + std::to_string(c.group) + " #" + std::to_string(c.index));
+        const double t = scale.position(c.startSkew());
+        EXPECT_TRUE(near(img.pixel(x, y), palette::skewTickColor(t), 3)) << QColor(img.pixel(x, y)).name().toStdString();
+        (t == 0 ? typical : above) += 1;
+        if (t == 0) EXPECT_TRUE(near(img.pixel(x, y), palette::kTypicalTick, 0));
+    }
+    EXPECT_GT(typical, 50);
+    EXPECT_GT(above, 50);
+}
+
+// No rank colour reads as the alert red of late and big events (dev 4's marker was Tableau's red,
+// 22 from kLate in RGB), nor as the grey of typical ticks; the colours stay apart from each other.
+TEST(RunViews, RankColoursAvoidTheAlertRed) {
+    auto dist = [](const QColor& x, const QColor& y) {
+        return std::hypot(double(x.red() - y.red()), double(x.green() - y.green()), double(x.blue() - y.blue()));
+    };
+    for (int i = 0; i < palette::kRankColors; ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_GE(dist(palette::rankColor(i), palette::kLate), 80) << palette::rankColor(i).name().toStdString();
+        EXPECT_GE(dist(palette::rankColor(i), palette::kTypicalTick), 80);
+        for (int j = 0; j < i; ++j) EXPECT_GE(dist(palette::rankColor(i), palette::rankColor(j)), 60) << j;
+    }
+    EXPECT_EQ(palette::rankColor(palette::kRankColors + 3), palette::rankColor(3));
+}
+
 TEST(RunViews, StepMapWithoutStepsOffersTheStepPattern) {
     // the demo has NVTX steps: no button
     MainWindow w2;
@@ -716,6 +889,58 @@ TEST(RunViews, HeatmapCellUnderAPlantedEventIsThatCollectiveAndRank) {
         EXPECT_EQ(hc, ci);
         EXPECT_EQ(hs, c.lateSlot);
     }
+}
+
+// The heatmap shows one group; with two or more a box left of the title picks it, and the title
+// says which of how many ("group 0 of 2"): the demo opens on group 0 (135 collectives), the box
+// switches to group 1 (5 AllReduce), selecting a group-0 collective switches back. One group: no box.
+TEST(RunViews, HeatmapGroupBoxPicksTheGroup) {
+    SessionPtr s = load(demo().path);
+    HeatmapView v;
+    v.resize(1400, 600);
+    v.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&v));
+    v.setSession(s);
+    QComboBox* box = v.groupBox();
+    ASSERT_TRUE(box->isVisible());
+    ASSERT_EQ(box->count(), 2);
+    EXPECT_EQ(box->itemText(0), "group 0: AllGather/ReduceScatter (135)");
+    EXPECT_EQ(box->itemText(1), "group 1: AllReduce (5)");
+    EXPECT_EQ(v.group(), 0);
+    EXPECT_EQ(box->currentIndex(), 0);
+    EXPECT_TRUE(v.title().startsWith("Lateness heatmap  \u00B7  group 0 of 2 (AllGather/ReduceScatter)  \u00B7  135 collectives \u00D7 7 ranks"))
+        << v.title().toStdString();
+    // the box sits in the title row, clear of the title's text and of the cells
+    const QRect cells = v.axisRect()->rect();
+    EXPECT_LE(box->geometry().bottom(), cells.top());
+    EXPECT_EQ(v.shownTitle(), v.title());
+    EXPECT_LT(box->geometry().right(), v.titleTextRect().left());
+    EXPECT_LE(v.titleTextRect().right(), v.width());
+    // pick group 1 in the box
+    box->setCurrentIndex(1);
+    emit box->activated(1);
+    EXPECT_EQ(v.group(), 1);
+    EXPECT_TRUE(v.title().startsWith("Lateness heatmap  \u00B7  group 1 of 2 (AllReduce)  \u00B7  5 collectives \u00D7 7 ranks"));
+    v.replot();
+    EXPECT_EQ(v.cells().lanes, int(s->analysis.groups[1].width()));
+    // a collective of group 0 selected elsewhere brings group 0 back, in the box too
+    v.setSelectedCollective(collectiveIndex(s->analysis, 0, 102));
+    EXPECT_EQ(v.group(), 0);
+    EXPECT_EQ(box->currentIndex(), 0);
+    // narrow (the heatmap tab of a 1024 px window): the title elides at its end, keeping the group,
+    // beside the box; its full text is the tooltip
+    v.resize(640, 500);
+    v.replot();
+    EXPECT_NE(v.shownTitle(), v.title());
+    EXPECT_TRUE(v.shownTitle().startsWith("Lateness heatmap  \u00B7  group 0 of 2")) << v.shownTitle().toStdString();
+    EXPECT_TRUE(v.shownTitle().endsWith(QChar(0x2026)));
+    EXPECT_LT(box->geometry().right(), v.titleTextRect().left());
+    EXPECT_LE(v.titleTextRect().right(), v.width());
+    EXPECT_EQ(v.tooltipAt(v.titleTextRect().center()), v.title());
+    // the real 2xH100 export has one group: no box, and the title says "group 0"
+    v.setSession(load(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"));
+    EXPECT_FALSE(box->isVisible());
+    EXPECT_TRUE(v.title().startsWith("Lateness heatmap  \u00B7  group 0 (SendRecv)")) << v.title().toStdString();
 }
 
 TEST(RunViews, SkewDistributionsOnTheRanksTab) {

@@ -15,6 +15,7 @@
 
 #include "collective_view.h"
 #include "gui_util.h"
+#include "rank_labels.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -74,6 +75,107 @@ TEST(Table, LongRankLabelsElideInTheMiddle) {
     int row = 0;
     while (w.filter()->index(row, CollectiveModel::LateRank).data().toString() != label) ++row;
     EXPECT_NE(w.filter()->index(row, CollectiveModel::LateRank).data(Qt::ToolTipRole).toString().indexOf(label), -1);
+}
+
+// The labels of two captures of one run share "nsysai-mfu_2gpu_": that start goes first, so what
+// tells the captures apart (before / after) and the device stay ("nsysai-mf...148/dev 0" hid it).
+TEST(Table, RankLabelsElideKeepingWhatTellsTheCapturesApart) {
+    const QStringList labels = {"nsysai-mfu_2gpu_before/pid 148/dev 0", "nsysai-mfu_2gpu_before/pid 149/dev 1",
+                                "nsysai-mfu_2gpu_after/pid 148/dev 0", "nsysai-mfu_2gpu_after/pid 149/dev 1"};
+    const RankLabelElider e(labels);
+    EXPECT_EQ(e.commonStart(), "nsysai-mfu_2gpu_");
+    const QFontMetrics fm(QApplication::font());
+    const QString ell(QChar(0x2026));
+    // wide enough: unchanged; a little narrower: the common start is what goes
+    EXPECT_EQ(e.elide(labels[0], fm, fm.horizontalAdvance(labels[0])), labels[0]);
+    EXPECT_EQ(e.elide(labels[0], fm, fm.horizontalAdvance(labels[0]) - 1), ell + "before/pid 148/dev 0");
+    EXPECT_EQ(e.elide(labels[2], fm, fm.horizontalAdvance(ell + "after/pid 148/dev 0")), ell + "after/pid 148/dev 0");
+    // narrower still: the middle of the rest, keeping its start and the device
+    const int w = fm.horizontalAdvance(ell + "before/pid 148/dev 0") - 20;
+    const QString shown = e.elide(labels[0], fm, w);
+    EXPECT_LE(fm.horizontalAdvance(shown), w);
+    EXPECT_TRUE(shown.startsWith(ell + "bef")) << shown.toStdString();
+    EXPECT_TRUE(shown.endsWith("dev 0")) << shown.toStdString();
+    EXPECT_EQ(shown.count(ell), 2);
+    // the start is cut after a separator: "before" and "between" are kept whole
+    EXPECT_EQ(RankLabelElider({"capture_before/dev 0", "capture_between/dev 0"}).commonStart(), "capture_");
+    // one label, or a start too short to be worth an ellipsis: plain middle elision
+    EXPECT_EQ(RankLabelElider({labels[0]}).commonStart(), "");
+    EXPECT_EQ(RankLabelElider({"dev 0", "dev 1"}).commonStart(), "");
+    EXPECT_EQ(RankLabelElider({"run_x/dev 0", "run_y/dev 0"}).elide("run_x/dev 0", fm, fm.horizontalAdvance("run_x/dev 0") - 1),
+              fm.elidedText("run_x/dev 0", Qt::ElideMiddle, fm.horizontalAdvance("run_x/dev 0") - 1));
+}
+
+// With the two captures open at 1024x700 the rank labels of the collectives table, the collective
+// view and the Ranks tab say which capture and which device; the Ranks tab's Rank column is capped
+// like the table's, so its numbers are in view.
+TEST(Table, TwoCapturesRankLabelsSayWhichCaptureAt1024x700) {
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite"), realPath("nsysai-mfu_2gpu_after.sqlite")}));
+    const skew::Profile& p = w.session()->profile;
+    auto capture = [&](const QString& label) {
+        for (const auto& r : p.ranks)
+            if (QString::fromStdString(r.label) == label) {
+                const QString path = QString::fromStdString(p.inputs[size_t(r.file)].path);
+                return std::pair{path.contains("before") ? QString("before/") : QString("after/"), QString("/dev %1").arg(r.device)};
+            }
+        return std::pair{QString("?"), QString("?")};
+    };
+    const QString ell(QChar(0x2026));
+    // the collectives table's Late rank column, as its delegate paints it
+    QTableView* t = w.table();
+    auto* lateDelegate = dynamic_cast<RankLabelDelegate*>(t->itemDelegateForColumn(CollectiveModel::LateRank));
+    ASSERT_TRUE(lateDelegate);
+    int elided = 0;
+    for (int r = 0; r < w.filter()->rowCount(); ++r) {
+        const QModelIndex i = w.filter()->index(r, CollectiveModel::LateRank);
+        QStyleOptionViewItem o;
+        o.initFrom(t);
+        o.rect = t->visualRect(i);
+        o.rect.setWidth(t->columnWidth(CollectiveModel::LateRank));
+        const QString shown = lateDelegate->shownText(o, i);
+        const auto [file, dev] = capture(i.data().toString());
+        SCOPED_TRACE(i.data().toString().toStdString() + " shown as " + shown.toStdString());
+        // "...after/pid 148/dev 0", "...before/p...44/dev 0"
+        EXPECT_TRUE(shown.startsWith(ell + file.left(3)));
+        EXPECT_TRUE(shown.endsWith(dev.mid(1)));
+        elided += shown != i.data().toString();
+    }
+    EXPECT_EQ(elided, w.filter()->rowCount());  // all long, all elided
+    // the collective view's rank labels: "...after/pid 148/dev 0  >" (was "nsysai-mf...148/dev 0")
+    auto ticker = w.view()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_TRUE(ticker);
+    ASSERT_EQ(ticker->ticks().size(), 2);
+    for (const QString& l : ticker->ticks()) {
+        SCOPED_TRACE(l.toStdString());
+        EXPECT_TRUE(l.startsWith(ell + "after/pid 14") || l.startsWith(ell + "before/pid 14"));
+        EXPECT_NE(l.indexOf("/dev "), -1);
+    }
+    // the Ranks tab: capped Rank column, numbers in view, labels naming the capture and the device
+    w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.ranksTable()->parentWidget()));
+    QTest::qWait(20);
+    QTableView* rt = w.ranksTable();
+    EXPECT_LE(rt->columnWidth(RanksModel::Rank), MainWindow::rankColumnCap(QFontMetrics(rt->font())));
+    for (int c : {int(RanksModel::Last), int(RanksModel::First), int(RanksModel::MeanLateness)})
+        EXPECT_LE(rt->columnViewportPosition(c) + rt->columnWidth(c), rt->viewport()->width()) << c;
+    auto* rankDelegate = dynamic_cast<RankLabelDelegate*>(rt->itemDelegateForColumn(RanksModel::Rank));
+    ASSERT_TRUE(rankDelegate);
+    ASSERT_GT(rt->model()->rowCount(), 0);
+    for (int r = 0; r < rt->model()->rowCount(); ++r) {
+        const QModelIndex i = rt->model()->index(r, RanksModel::Rank);
+        QStyleOptionViewItem o;
+        o.initFrom(rt);
+        o.rect = rt->visualRect(i);
+        const QString shown = rankDelegate->shownText(o, i);
+        const auto [file, dev] = capture(i.data().toString());
+        SCOPED_TRACE(i.data().toString().toStdString() + " shown as " + shown.toStdString());
+        EXPECT_TRUE(shown.startsWith(ell + file.left(3)));
+        EXPECT_TRUE(shown.endsWith(dev.mid(1)));
+        EXPECT_LE(QFontMetrics(rt->font()).horizontalAdvance(shown), o.rect.width());
+    }
 }
 
 TEST(Table, ReadableCausesWithTheIdentifierAsTooltip) {
