@@ -789,7 +789,9 @@ TEST(RunViews, StepMapTicksColouredOnTheRunsSkewScale) {
         const double t = scale.position(c.startSkew());
         EXPECT_TRUE(near(img.pixel(x, y), palette::skewTickColor(t), 3)) << QColor(img.pixel(x, y)).name().toStdString();
         (t == 0 ? typical : above) += 1;
-        if (t == 0) EXPECT_TRUE(near(img.pixel(x, y), palette::kTypicalTick, 0));
+        if (t == 0) {
+            EXPECT_TRUE(near(img.pixel(x, y), palette::kTypicalTick, 0));
+        }
     }
     EXPECT_GT(typical, 50);
     EXPECT_GT(above, 50);
