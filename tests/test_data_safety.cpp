@@ -13,6 +13,7 @@
 #include <string>
 
 #include "analysis/step_pattern.h"
+#include "cli/command_line.h"
 #include "model/loader.h"
 #include "test_util.h"
 
@@ -155,6 +156,23 @@ TEST(DataSafety, NumbersAreParsedStrictly) {
     }
     // well-formed numbers still work, including exponents
     EXPECT_EQ(runSkewscope({"analyze", in, "--big-skew-ms", "2e1", "--anomaly-threshold", "3.5", "--limit", "0"}).exitCode, 0);
+}
+
+// The viewer's arguments: Qt's own options (with their values) go to Qt, not into the files to
+// open; any other option is a usage error, not a file that does not exist.
+TEST(DataSafety, ViewerArgumentsLeaveQtOptionsToQt) {
+    std::vector<std::string> a, b;
+    std::string err;
+    ASSERT_TRUE(skew::parseViewerArgs({"-qwindowgeometry", "1024x700+0+0", "x.sqlite", "-style=fusion", "--vs", "-reverse", "y.sqlite"}, a, b, err))
+        << err;
+    EXPECT_THAT(a, ::testing::ElementsAre("x.sqlite"));
+    EXPECT_THAT(b, ::testing::ElementsAre("y.sqlite"));
+    a.clear(), b.clear();
+    EXPECT_FALSE(skew::parseViewerArgs({"x.sqlite", "--frob"}, a, b, err));
+    EXPECT_EQ(err, "unknown option '--frob' (a file whose name starts with '-' is written ./--frob)");
+    RunResult r = runSkewscope({"--frob", realDataDir() + "/nsysai-mock.sqlite"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, ::testing::HasSubstr("unknown option '--frob'"));
 }
 
 TEST(DataSafety, MissingDevicesAreSummarisedWhateverTheIds) {

@@ -99,10 +99,36 @@ bool sameFile(const std::string& a, const std::string& b) {
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+// Qt's own command-line options (QApplication and QGuiApplication take them out of argv): the
+// viewer passes them to Qt, with their value when they take one.
+static int qtOptionValues(const std::string& x) {
+    static const char* const withValue[] = {"-platform", "-platformpluginpath", "-platformtheme", "-plugin", "-qwindowgeometry",
+                                            "-qwindowicon", "-qwindowtitle", "-geometry", "-display", "-style", "-stylesheet",
+                                            "-session", "-name", "-title", "-qmljsdebugger"};
+    static const char* const alone[] = {"-reverse", "-widgetcount", "-nograb", "-dograb", "-sync"};
+    for (const char* o : withValue)
+        if (x == o) return 1;
+    for (const char* o : alone)
+        if (x == o) return 0;
+    for (const char* o : withValue)  // -style=fusion and the like
+        if (x.rfind(std::string(o) + "=", 0) == 0) return 0;
+    return -1;
+}
+
 bool parseViewerArgs(const std::vector<std::string>& args, std::vector<std::string>& a, std::vector<std::string>& b,
                      std::string& error) {
     bool afterVs = false;
-    for (const auto& x : args) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& x = args[i];
+        if (x.size() > 1 && x[0] == '-' && x != "--vs") {
+            const int values = qtOptionValues(x);
+            if (values < 0) {
+                error = "unknown option '" + x + "' (a file whose name starts with '-' is written ./" + x + ")";
+                return false;
+            }
+            i += size_t(values);  // Qt's: QApplication reads it
+            continue;
+        }
         if (x == "--vs") {
             if (afterVs) {
                 error = "--vs takes the files after it once: skewscope A... --vs B...";
