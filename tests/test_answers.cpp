@@ -305,7 +305,8 @@ TEST(AnswersRun, MissingRanksAndPartialCollectivesAreSaid) {
 // groups[0].answers.who.thin_evidence of the JSON report
 std::vector<std::string> thinEvidence(const skew::Profile& p, const Analysis& a) {
     std::vector<std::string> out;
-    for (const auto& x : testjson::parse(skew::analysisJson(p, a))["groups"][0]["answers"]["who"]["thin_evidence"].arr) out.push_back(x.str);
+    const testjson::Value report = testjson::parse(skew::analysisJson(p, a));  // kept: the loop reads into it
+    for (const auto& x : report["groups"][0]["answers"]["who"]["thin_evidence"].arr) out.push_back(x.str);
     return out;
 }
 
