@@ -120,6 +120,7 @@ struct NvtxRanges {
     void push_back(int64_t s, int64_t e, uint32_t thread, StrId t) {
         start.push_back(s), duration.push_back(e - s), tid.push_back(thread), text.push_back(t);
     }
+    void reserve(size_t n) { start.reserve(n), duration.reserve(n), tid.reserve(n), text.reserve(n); }
 };
 
 // Stream-wait synchronization records (syncType 2) of one process, sorted by (start, end): 16
@@ -137,6 +138,7 @@ struct StreamWaits {
     void push_back(int64_t s, int64_t e, int32_t dev, int32_t str) {
         start.push_back(s), duration.push_back(e - s), deviceIds.push_back(uint32_t(dev)), streamIds.push_back(uint32_t(str));
     }
+    void reserve(size_t n) { start.reserve(n), duration.reserve(n), deviceIds.reserve(n), streamIds.reserve(n); }
 };
 
 struct Process {
