@@ -1,7 +1,5 @@
 #include "model/file_reader.h"
 
-#include <malloc.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -13,6 +11,7 @@
 
 #include "model/lane_index.h"
 #include "nsys/export_reader.h"
+#include "util/release_memory.h"
 
 // The per-row loops: every call inlined (GCC leaves vector growth checks out of line otherwise).
 #if defined(__GNUC__) && !defined(__clang__)
@@ -681,7 +680,7 @@ struct FileReader::State {
                 if (used[i])
                     for (size_t j = i + 1; j < l.size() && l.correlationId[j] == l.correlationId[i]; ++j) ++shardDuplicates[shard];
             l = Launches();  // freed as soon as joined (the map itself is not touched by other shards),
-            malloc_trim(0);  // and given back: the join's new columns come on top of what is left
+            releaseFreedMemory();  // and given back: the join's new columns come on top of what is left
         }
     }
     void finishLaunches() {
@@ -689,7 +688,7 @@ struct FileReader::State {
         joinOrder.clear();
         // the launch rows' memory back to the system now, not when the load ends: the NVTX ranges
         // and stream waits read next would otherwise come on top of it in what `top` shows
-        malloc_trim(0);
+        releaseFreedMemory();
         uint64_t duplicateLaunches = 0;
         for (uint64_t d : shardDuplicates) duplicateLaunches += d;
         const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";

@@ -1,6 +1,5 @@
 #include "model/loader.h"
 
-#include <malloc.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include "model/file_reader.h"
 #include "model/lane_index.h"
 #include "nsys/export_reader.h"
+#include "util/release_memory.h"
 #include "util/task_graph.h"
 
 namespace skew {
@@ -340,7 +340,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     if (options.progress && !options.progress("done", 1.0)) throw Cancelled();
     warnMissingDevices(p);
     // the growth of the column vectors left freed blocks behind: give them back to the system
-    malloc_trim(0);
+    releaseFreedMemory();
     return p;
 }
 
