@@ -62,9 +62,7 @@ protected:
             for (uint32_t i = m.stepBegin[s - 1]; i < m.stepBegin[s]; ++i) {
                 const int px = int(std::floor(x0 + xPerNs * double(m.items[i].offsetNs))) - area.left();
                 if (px < 0 || px >= W) continue;
-                const int64_t sk = a.collectives[m.items[i].collective].startSkew();
-                const double t = scale_.position(sk);  // 1: typical, 2..255 the ramp (above the median, however little)
-                const uint8_t v = uint8_t(t <= 0 ? 1 : 2 + std::lround(t * 253.0));
+                const uint8_t v = levels_[i];
                 for (int yy = y0; yy < y1; ++yy) {
                     uint8_t& b = best[size_t(yy) * size_t(W) + size_t(px)];
                     b = std::max(b, v);
@@ -212,7 +210,21 @@ private:
     }
 
 public:
+    // the scale and each item's level on it (1: typical, 2..255 the ramp, above the median however
+    // little), set once per map: a frame then reads one byte per tick
+    void setScale(const skew::SkewScale& scale) {
+        scale_ = scale;
+        const StepMap& m = v_->map_;
+        levels_.resize(m.items.size());
+        if (!v_->s_) return;
+        const Analysis& a = v_->s_->analysis;
+        for (size_t i = 0; i < m.items.size(); ++i) {
+            const double t = scale_.position(a.collectives[m.items[i].collective].startSkew());
+            levels_[i] = uint8_t(t <= 0 ? 1 : 2 + std::lround(t * 253.0));
+        }
+    }
     skew::SkewScale scale_;
+    std::vector<uint8_t> levels_;
 
 private:
     StepMapView* v_;
@@ -279,7 +291,7 @@ void StepMapView::setGroupSession(SessionPtr s, int group, const QString& side) 
 void StepMapView::rebuild(int preferredGroup) {
     map_ = !s_ ? StepMap{} : !side_.isEmpty() ? buildGroupStepMap(s_->profile, s_->analysis, onlyGroup_)
                                               : buildStepMap(s_->profile, s_->analysis, preferredGroup);
-    layer_->scale_ = s_ ? skewScale(s_->analysis) : SkewScale{};
+    layer_->setScale(s_ ? skewScale(s_->analysis) : SkewScale{});
     QString title;
     if (!side_.isEmpty()) {
         // a side of the compare view: short, the group is the pair's
