@@ -29,7 +29,7 @@ std::string makeAnalysisOptions(const AnalysisSettings& s, AnalysisOptions& out)
     std::shared_ptr<const StepPattern> pattern;
     try {
         pattern = std::make_shared<const StepPattern>(s.stepRegex);  // compiled once, here
-    } catch (const std::invalid_argument& e) {
+    } catch (const std::invalid_argument&) {
         return "the step pattern is not valid: " + StepPattern::check(s.stepRegex);
     }
     AnalysisOptions o = out;

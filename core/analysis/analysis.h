@@ -143,6 +143,8 @@ struct Answers {
     // 1. who arrived late: the big collectives (complete ones), in collective order
     std::vector<uint32_t> big;    // indices into Analysis::collectives
     std::vector<int> bigLateRanks;
+    std::map<int, uint32_t> bigLateCount;  // per rank late in a big one, in how many; bigMostLate: the largest count
+    uint32_t bigMostLate = 0;
     // 2. same rank or rotating, over complete collectives that are not big
     WhoVerdict verdict = WhoVerdict::Rotating;
     uint32_t considered = 0;      // collectives the verdict is over

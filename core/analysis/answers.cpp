@@ -93,11 +93,11 @@ void positionsAnswer(const Analysis& a, const Group& g, Answers& ans) {
         ans.positions.push_back(std::move(sorted));
     }
     // rotating big events: two ranks or more, none late in more than half of them
-    std::map<int, uint32_t> lateCount;
-    for (int r : ans.bigLateRanks) ++lateCount[r];
-    uint32_t most = 0;
-    for (auto [r, n] : lateCount) most = std::max(most, n);
-    ans.bigRotate = lateCount.size() >= 2 && 2 * most <= ans.bigLateRanks.size();
+    ans.bigLateCount.clear();
+    for (int r : ans.bigLateRanks) ++ans.bigLateCount[r];
+    ans.bigMostLate = 0;
+    for (auto [r, n] : ans.bigLateCount) ans.bigMostLate = std::max(ans.bigMostLate, n);
+    ans.bigRotate = ans.bigLateCount.size() >= 2 && 2 * ans.bigMostLate <= ans.bigLateRanks.size();
 }
 
 void causeAnswer(const Profile& p, const Analysis& a, const Group& g, Answers& ans) {

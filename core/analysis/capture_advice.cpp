@@ -1,8 +1,6 @@
 #include "analysis/capture_advice.h"
 
-#include <algorithm>
 #include <cstdio>
-#include <map>
 #include <set>
 
 namespace skew {
@@ -190,17 +188,14 @@ void ncclConfigUnknown(Out& out) {
 // times: dev 2, dev 3)".
 std::string rotationEvidence(const Profile& p, const Group& g) {
     const Answers& ans = g.answers;
-    std::map<int, uint32_t> lateCount;
-    for (int r : ans.bigLateRanks) ++lateCount[r];
-    uint32_t most = 0;
-    for (auto [r, n] : lateCount) most = std::max(most, n);
+    const uint32_t most = ans.bigMostLate;
     std::string mostRanks;
-    for (auto [r, n] : lateCount)
+    for (auto [r, n] : ans.bigLateCount)
         if (n == most) mostRanks += (mostRanks.empty() ? "" : ", ") + p.ranks[size_t(r)].label;
     const size_t big = ans.big.size();
     return "group " + std::to_string(g.id) + ": " + count(big, "big event") + ", " +
            std::to_string(ans.bigCauses[size_t(Cause::GpuDependency)]) + " of them gpu_dependency; late ranks: " +
-           std::to_string(lateCount.size()) + " distinct among the " + std::to_string(big) +
+           std::to_string(ans.bigLateCount.size()) + " distinct among the " + std::to_string(big) +
            ", none late in more than half (at most " + count(most, "time") + ": " + mostRanks + ")";
 }
 

@@ -155,15 +155,15 @@ void explainUnpaired(const Side& A, const Side& B, const std::vector<bool>& pair
     for (int id : cmp.unpairedA) {
         const Group& ga = a.groups[size_t(id)];
         const int like = alikeOnOtherRanks(a, ga, b, pairedB);
-        std::string m = "A group " + std::to_string(id) + " (" + opsText(ga) + ") runs on " + std::to_string(ga.width()) + " ranks (" +
-                        ranksText(*A.profile, ga) + ")";
+        std::string m;
         if (like < 0) {
             m = "A group " + std::to_string(id) + " (" + groupText(ga) + ") has no counterpart in B: no group of B runs its ops (" +
                 std::to_string(int(kAlike * 100)) + "% alike) on " + std::to_string(ga.width()) + " ranks";
         } else {
             const Group& gb = b.groups[size_t(like)];
             ranksDiffer = true;
-            m += ", B group " + std::to_string(like) + " runs its ops on " + std::to_string(gb.width()) + " ranks (" +
+            m = "A group " + std::to_string(id) + " (" + opsText(ga) + ") runs on " + std::to_string(ga.width()) + " ranks (" +
+                ranksText(*A.profile, ga) + "), B group " + std::to_string(like) + " runs its ops on " + std::to_string(gb.width()) + " ranks (" +
                  ranksText(*B.profile, gb) + "): ranks differ between the captures, so ";
             if (!pairedB[size_t(like)] && likeOfB[size_t(like)] < 0) {
                 likeOfB[size_t(like)] = id;

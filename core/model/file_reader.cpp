@@ -7,18 +7,10 @@
 #include <mutex>
 #include <numeric>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "model/lane_index.h"
 #include "nsys/export_reader.h"
 #include "util/release_memory.h"
-
-// The per-row loops: every call inlined (GCC leaves vector growth checks out of line otherwise).
-#if defined(__GNUC__) && !defined(__clang__)
-#define SKEWSCOPE_HOT
-#else
-#define SKEWSCOPE_HOT
-#endif
 
 namespace skew {
 
@@ -268,7 +260,6 @@ struct FileReader::State {
     std::unordered_map<uint64_t, StreamWaits> syncMerged;
     std::unordered_map<LaneKey, uint32_t, LaneKeyHash> laneOf;  // index in part.lanes
     uint64_t kernelRowsMerged = 0, kernelSkipped = 0, kernelBadCorrelation = 0;
-    std::vector<uint64_t> launchPids;  // processes in order of first appearance in the API table
     uint64_t runtimeRowsMerged = 0, skippedLaunches = 0;
 
     State(ExportFile& f, FilePart& p, ReadProgress& pr) : file(f), part(p), prog(pr), path(f.path()) {}
@@ -422,7 +413,7 @@ struct FileReader::State {
     }
 
     // ---- phase 2 ------------------------------------------------------------------------------
-    SKEWSCOPE_HOT void readKernels(size_t ri) {
+    void readKernels(size_t ri) {
         Connection c(path);
         auto q = rangeQuery(c, kernelSql, kernelRanges[ri]);
         KernelPiece& piece = kernels[ri];
@@ -465,7 +456,7 @@ struct FileReader::State {
         kernelRowsPerRange[ri] = n;
     }
 
-    SKEWSCOPE_HOT void readRuntime(size_t ri) {
+    void readRuntime(size_t ri) {
         Connection c(path);
         auto q = rangeQuery(c, runtimeSql, runtimeRanges[ri]);
         RuntimePiece& piece = runtime[ri];
@@ -566,7 +557,7 @@ struct FileReader::State {
     // ---- phase 3 ------------------------------------------------------------------------------
     // Range `ri` of the kernel table, after the ranges before it (the merges run in row order, each
     // as soon as it can, so only a few ranges wait in memory): its rows appended to their lanes.
-    SKEWSCOPE_HOT void mergeKernelRange(size_t ri) {
+    void mergeKernelRange(size_t ri) {
         KernelPiece& kp = kernels[ri];
         kernelSkipped += kp.skipped;
         kernelBadCorrelation += kp.badCorrelation;
@@ -622,7 +613,7 @@ struct FileReader::State {
 
     // Range `ri` of the API rows, after the ranges before it: its launch rows appended to their
     // processes (in read order). Which of them launched a kernel of the file is decided at the end.
-    SKEWSCOPE_HOT void mergeRuntimeRange(size_t ri) {
+    void mergeRuntimeRange(size_t ri) {
         RuntimePiece& rp = runtime[ri];
         skippedLaunches += rp.skipped;
         runtimeRowsMerged += runtimeRowsPerRange[ri];
@@ -630,7 +621,6 @@ struct FileReader::State {
         for (uint32_t p : rp.proc) ++count[p];
         std::vector<Launches*> to;
         for (size_t i = 0; i < rp.pids.size(); ++i) {
-            if (!launches.count(rp.pids[i])) launchPids.push_back(rp.pids[i]);
             Launches& L = launches[rp.pids[i]];
             size_t want = L.size() + count[i];
             if (want > L.correlationId.capacity()) L.reserve(growTo(want, runtimeRowsMerged, runtimeRanges));

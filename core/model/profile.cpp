@@ -34,12 +34,6 @@ size_t KernelLane::bytes() const {
            launchApi.bytes() + launchTid.bytes() + cap(blockMaxEnd);
 }
 
-int64_t Launches::find(uint32_t corr) const {
-    auto it = std::lower_bound(correlationId.begin(), correlationId.end(), corr);
-    if (it == correlationId.end() || *it != corr) return -1;
-    return it - correlationId.begin();
-}
-
 void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<bool>* used) {
     const size_t n = lane.size();
     lane.launchLead.clear(), lane.launchDuration.clear(), lane.launchApi.clear(), lane.launchTid.clear();

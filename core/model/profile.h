@@ -98,8 +98,6 @@ struct Launches {
         tid.push_back(thread);
     }
     void reserve(size_t n) { correlationId.reserve(n), end.reserve(n), duration.reserve(n), name.reserve(n), tid.reserve(n); }
-    // index of the first launch with this correlation id, or -1
-    int64_t find(uint32_t corr) const;
 };
 
 // Fills the lane's launch columns from `rows` (one process's launch rows, sorted by correlation id,

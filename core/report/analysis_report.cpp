@@ -129,7 +129,7 @@ void answersJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group
     w.endArray();
     w.field("big_rotate", ans.bigRotate);
     w.key("why").beginObject().key("big").beginObject();
-    for (Cause c : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown}) w.field(causeName(c), ans.bigCauses[size_t(c)]);
+    for (Cause c : kAllCauses) w.field(causeName(c), ans.bigCauses[size_t(c)]);
     w.key("gpu_launch_to_start_ns");
     if (ans.hasGpuGap) w.beginObject().field("min", ans.gpuGapMinNs).field("max", ans.gpuGapMaxNs).endObject();
     else w.null();
@@ -139,7 +139,7 @@ void answersJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group
             .field("same_stream_count", pc.sameStream).field("is_gemm", pc.gemm).endObject();
     w.endArray().endObject();
     w.key("rest").beginObject().field("count", ans.considered);
-    for (Cause c : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown}) w.field(causeName(c), ans.restCauses[size_t(c)]);
+    for (Cause c : kAllCauses) w.field(causeName(c), ans.restCauses[size_t(c)]);
     w.field("cpu_ns", ans.restCpuNs).field("gpu_ns", ans.restGpuNs).endObject();
     w.endObject();
     w.key("caveats").beginArray();

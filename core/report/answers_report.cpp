@@ -1,6 +1,5 @@
 #include "report/answers_report.h"
 
-#include <map>
 
 #include "analysis/answers.h"
 #include "report/format.h"
@@ -58,11 +57,8 @@ private:
     std::string who() const {
         const std::string thr = formatDuration(a_.options.bigSkewNs);
         if (ans_.big.empty()) {
-            const Collective* worst = nullptr;
-            for (uint32_t c = 0; c < g_.count; ++c) {
-                const Collective& col = a_.collectives[g_.firstCollective + c];
-                if (col.complete && (!worst || col.startSkew() > worst->startSkew())) worst = &col;
-            }
+            const int w = worstCollective(a_, [this](int i) { return a_.collectives[size_t(i)].group == g_.id; });
+            const Collective* worst = w < 0 ? nullptr : &a_.collectives[size_t(w)];
             std::string s = "Who arrived late: no collective had a start skew above " + thr;
             if (worst) s += "; the largest was " + formatDuration(worst->startSkew()) + " (" + link(mention(p_, a_, *worst), *worst) + ")";
             return s + ".";
@@ -137,18 +133,18 @@ private:
             s = "No position of the step holds big events in two steps or more.";
         }
         if (ans_.big.size() < 2) return s;
-        std::map<int, size_t> lateCount;
-        for (int r : ans_.bigLateRanks) ++lateCount[r];
-        int most = ans_.bigLateRanks[0];
-        size_t mostCount = 0;
-        for (auto [r, n] : lateCount)
-            if (n > mostCount) most = r, mostCount = n;
+        int most = ans_.bigLateRanks[0];  // the first rank in rank order with the largest count
+        for (auto [r, n] : ans_.bigLateCount)
+            if (n == ans_.bigMostLate) {
+                most = r;
+                break;
+            }
         s += s.empty() ? "" : " ";
         if (ans_.bigRotate)
-            s += strprintf("They rotate: %zu ranks among %zu big events, none late in more than half of them.", lateCount.size(),
+            s += strprintf("They rotate: %zu ranks among %zu big events, none late in more than half of them.", ans_.bigLateCount.size(),
                            ans_.big.size());
         else
-            s += strprintf("They do not rotate: %s was late in %zu of the %zu.", label(most).c_str(), mostCount, ans_.big.size());
+            s += strprintf("They do not rotate: %s was late in %u of the %zu.", label(most).c_str(), ans_.bigMostLate, ans_.big.size());
         return s;
     }
 

@@ -45,10 +45,10 @@ void deltaJson(JsonWriter& w, const GroupDelta& d) {
             .field("mean_lateness_excl_big_ns", r.meanLatenessExclBigNs).endObject();
     w.endArray();
     w.key("causes").beginObject();
-    for (Cause c : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown}) w.field(causeName(c), d.causes[size_t(c)]);
+    for (Cause c : kAllCauses) w.field(causeName(c), d.causes[size_t(c)]);
     w.endObject();
     w.key("big_causes").beginObject();
-    for (Cause c : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown}) w.field(causeName(c), d.bigCauses[size_t(c)]);
+    for (Cause c : kAllCauses) w.field(causeName(c), d.bigCauses[size_t(c)]);
     w.endObject();
     w.key("step_median_ns");
     d.hasStepTime ? w.value(d.stepMedianNs) : w.null();
@@ -124,7 +124,7 @@ std::string points(double d) {
 
 std::string causesText(const std::array<int64_t, kCauses>& x, const std::array<int64_t, kCauses>& y) {
     std::string s;
-    for (Cause k : {Cause::CpuLaunch, Cause::GpuDependency, Cause::GpuOther, Cause::Unknown})
+    for (Cause k : kAllCauses)
         s += (s.empty() ? "" : ", ") + std::string(causeName(k)) + " " + change(x[size_t(k)], y[size_t(k)]);
     return s;
 }

@@ -10,6 +10,9 @@
 
 namespace skew {
 
+// the sweep bounds running kernels by the lane's interval index, block for block
+static_assert(TimelineIndex::kBlock == kLaneBlock);
+
 namespace {
 
 constexpr uint8_t kUnknown = 0xFF;
@@ -117,7 +120,6 @@ void TimelineIndex::markGroupLanes(const Profile& p, const Analysis& a) {
             L.identity = groups_[g].missing[s].empty() && gl.kernels.size() == p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].size();
         }
     }
-
 }
 
 // Per lane, the class time of its kernels at every kBlock-th kernel (the F(t) summaries), and the
@@ -179,7 +181,6 @@ void TimelineIndex::sumLanes(const Profile& p) {
             L.maxEnd = n ? maxEnd : 0;
         }
     }
-
 }
 
 // Per lane, the kernels with a launch call in order of the call's start.
@@ -206,7 +207,6 @@ void TimelineIndex::orderLaunches(const Profile& p) {
             std::stable_sort(L.launchOrder.begin(), L.launchOrder.end(),
                              [&](uint32_t x, uint32_t y) { return lane.launchStart(x) < lane.launchStart(y); });
         }
-
 }
 
 // Per group, the collectives in order of their earliest start; the big ones of every group.
