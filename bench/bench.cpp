@@ -196,7 +196,7 @@ void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, co
     s->profile = std::move(p);
     s->analysis = std::move(a);
     double t0 = now();
-    s->timeline = skew::TimelineIndex(s->profile, s->analysis);
+    skewui::indexSession(*s);  // the level of detail, with the NVTX index and the colour scale
     const double build = now() - t0;
     const double k = double(s->profile.kernelCount());
     const auto b = s->timeline.bytes();

@@ -19,6 +19,12 @@ using namespace palette;
 namespace {
 QString dur(double ns) { return QString::fromStdString(formatDuration(int64_t(std::llround(ns)))); }
 constexpr int kPanelW = 250;
+// "AllGather/ReduceScatter": a group's ops, in the title and the group box
+QString opNames(const skew::Group& g) {
+    QStringList ops;
+    for (const auto& [op, n] : g.ops) ops << QString::fromStdString(op);
+    return ops.join("/");
+}
 constexpr double kLo = 1000;  // 1 us: the low end of the colour scale
 }  // namespace
 
@@ -306,9 +312,7 @@ void HeatmapView::fillGroupBox() {
     const size_t n = s_ ? s_->analysis.groups.size() : 0;
     for (size_t g = 0; g < n; ++g) {
         const Group& grp = s_->analysis.groups[g];
-        QStringList ops;
-        for (const auto& [op, count] : grp.ops) ops << QString::fromStdString(op);
-        groupBox_->addItem(tr("group %1: %2 (%3)").arg(g).arg(ops.join("/")).arg(grp.count));
+        groupBox_->addItem(tr("group %1: %2 (%3)").arg(g).arg(opNames(grp)).arg(grp.count));
     }
     groupBox_->setVisible(n > 1);
     // the title row holds the box (in exports too, so that the viewer's export and `render` agree)
@@ -360,17 +364,12 @@ void HeatmapView::updateAxes() {
         if (st) stepSpans_.push_back({first, i, st});
         first = i + 1;
     }
-    for (uint32_t i = 0; i < g.count; ++i) {
-        const Collective& c = a.collectives[g.firstCollective + i];
+    for (uint32_t i = 0; i < g.count; ++i)
         for (size_t s = 0; s < g.width(); ++s) layer_->groupMax_ = std::max(layer_->groupMax_, memberLateness(s_->profile, a, g.firstCollective + i, s));
-        (void)c;
-    }
-    QStringList ops;
-    for (const auto& [op, n] : g.ops) ops << QString::fromStdString(op);
     const QString which = a.groups.size() > 1 ? tr("group %1 of %2").arg(group_).arg(a.groups.size()) : tr("group %1").arg(group_);
     title_->setText(tr("Lateness heatmap  \u00B7  %1 (%2)  \u00B7  %3 collectives \u00D7 %4 ranks  \u00B7  outlined: big events (start skew > %5)")
                         .arg(which)
-                        .arg(ops.join("/"))
+                        .arg(opNames(g))
                         .arg(g.count)
                         .arg(g.width())
                         .arg(dur(double(a.options.bigSkewNs))));

@@ -24,7 +24,7 @@ void OverviewStrip::setSession(SessionPtr s) {
     }
     t0_ = double(s_->timeline.start());
     t1_ = std::max(t0_ + 1, double(s_->timeline.end()));
-    scale_ = skew::skewScale(s_->analysis);
+    scale_ = s_->skewScale;
     steps_ = skew::stepStarts(s_->analysis, skew::stepGroup(s_->analysis));
 }
 

@@ -30,7 +30,6 @@ public:
     // the handle of the visible range (at least 6 px wide, so it can be grabbed when zoomed far in)
     QRectF handle(const QRect& r, double visible0, double visible1) const;
     QString tooltip(const QRect& r, double x) const;
-    const skew::SkewScale& scale() const { return scale_; }
     // the colour key of the ticks, in a band of `r`'s size (the timeline draws it left of the strip)
     void paintKey(QPainter& p, const QRectF& r, const QFont& font) const;
     QString keyTooltip() const;

@@ -7,6 +7,14 @@
 
 namespace skewui {
 
+void indexSession(Session& s) {
+    s.nvtx.clear();
+    s.nvtx.reserve(s.profile.processes.size());
+    for (const auto& pr : s.profile.processes) s.nvtx.emplace_back(pr.nvtx);
+    s.timeline = skew::TimelineIndex(s.profile, s.analysis);  // points into s, which never moves
+    s.skewScale = skew::skewScale(s.analysis);
+}
+
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
                                      const std::function<bool(double)>& progress, skew::ProfileCache* cache) {
     auto s = std::make_shared<Session>();
@@ -20,9 +28,7 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
     skew::AnalysisOptions ao = options;
     ao.progress = [&](double f) { return !progress || progress(0.8 + 0.2 * f); };
     s->analysis = skew::analyze(s->profile, ao);
-    s->nvtx.reserve(s->profile.processes.size());
-    for (const auto& pr : s->profile.processes) s->nvtx.emplace_back(pr.nvtx);
-    s->timeline = skew::TimelineIndex(s->profile, s->analysis);  // points into *s, which never moves
+    indexSession(*s);
     auto t2 = std::chrono::steady_clock::now();
     s->loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     s->analyzeSeconds = std::chrono::duration<double>(t2 - t1).count();

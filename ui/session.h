@@ -12,6 +12,7 @@
 #include "compare/compare.h"
 #include "model/nvtx_index.h"
 #include "model/profile.h"
+#include "timeline/run_maps.h"
 #include "timeline/timeline_index.h"
 
 namespace skew {
@@ -26,6 +27,7 @@ struct Session {
     skew::Analysis analysis;
     std::vector<skew::NvtxIndex> nvtx;  // per process: the NVTX ranges around a moment (details)
     skew::TimelineIndex timeline;  // level of detail of the run views, built once after the analysis
+    skew::SkewScale skewScale;     // the start-skew colours of the overview strip and the step map
     double loadSeconds = 0, analyzeSeconds = 0;
 };
 
@@ -36,6 +38,10 @@ struct LoadResult {
     std::string error;  // one line, empty when loaded
     bool cancelled = false;
 };
+
+// What the views read beside the analysis, built once after it: the NVTX index per process, the
+// timeline's level of detail, the start-skew colour scale.
+void indexSession(Session& s);
 
 // Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile. With a cache,
 // files are read from their snapshots when valid (storing new ones is the caller's: after showing).

@@ -291,7 +291,7 @@ void StepMapView::setGroupSession(SessionPtr s, int group, const QString& side) 
 void StepMapView::rebuild(int preferredGroup) {
     map_ = !s_ ? StepMap{} : !side_.isEmpty() ? buildGroupStepMap(s_->profile, s_->analysis, onlyGroup_)
                                               : buildStepMap(s_->profile, s_->analysis, preferredGroup);
-    layer_->setScale(s_ ? skewScale(s_->analysis) : SkewScale{});
+    layer_->setScale(s_ ? s_->skewScale : SkewScale{});
     QString title;
     if (!side_.isEmpty()) {
         // a side of the compare view: short, the group is the pair's

@@ -73,7 +73,7 @@ public:
     struct Hit {
         enum Kind { None, Kernel, Launch, Marker, Header } kind = None;
         int rank = -1, lane = -1;
-        int64_t index = -1;   // kernel or launch index
+        int64_t index = -1;   // the kernel in lane (rank, lane); a launch hit: the kernel it launched
         int collective = -1;  // the kernel's collective, or the marker's
     };
     Hit hitTest(const QPointF& p) const;

@@ -276,48 +276,46 @@ Comparison compareCaptures(const Side& A, const Side& B) {
     return cmp;
 }
 
-PairedCollective pairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA, uint32_t collective) {
-    const Analysis& from = fromA ? *A.analysis : *B.analysis;
+CollectivePairing::CollectivePairing(const Side& A, const Side& B, const GroupPair& pair, bool fromA)
+    : from_(fromA ? A.analysis : B.analysis),
+      to_(&(fromA ? *B.analysis : *A.analysis).groups[size_t(fromA ? pair.b : pair.a)]),
+      byStep_(pair.sameStepSequence) {
+    if (!byStep_) return;
     const Analysis& to = fromA ? *B.analysis : *A.analysis;
-    const Group& gTo = to.groups[size_t(fromA ? pair.b : pair.a)];
+    first_.reserve(to_->count);
+    for (uint32_t i = 0; i < to_->count; ++i) {
+        const Collective& o = to.collectives[to_->firstCollective + i];
+        first_.emplace(uint64_t(o.step) << 32 | o.positionInStep, to_->firstCollective + i);  // keeps the first
+    }
+}
+
+PairedCollective CollectivePairing::of(uint32_t collective) const {
     PairedCollective out;
-    if (collective >= from.collectives.size()) return out;
-    const Collective& c = from.collectives[collective];
-    if (pair.sameStepSequence && c.step > 0 && c.positionInStep > 0) {
+    if (collective >= from_->collectives.size()) return out;
+    const Collective& c = from_->collectives[collective];
+    if (byStep_ && c.step > 0 && c.positionInStep > 0) {
         out.by = PairedCollective::By::StepPosition;
-        // the first of that step and position
-        for (uint32_t i = 0; i < gTo.count; ++i) {
-            const Collective& o = to.collectives[gTo.firstCollective + i];
-            if (o.step == c.step && o.positionInStep == c.positionInStep) {
-                out.collective = int(gTo.firstCollective + i);
-                break;
-            }
-        }
+        auto it = first_.find(uint64_t(c.step) << 32 | c.positionInStep);
+        if (it != first_.end()) out.collective = int(it->second);
         return out;
     }
-    if (c.index >= 1 && c.index <= gTo.count) out.collective = int(gTo.firstCollective + c.index - 1);
+    if (c.index >= 1 && c.index <= to_->count) out.collective = int(to_->firstCollective + c.index - 1);
     return out;
+}
+
+PairedCollective pairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA, uint32_t collective) {
+    return CollectivePairing(A, B, pair, fromA).of(collective);
 }
 
 int worstPairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA) {
     const Analysis& from = fromA ? *A.analysis : *B.analysis;
-    const Analysis& to = fromA ? *B.analysis : *A.analysis;
     const Group& g = from.groups[size_t(fromA ? pair.a : pair.b)];
-    const Group& gTo = to.groups[size_t(fromA ? pair.b : pair.a)];
-    // what pairedCollective finds, for all of the group at once: the other side's (step, position)s
-    std::set<std::pair<uint32_t, uint32_t>> there;
-    if (pair.sameStepSequence)
-        for (uint32_t i = 0; i < gTo.count; ++i) {
-            const Collective& o = to.collectives[gTo.firstCollective + i];
-            there.insert({o.step, o.positionInStep});
-        }
+    const CollectivePairing pairing(A, B, pair, fromA);
     int worst = -1;
     for (uint32_t i = 0; i < g.count; ++i) {
         const Collective& c = from.collectives[g.firstCollective + i];
         if (!c.complete || (worst >= 0 && c.startSkew() <= from.collectives[size_t(worst)].startSkew())) continue;
-        const bool paired = pair.sameStepSequence && c.step > 0 && c.positionInStep > 0 ? there.count({c.step, c.positionInStep}) > 0
-                                                                                      : c.index >= 1 && c.index <= gTo.count;
-        if (paired) worst = int(g.firstCollective + i);
+        if (pairing.of(g.firstCollective + i).collective >= 0) worst = int(g.firstCollective + i);
     }
     return worst;
 }

@@ -6,6 +6,7 @@
 // where big events were, followed from A to B.
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/analysis.h"
@@ -92,6 +93,19 @@ struct PairedCollective {
     By by = By::Index;
 };
 PairedCollective pairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA, uint32_t collective);
+// The same pairing for many collectives of one side (an events list, the worst paired one): the
+// other side's group indexed once by (step, position).
+class CollectivePairing {
+public:
+    CollectivePairing(const Side& a, const Side& b, const GroupPair& pair, bool fromA);
+    PairedCollective of(uint32_t collective) const;
+
+private:
+    const Analysis* from_;
+    const Group* to_;
+    bool byStep_;
+    std::unordered_map<uint64_t, uint32_t> first_;  // (step << 32 | position) -> first such collective of the other side
+};
 
 // The collective of the `fromA` side's group of the pair with the largest start skew among those
 // that have a paired collective on the other side (complete ones only); -1 when none has.

@@ -829,7 +829,7 @@ TEST(RunViews, StepMapWithoutStepsOffersTheStepPattern) {
     s->analysis = skew::analyze(s->profile, o);
     for (auto& g : s->analysis.groups) g.stepsSource = "none", g.stepCount = 0;
     for (auto& c : s->analysis.collectives) c.step = 0;
-    s->timeline = skew::TimelineIndex(s->profile, s->analysis);
+    indexSession(*s);
     StepMapView v;
     v.resize(900, 500);
     v.show();
