@@ -34,49 +34,6 @@ namespace {
 
 constexpr int64_t kMs = 1'000'000;
 
-skewgen::GenConfig fixedPositions() { return fixedPositionsConfig(); }
-
-std::vector<int> specIndexOf(const skewgen::GenResult& r) {
-    std::vector<int> idx(r.specOrder.size());
-    for (size_t i = 0; i < r.specOrder.size(); ++i) idx[size_t(r.specOrder[i])] = int(i);
-    return idx;
-}
-
-// The truth's last counts (spec rank order) over complete FSDP collectives that are not big.
-std::vector<uint32_t> truthLastCounts(const skewgen::GenResult& r, int ranks, int64_t bigNs) {
-    std::vector<int> spec = specIndexOf(r);
-    std::vector<uint32_t> last(size_t(ranks), 0);
-    for (const auto& tc : r.collectives) {
-        if (tc.group != 0 || int(tc.members.size()) != ranks) continue;
-        int64_t lo = INT64_MAX, hi = INT64_MIN;
-        int late = -1;
-        for (const auto& m : tc.members) lo = std::min(lo, m.startNs);
-        for (const auto& m : tc.members)
-            if (m.startNs > hi || (m.startNs == hi && spec[size_t(m.rank)] < late)) hi = m.startNs, late = spec[size_t(m.rank)];
-        if (hi - lo > bigNs) continue;
-        ++last[size_t(late)];
-    }
-    return last;
-}
-
-double chi2(const std::vector<uint32_t>& last) {
-    double n = 0;
-    for (auto x : last) n += x;
-    double e = n / double(last.size()), sum = 0;
-    for (auto x : last) sum += (double(x) - e) * (double(x) - e) / e;
-    return sum;
-}
-
-// chi-square upper tail for an odd number of degrees of freedom, from its closed form
-double chi2TailOdd(double x, int dof) {
-    double sum = 0, term = std::sqrt(x);
-    for (int r = 1; r <= (dof - 1) / 2; ++r) {
-        sum += term;
-        term *= x / (2 * r + 1);
-    }
-    return std::erfc(std::sqrt(x / 2)) + 2 * std::exp(-x / 2) / std::sqrt(2 * M_PI) * sum;
-}
-
 const skew::Group& fsdp(const Analysis& a) {
     for (const auto& g : a.groups)
         if (g.ops.count("AllGather")) return g;
@@ -105,7 +62,7 @@ std::string joinAnd(const std::vector<std::string>& v) {
 TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
     for (bool nvtx : {true, false}) {
         SCOPED_TRACE(nvtx ? "NVTX steps" : "inferred steps");
-        auto cfg = fixedPositions();
+        auto cfg = fixedPositionsConfig();
         cfg.nvtxSteps = nvtx;
         const auto& gen = generated(nvtx ? "fixed-positions" : "fixed-positions-inferred", cfg);
         skew::Profile p = skew::loadProfile({gen.path});
@@ -117,7 +74,7 @@ TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
         ASSERT_EQ(truth.bigIndices.size(), 10u);  // the planted ones, all over the threshold
         ASSERT_EQ(ans.big.size(), 10u);
         EXPECT_EQ(ans.bigLateRanks, truth.bigLateRanks);
-        std::vector<int> spec = specIndexOf(gen.result);
+        std::vector<int> spec = truth::specIds(gen.result);
         ASSERT_EQ(truth.positions.size(), 2u);
         ASSERT_EQ(ans.positions.size(), 2u);
         for (size_t i = 0; i < 2; ++i) {
@@ -151,8 +108,7 @@ TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
         EXPECT_EQ(preds, expectPreds);
         // the rest: no slow rank, no rank last significantly often
         EXPECT_EQ(ans.verdict, skew::WhoVerdict::Rotating);
-        std::vector<uint32_t> last = truthLastCounts(gen.result, 8, a.options.bigSkewNs);
-        EXPECT_NEAR(ans.chi2, chi2(last), 1e-9);
+        EXPECT_NEAR(ans.chi2, truth.chi2, 1e-9);
         EXPECT_TRUE(hasAdvice(a, "ab_test"));
         std::string text = skew::analysisText(p, a);
         EXPECT_THAT(text, HasSubstr("Big events sit at recurring positions of the step: position 13 in steps 1, 2, 3, 4, 5"));
@@ -188,11 +144,11 @@ TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
 // The ab_test advice says what the late ranks of the planted big events are: 10 events, dev 2 and
 // dev 3 late twice each, 8 distinct ranks.
 TEST(AnswersRun, AbTestEvidenceCountsTheLateRanks) {
-    auto cfg = fixedPositions();
+    auto cfg = fixedPositionsConfig();
     const auto& gen = generated("fixed-positions", cfg);
     Analysis a = analyzed(gen.path);
     std::map<int, int> perRank;  // spec id -> big events it was late in
-    std::vector<int> spec = specIndexOf(gen.result);
+    std::vector<int> spec = truth::specIds(gen.result);
     for (const auto& pl : cfg.late) ++perRank[spec[size_t(pl.rank)]];
     int most = 0;
     for (auto [r, n] : perRank) most = std::max(most, n);
@@ -216,21 +172,21 @@ TEST(AnswersRun, AbTestEvidenceCountsTheLateRanks) {
 }
 
 TEST(AnswersRun, SlowRankIsPersistent) {
-    auto cfg = fixedPositions();
+    auto cfg = fixedPositionsConfig();
     cfg.late.clear();
     cfg.slow = {3, 1 * kMs, 2 * kMs, 90};
     const auto& gen = generated("slow-rank", cfg);
     skew::Profile p = skew::loadProfile({gen.path});
     Analysis a = skew::analyze(p);
     const skew::Answers& ans = fsdp(a).answers;
-    const int rank = specIndexOf(gen.result)[3];
-    std::vector<uint32_t> last = truthLastCounts(gen.result, 8, a.options.bigSkewNs);
+    const int rank = truth::specIds(gen.result)[3];
+    const TruthAnswers truth = truthAnswers(gen, 0, 8, a.options.bigSkewNs, cfg.nvtxSteps);
     EXPECT_EQ(ans.verdict, skew::WhoVerdict::Persistent);
     EXPECT_EQ(ans.topRank, rank);
-    EXPECT_EQ(ans.topLastCount, last[size_t(rank)]);
+    EXPECT_EQ(ans.topLastCount, truth.last[size_t(rank)]);
     EXPECT_GE(ans.topLastCount * 10, ans.considered * 8);
-    EXPECT_NEAR(ans.chi2, chi2(last), 1e-9);
-    EXPECT_NEAR(ans.chi2P, chi2TailOdd(chi2(last), 7), 1e-12);
+    EXPECT_NEAR(ans.chi2, truth.chi2, 1e-9);
+    EXPECT_NEAR(ans.chi2P, truth.chi2P, 1e-12);
     EXPECT_EQ(ans.meanExclBigMaxRank, rank);
     EXPECT_GT(ans.meanExclBigMaxNs, 1 * kMs);
     EXPECT_THAT(skew::analysisText(p, a), HasSubstr("persistent. dev 3 was last in"));
@@ -240,19 +196,19 @@ TEST(AnswersRun, SlowRankIsPersistent) {
 }
 
 TEST(AnswersRun, RankOftenLastByTensOfMicroseconds) {
-    auto cfg = fixedPositions();
+    auto cfg = fixedPositionsConfig();
     cfg.late.clear();
     cfg.slow = {5, 60'000, 90'000, 100};  // against a start jitter of 0-300 us on every rank
     const auto& gen = generated("often-last", cfg);
     skew::Profile p = skew::loadProfile({gen.path});
     Analysis a = skew::analyze(p);
     const skew::Answers& ans = fsdp(a).answers;
-    const int rank = specIndexOf(gen.result)[5];
-    std::vector<uint32_t> last = truthLastCounts(gen.result, 8, a.options.bigSkewNs);
+    const int rank = truth::specIds(gen.result)[5];
+    const TruthAnswers truth = truthAnswers(gen, 0, 8, a.options.bigSkewNs, cfg.nvtxSteps);
     EXPECT_EQ(ans.verdict, skew::WhoVerdict::OftenLastSmall);
     EXPECT_EQ(ans.topRank, rank);
-    EXPECT_EQ(ans.topLastCount, last[size_t(rank)]);
-    EXPECT_NEAR(ans.chi2P, chi2TailOdd(chi2(last), 7), 1e-12);
+    EXPECT_EQ(ans.topLastCount, truth.last[size_t(rank)]);
+    EXPECT_NEAR(ans.chi2P, truth.chi2P, 1e-12);
     EXPECT_LT(ans.chi2P, 0.001);
     EXPECT_LT(ans.meanExclBigMaxNs, 2 * ans.othersMedianExclBigNs);
     EXPECT_THAT(skew::analysisText(p, a), HasSubstr("often last, by little. dev 5 was last in"));
@@ -289,7 +245,7 @@ TEST(AnswersRun, MissingRanksAndPartialCollectivesAreSaid) {
     EXPECT_THAT(a.groups[1].answers.caveats, Contains(caveat));  // the AllReduce group: 5 collectives too
     EXPECT_THAT(skew::analysisText(p, a), HasSubstr("Thin evidence: " + caveat + "."));
 
-    auto cfg = fixedPositions();
+    auto cfg = fixedPositionsConfig();
     cfg.late.clear();
     cfg.missing = {{2, 30}};
     const auto& gen = generated("one-missing", cfg);
@@ -513,7 +469,7 @@ TEST(CaptureAdvice, EachRuleFiresWhenItsEvidenceIsMissing) {
                                                             "COMPOSITE_EVENTS VALUES (1, 2); CREATE TABLE SCHED_EVENTS (start INTEGER); "
                                                             "INSERT INTO SCHED_EVENTS VALUES (3);"));
     EXPECT_FALSE(hasAdvice(sampled, "no_cpu_sampling"));
-    Analysis rotating = analyzed(generated("fixed-positions", fixedPositions()).path);
+    Analysis rotating = analyzed(generated("fixed-positions", fixedPositionsConfig()).path);
     EXPECT_TRUE(hasAdvice(rotating, "ab_test"));
     // every advice carries its evidence and its remedy
     for (const auto& ad : noRuntime.advice) {

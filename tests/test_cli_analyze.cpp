@@ -205,17 +205,24 @@ TEST(CliAnalyze, TextAndMarkdownReadAsFindings) {
     EXPECT_NE(md.out.find("| rank | last | first |"), std::string::npos);
 }
 
+// The lines of a text (the last one with or without its newline).
+std::vector<std::string> splitLines(const std::string& text) {
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return lines;
+}
+
 // The section headings of a report, in order: Markdown "#"/"##" lines, or text lines underlined
 // with "=" or "-".
 std::vector<std::string> headings(const std::string& report, bool md) {
-    std::vector<std::string> lines, out;
-    size_t at = 0;
-    while (at < report.size()) {
-        size_t end = report.find('\n', at);
-        if (end == std::string::npos) end = report.size();
-        lines.push_back(report.substr(at, end - at));
-        at = end + 1;
-    }
+    const std::vector<std::string> lines = splitLines(report);
+    std::vector<std::string> out;
     for (size_t i = 0; i < lines.size(); ++i) {
         if (md) {
             if (lines[i].rfind("## ", 0) == 0) out.push_back(lines[i].substr(3));
@@ -278,12 +285,7 @@ TEST(CliAnalyze, CsvCarriesTheAnswersOnEveryRow) {
         RunResult r = runSkewscope({"analyze", run.gen->path, "--format", "csv"});
         ASSERT_EQ(r.exitCode, 0) << r.err;
         std::vector<std::vector<std::string>> rows;
-        size_t at = 0;
-        while (at < r.out.size()) {
-            const size_t end = r.out.find('\n', at);
-            rows.push_back(csvCells(r.out.substr(at, end - at)));
-            at = end + 1;
-        }
+        for (const std::string& line : splitLines(r.out)) rows.push_back(csvCells(line));
         const auto& header = rows.at(0);
         auto col = [&](const std::string& name) { return size_t(std::find(header.begin(), header.end(), name) - header.begin()); };
         const size_t group = col("group"), index = col("index"), position = col("position_in_step"),

@@ -101,12 +101,8 @@ TEST(ProfileCache, WideColumnsReadAsTheExportHoldsThem) {
                            "k.globalPid = (r.globalTid & ~16777215)) ORDER BY r.rowid LIMIT 1);",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
-    int64_t longest = 0;
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db, "SELECT max(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL", -1, &st, nullptr);
-    if (sqlite3_step(st) == SQLITE_ROW) longest = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
     sqlite3_close(db);
+    const int64_t longest = sqlCount(path, "SELECT max(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
     ASSERT_GT(longest, int64_t(5'000'000'000));
 
     skew::Profile p = skew::loadProfile({path});

@@ -110,6 +110,19 @@ inline int64_t sqlCount(const std::string& path, const std::string& sql) {
     return v;
 }
 
+// The first column of the first row as text ("" when there is none).
+inline std::string sqlText(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* st = nullptr;
+    std::string v;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        if (const unsigned char* t = sqlite3_column_text(st, 0)) v = reinterpret_cast<const char*>(t);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
 inline bool hasTable(const std::string& path, const std::string& table) {
     return sqlCount(path, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='" + table + "'") == 1;
 }

@@ -619,9 +619,20 @@ TEST(CompareView, OpensOnTheWorstCollectiveThatHasAPair) {
     // the generated pair: A's worst (a planted 30 ms event) has its pair in B at the same step and position
     auto g = load(before().path, after().path);
     auto gv = shownAt(g, {1600, 900});
-    EXPECT_EQ(gv->selectedA(), skew::worstCollective(g->a->analysis, [&](int ci) {
-                  return g->a->analysis.collectives[size_t(ci)].group == g->comparison.pairs[0].a;
-              }));
+    // (the planted event whose generated members start furthest apart)
+    int64_t plantedSkew = -1;
+    int plantedWorst = -1;
+    for (const auto& tl : before().result.late)
+        for (const auto& tc : before().result.collectives) {
+            if (tc.group != tl.group || tc.index != tl.index) continue;
+            int64_t lo = INT64_MAX, hi = INT64_MIN;
+            for (const auto& m : tc.members) lo = std::min(lo, m.startNs), hi = std::max(hi, m.startNs);
+            if (hi - lo > plantedSkew)
+                plantedSkew = hi - lo, plantedWorst = atStepPosition(g->a->analysis, g->comparison.pairs[0].a, uint32_t(tl.planted.step),
+                                                                     uint32_t(tl.planted.positionInStep));
+        }
+    ASSERT_GE(plantedWorst, 0);
+    EXPECT_EQ(gv->selectedA(), plantedWorst);
     EXPECT_GE(gv->selectedB(), 0);
     EXPECT_EQ(gv->pairedBy(), skew::PairedCollective::By::StepPosition);
 }

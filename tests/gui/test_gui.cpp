@@ -147,14 +147,7 @@ TEST(Gui, RealExportLateBarDetailsNameItsPredecessorOnItsOwnStream) {
     const int64_t predEnd = sqlCount(path, "SELECT max(end)" + before);
     const int64_t predName = sqlCount(path, "SELECT demangledName" + before + " ORDER BY end DESC LIMIT 1");
     ASSERT_GT(predEnd, 0);
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-    sqlite3_stmt* st = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db, ("SELECT value FROM StringIds WHERE id = " + std::to_string(predName)).c_str(), -1, &st, nullptr), SQLITE_OK);
-    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-    const QString demangled = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+    const QString demangled = QString::fromStdString(sqlText(path, "SELECT value FROM StringIds WHERE id = " + std::to_string(predName)));
     // named as in the details: the demangled name without "void " and the template arguments
     ASSERT_TRUE(demangled.startsWith("void at::native::elementwise_kernel<(int)128, (int)4, ")) << demangled.toStdString();
     const QString name = demangled.mid(5, demangled.indexOf('<') - 5);

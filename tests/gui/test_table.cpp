@@ -129,6 +129,7 @@ TEST(Table, TwoCapturesRankLabelsSayWhichCaptureAt1024x700) {
     QTableView* t = w.table();
     auto* lateDelegate = dynamic_cast<RankLabelDelegate*>(t->itemDelegateForColumn(CollectiveModel::LateRank));
     ASSERT_TRUE(lateDelegate);
+    ASSERT_GT(w.filter()->rowCount(), 0);
     int elided = 0;
     for (int r = 0; r < w.filter()->rowCount(); ++r) {
         const QModelIndex i = w.filter()->index(r, CollectiveModel::LateRank);
