@@ -37,9 +37,20 @@ protected:
         if (!v_->s_) return;
         if (m.empty()) {
             p->setPen(QColor(70, 70, 70));
-            QRect box = area.adjusted(40, 0, -40, -60);
-            p->drawText(box, Qt::AlignCenter | Qt::TextWordWrap,
-                        QString::fromStdString(m.why) + QObject::tr("\n\nSet the step NVTX pattern in Analysis > Settings (analyze --step-regex)."));
+            // above the settings button (placeButton), the longest of these texts that fits there
+            QRect box = area.adjusted(20, 2, -20, 0);
+            box.setBottom(std::min(area.bottom(), v_->height() / 2 + 26));
+            const QString why = QString::fromStdString(m.why);
+            const QString texts[] = {why + QObject::tr("\n\nSet the step NVTX pattern in Analysis > Settings (analyze --step-regex)."), why,
+                                     QObject::tr("No steps: no NVTX range matches the step pattern.")};
+            const QFontMetrics fm(p->font());
+            QString text = texts[2];
+            for (const QString& t : texts)
+                if (fm.boundingRect(box, Qt::AlignHCenter | Qt::TextWordWrap, t).height() <= box.height()) {
+                    text = t;
+                    break;
+                }
+            p->drawText(box, Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, text);
             return;
         }
         const Analysis& a = v_->s_->analysis;
