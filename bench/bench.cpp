@@ -200,7 +200,7 @@ void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, co
     const double build = now() - t0;
     const double k = double(s->profile.kernelCount());
     const auto b = s->timeline.bytes();
-    std::printf("level of detail: built in %.3f s; %.2f extra bytes per kernel (block sums %.2f, launch order %.2f, collective order %.2f, "
+    std::printf("level of detail (with the NVTX index and colour scale): built in %.3f s; %.2f extra bytes per kernel (block sums %.2f, launch order %.2f, collective order %.2f, "
                 "names %.3f, missing %.3f)\n",
                 build, double(b.total()) / k, double(b.blocks) / k, double(b.launches) / k, double(b.collectives) / k,
                 double(b.names) / k, double(b.missing) / k);
