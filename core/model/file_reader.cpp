@@ -251,7 +251,8 @@ struct FileReader::State {
     std::vector<std::string> kernelWarnings, launchWarnings, nvtxWarnings, syncWarnings;  // one list per merge task
     bool kernelTable = false, runtimeTable = false, nvtxTable = false, syncTable = false, processesTable = false,
          threadNamesTable = false;
-    std::string kernelSql, runtimeSql, nvtxSql, syncSql, processesSql;
+    std::string kernelSql, runtimeSql, nvtxSql, syncSql;  // the columns read by each table's RowScan
+    std::string processesSql;
     // phase 3: merged, keyed by globalPid until processes are assembled
     std::vector<uint64_t> kernelPids;  // processes in order of first appearance in the kernel table
     std::unordered_map<uint64_t, Launches> launches;  // globalPid -> its launch rows, until joined to its kernels
@@ -373,27 +374,24 @@ struct FileReader::State {
             part.warnings.push_back(part.input.path + ": no " + k + " table: the CUDA kernel trace was not captured (nsys profile --trace=cuda)");
         } else {
             readable(k, {"start", "end", "deviceId", "streamId"}, true);
-            kernelSql = "SELECT start, end, deviceId, streamId, " + file.colOrNull(k, "correlationId") + ", " +
-                        file.colOrNull(k, "globalPid") + ", " + file.colOrNull(k, "demangledName") + ", " +
-                        file.colOrNull(k, "shortName") + " FROM " + k + " WHERE rowid >= ?1 AND rowid < ?2";
+            kernelSql = "start, end, deviceId, streamId, " + file.colOrNull(k, "correlationId") + ", " + file.colOrNull(k, "globalPid") +
+                        ", " + file.colOrNull(k, "demangledName") + ", " + file.colOrNull(k, "shortName");
             kernelRanges = split(k);
         }
         runtimeTable = file.hasTable(r) && readable(r, {"start", "end", "eventClass", "globalTid", "nameId"}, false);
         if (runtimeTable) {
-            runtimeSql = "SELECT start, end, eventClass, globalTid, " + file.colOrNull(r, "correlationId") + ", nameId FROM " + r +
-                         " WHERE rowid >= ?1 AND rowid < ?2";
+            runtimeSql = "start, end, eventClass, globalTid, " + file.colOrNull(r, "correlationId") + ", nameId";
             runtimeRanges = split(r);
         }
         nvtxTable = file.hasTable(nv) && readable(nv, {"start", "end", "eventType", "globalTid", "text"}, false);
         if (nvtxTable) {
-            nvtxSql = "SELECT start, end, eventType, globalTid, text, " + file.colOrNull(nv, "textId") + " FROM " + nv +
-                      " WHERE rowid >= ?1 AND rowid < ?2";
+            nvtxSql = "start, end, eventType, globalTid, text, " + file.colOrNull(nv, "textId");
             nvtxRanges = split(nv);
         }
         syncTable = file.hasTable(sy) && readable(sy, {"start", "end", "deviceId", "streamId", "globalPid"}, false);
         if (syncTable) {
             std::string type = file.columns(sy).count("syncType") ? "syncType" : file.colOrNull(sy, "deprecatedSyncType");
-            syncSql = "SELECT start, end, deviceId, streamId, globalPid, " + type + " FROM " + sy + " WHERE rowid >= ?1 AND rowid < ?2";
+            syncSql = "start, end, deviceId, streamId, globalPid, " + type;
             syncRanges = split(sy);
         }
         kernels.resize(kernelRanges.size());
@@ -406,16 +404,11 @@ struct FileReader::State {
         syncRowsPerRange.assign(syncRanges.size(), 0);
     }
 
-    std::unique_ptr<Query> rangeQuery(Connection& c, const std::string& sql, const Range& r) {
-        auto q = std::make_unique<Query>(c.db(), sql, path);
-        q->bind(1, r.lo).bind(2, r.hi);
-        return q;
-    }
 
     // ---- phase 2 ------------------------------------------------------------------------------
     void readKernels(size_t ri) {
         Connection c(path);
-        auto q = rangeQuery(c, kernelSql, kernelRanges[ri]);
+        RowScan scan(c.db(), "CUPTI_ACTIVITY_KIND_KERNEL", kernelSql, path);
         KernelPiece& piece = kernels[ri];
         kernelPool.take(piece);
         const size_t expect = expectedRows(kernelRanges[ri]);
@@ -426,12 +419,12 @@ struct FileReader::State {
         uint32_t lane = ~0u;
         Row r;
         uint64_t n = 0;
-        while (q->step()) {
+        scan.run(kernelRanges[ri].lo, kernelRanges[ri].hi, [&](const RowValues& row) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
-            q->ints(8, r.v, r.k);
+            row.ints(8, r.v, r.k);
             if (!usableInterval(r, 0, 1) || !smallId(r, 2) || !smallId(r, 3)) {
                 ++piece.skipped;
-                continue;
+                return;
             }
             LaneKey key{uint64_t(r.v[5]), int32_t(r.v[2]), int32_t(r.v[3])};
             if (lane == ~0u || !(key == last)) {
@@ -451,14 +444,14 @@ struct FileReader::State {
             piece.end.push_back(r.v[1]);
             piece.name.push_back(name);
             piece.correlationId.push_back(corr);
-        }
+        });
         prog.add(n % kProgressEvery);
         kernelRowsPerRange[ri] = n;
     }
 
     void readRuntime(size_t ri) {
         Connection c(path);
-        auto q = rangeQuery(c, runtimeSql, runtimeRanges[ri]);
+        RowScan scan(c.db(), "CUPTI_ACTIVITY_KIND_RUNTIME", runtimeSql, path);
         RuntimePiece& piece = runtime[ri];
         runtimePool.take(piece);
         const size_t expect = expectedRows(runtimeRanges[ri]);
@@ -467,17 +460,17 @@ struct FileReader::State {
         uint64_t n = 0, lastPid = ~0ull;
         uint32_t proc = 0;
         Row r;
-        while (q->step()) {
+        scan.run(runtimeRanges[ri].lo, runtimeRanges[ri].hi, [&](const RowValues& row) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
-            q->ints(6, r.v, r.k);
-            if (r.v[2] != 0 && r.v[2] != 1) continue;  // other classes (backtraces, ...) repeat correlation ids
-            if (r.isNull(4)) continue;
+            row.ints(6, r.v, r.k);
+            if (r.v[2] != 0 && r.v[2] != 1) return;  // other classes (backtraces, ...) repeat correlation ids
+            if (r.isNull(4)) return;
             if (!usableInterval(r, 0, 1) || !usableCorrelation(r, 4)) {
                 ++piece.skipped;
-                continue;
+                return;
             }
             StrId name = str(r.v[5]);
-            if (name >= isLaunchApi.size() || !isLaunchApi[name]) continue;  // not a launch: launched no kernel
+            if (name >= isLaunchApi.size() || !isLaunchApi[name]) return;  // not a launch: launched no kernel
             const uint64_t gtid = uint64_t(r.v[3]), gpid = gtid & ~kTidMask;
             if (gpid != lastPid || piece.pids.empty()) {
                 auto it = std::find(piece.pids.begin(), piece.pids.end(), gpid);  // a handful of processes per file
@@ -491,65 +484,65 @@ struct FileReader::State {
             piece.end.push_back(r.v[1]);
             piece.name.push_back(name);
             piece.tid.push_back(uint32_t(gtid & kTidMask));
-        }
+        });
         prog.add(n % kProgressEvery);
         runtimeRowsPerRange[ri] = n;
     }
 
     void readNvtx(size_t ri) {
         Connection c(path);
-        auto q = rangeQuery(c, nvtxSql, nvtxRanges[ri]);
+        RowScan scan(c.db(), "NVTX_EVENTS", nvtxSql, path);
         NvtxPiece& piece = nvtx[ri];
         std::unordered_map<std::string, uint32_t> inlineIndex;
         uint64_t n = 0, lastPid = ~0ull;
         size_t lastIdx = 0;
         Row row;
-        while (q->step()) {
+        scan.run(nvtxRanges[ri].lo, nvtxRanges[ri].hi, [&](const RowValues& q) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
-            q->ints(4, row.v, row.k);
+            q.ints(4, row.v, row.k);
             int64_t type = row.v[2];
             // 59/60: push/pop and start/end ranges; 70/71: the same from NVTX text extensions
-            if (type != 59 && type != 60 && type != 70 && type != 71) continue;
-            if (row.isNull(1)) continue;  // an unfinished range
+            if (type != 59 && type != 60 && type != 70 && type != 71) return;
+            if (row.isNull(1)) return;  // an unfinished range
             if (!usableInterval(row, 0, 1)) {
                 ++piece.skipped;
-                continue;
+                return;
             }
             uint64_t gtid = uint64_t(row.v[3]);
             NvtxRanges& r = rowsOf(piece.pids, piece.ranges, gtid & ~kTidMask, lastPid, lastIdx);
             uint32_t text;
-            if (q->isNull(4)) {
-                text = str(q->i64(5));
+            if (q.isNull(4)) {
+                text = str(q.i64(5));
             } else {
-                auto [it, fresh] = inlineIndex.emplace(std::string(q->text(4)), uint32_t(piece.inlineTexts.size()));
+                auto [it, fresh] = inlineIndex.emplace(std::string(q.text(4)), uint32_t(piece.inlineTexts.size()));
                 if (fresh) piece.inlineTexts.push_back(it->first);
                 text = kInlineText | it->second;
             }
             r.push_back(row.v[0], row.v[1], uint32_t(gtid & kTidMask), text);
             ++piece.ranges_;
-        }
+        });
         prog.add(n % kProgressEvery);
         nvtxRowsPerRange[ri] = n;
     }
 
     void readSync(size_t ri) {
         Connection c(path);
-        auto q = rangeQuery(c, syncSql, syncRanges[ri]);
+        RowScan scan(c.db(), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", syncSql, path);
         SyncPiece& piece = sync[ri];
         uint64_t n = 0, lastPid = ~0ull;
         size_t lastIdx = 0;
         Row r;
-        while (q->step()) {
+        scan.run(syncRanges[ri].lo, syncRanges[ri].hi, [&](const RowValues& row) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
-            q->ints(6, r.v, r.k);
-            if (r.v[5] != 2) continue;  // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT
+            row.ints(6, r.v, r.k);
+            if (r.v[5] != 2) return;  // CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT
             if (!usableInterval(r, 0, 1) || !smallId(r, 2) || !smallId(r, 3)) {
                 ++piece.skipped;
-                continue;
+                return;
             }
             StreamWaits& w = rowsOf(piece.pids, piece.waits, uint64_t(r.v[4]), lastPid, lastIdx);
             w.push_back(r.v[0], r.v[1], int32_t(r.v[2]), int32_t(r.v[3]));
-        }
+        });
         prog.add(n % kProgressEvery);
         syncRowsPerRange[ri] = n;
     }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 
 namespace skew {
 namespace {
@@ -155,6 +156,8 @@ bool Query::step() {
     throw InputError(sqliteProblem(db_, sqlite3_extended_errcode(db_), path_));
 }
 
+void Query::reset() { sqlite3_reset(stmt_); }
+
 bool Query::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 bool Query::isInteger(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_INTEGER; }
 int64_t Query::i64(int col) const { return sqlite3_column_int64(stmt_, col); }
@@ -171,6 +174,64 @@ std::string_view Query::text(int col) const {
     const unsigned char* t = sqlite3_column_text(stmt_, col);
     if (!t) return {};
     return {reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
+}
+
+bool RowValues::isNull(int col) const { return sqlite3_value_type(v_[col]) == SQLITE_NULL; }
+int64_t RowValues::i64(int col) const { return sqlite3_value_int64(v_[col]); }
+std::string_view RowValues::text(int col) const {
+    const unsigned char* t = sqlite3_value_text(v_[col]);
+    if (!t) return {};
+    return {reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_value_bytes(v_[col]))};
+}
+void RowValues::ints(int n, int64_t* values, Query::Kind* kinds) const {
+    for (int c = 0; c < n; ++c) {
+        int t = sqlite3_value_type(v_[c]);
+        kinds[c] = t == SQLITE_INTEGER ? Query::kInt : t == SQLITE_NULL ? Query::kNull : Query::kOther;
+        values[c] = t == SQLITE_NULL ? 0 : sqlite3_value_int64(v_[c]);
+    }
+}
+
+namespace {
+constexpr const char* kRowFunction = "skewscope_row";
+}
+
+RowScan::RowScan(sqlite3* db, const std::string& table, const std::string& columns, const std::string& path) : db_(db), path_(path) {
+    // SQLITE_DIRECTONLY: SQL stored in the file (views, triggers) can never call it
+    if (sqlite3_create_function_v2(db, kRowFunction, -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, this, &RowScan::rowFunction, nullptr,
+                                   nullptr, nullptr) != SQLITE_OK)
+        throw InputError(path + ": cannot read (SQLite: " + sqlite3_errmsg(db) + ")");
+    query_ = std::make_unique<Query>(db, "SELECT count(*) FROM " + table + " WHERE rowid >= ?1 AND rowid < ?2 AND " + kRowFunction +
+                                             "(" + columns + ")",
+                                     path);
+}
+
+RowScan::~RowScan() {
+    query_.reset();
+    sqlite3_create_function_v2(db_, kRowFunction, -1, SQLITE_UTF8, nullptr, nullptr, nullptr, nullptr, nullptr);
+}
+
+void RowScan::rowFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
+    auto* self = static_cast<RowScan*>(sqlite3_user_data(ctx));
+    try {
+        self->call_(self->fn_, argv);  // no result: NULL, the row is not counted
+    } catch (...) {
+        // nothing may unwind through SQLite: the error stops the statement, run() rethrows
+        self->error_ = std::current_exception();
+        sqlite3_result_error(ctx, "stopped", -1);
+    }
+}
+
+void RowScan::runScan(int64_t lo, int64_t hi) {
+    error_ = nullptr;
+    query_->reset();
+    query_->bind(1, lo).bind(2, hi);
+    try {
+        while (query_->step()) {
+        }
+    } catch (const InputError&) {
+        if (!error_) throw;
+    }
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 namespace {

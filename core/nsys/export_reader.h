@@ -4,14 +4,20 @@
 
 #include <cstdint>
 #include <functional>
+#include <exception>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
+struct sqlite3_value;
+struct sqlite3_context;
 
 namespace skew {
 
@@ -37,6 +43,7 @@ public:
     Query& bind(int index, const std::string& text);  // 1-based, as in SQLite
     Query& bind(int index, int64_t value);
     bool step();
+    void reset();  // to step again from the start (bindings kept)
     bool isNull(int col) const;
     bool isInteger(int col) const;  // stored as an integer (not text, real, blob or NULL)
     int64_t i64(int col) const;
@@ -51,6 +58,53 @@ private:
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
     std::string path_;
+};
+
+// One row of a RowScan: its columns' values, valid while the callback runs.
+class RowValues {
+public:
+    explicit RowValues(sqlite3_value** v) : v_(v) {}
+    bool isNull(int col) const;
+    int64_t i64(int col) const;  // as Query::i64 gives it
+    std::string_view text(int col) const;
+    // as Query::ints: columns 0..n-1, each looked at once
+    void ints(int n, int64_t* values, Query::Kind* kinds) const;
+
+private:
+    sqlite3_value** v_;
+};
+
+// A scan of the rows lo <= rowid < hi of one table in which SQLite hands each row to a callback
+// from inside its own loop: the columns are the arguments of an application function in the
+// WHERE clause (registered on the connection, callable from our SQL only), so no row is returned
+// and no column is fetched through the statement. About a third less work per row than stepping a
+// SELECT and fetching its columns (a 6M-row kernel scan: 1.24 s against 1.8 s). One RowScan at a
+// time per connection. An exception the callback throws stops the scan and comes out of run();
+// a read error throws InputError.
+class RowScan {
+public:
+    RowScan(sqlite3* db, const std::string& table, const std::string& columns, const std::string& path);
+    ~RowScan();
+    RowScan(const RowScan&) = delete;
+    RowScan& operator=(const RowScan&) = delete;
+
+    // onRow(const RowValues&) for each row of [lo, hi), in rowid order.
+    template <class F>
+    void run(int64_t lo, int64_t hi, F&& onRow) {
+        call_ = [](void* f, sqlite3_value** v) { (*static_cast<std::remove_reference_t<F>*>(f))(RowValues(v)); };
+        fn_ = &onRow;
+        runScan(lo, hi);
+    }
+
+private:
+    static void rowFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv);
+    void runScan(int64_t lo, int64_t hi);
+    sqlite3* db_;
+    std::string path_;
+    std::unique_ptr<Query> query_;
+    void (*call_)(void*, sqlite3_value**) = nullptr;
+    void* fn_ = nullptr;
+    std::exception_ptr error_;
 };
 
 // The memory map each connection asks SQLite for (see docs/analysis.md, Loading): none, since a
