@@ -138,31 +138,40 @@ struct Range {
 size_t expectedRows(const Range& r) { return size_t(std::clamp<int64_t>(r.hi - r.lo, 0, int64_t(1) << 21)); }
 
 // One range's kernels in row order, each with its lane (an index into `keys`, the range's lanes
-// in order of first appearance). Flat columns reserved once: no growth while reading.
+// in order of first appearance). One record per row (one append, one write), reserved once: no
+// growth while reading.
 struct KernelPiece {
+#pragma pack(push, 4)
+    struct Row {
+        int64_t start, end;
+        uint32_t lane;
+        StrId name;
+        uint32_t correlationId;
+    };
+#pragma pack(pop)
+    static_assert(sizeof(Row) == 28);
     std::vector<LaneKey> keys;
-    std::vector<uint32_t> lane;
-    std::vector<int64_t> start, end;
-    std::vector<StrId> name;
-    std::vector<uint32_t> correlationId;
+    std::vector<Row> rows;
     uint64_t skipped = 0, badCorrelation = 0;
-    // Empty again, its columns' memory kept for the next range.
+    // Empty again, its memory kept for the next range.
     void clear() {
-        keys.clear(), lane.clear(), start.clear(), end.clear(), name.clear(), correlationId.clear();
+        keys.clear(), rows.clear();
         skipped = badCorrelation = 0;
     }
 };
 
 // One range's launch rows in row order, each with its process (an index into `pids`).
 struct RuntimePiece {
+    struct Row {
+        int64_t start, end;
+        uint32_t proc, correlationId, tid;
+        StrId name;
+    };
     std::vector<uint64_t> pids;
-    std::vector<uint32_t> proc;
-    std::vector<uint32_t> correlationId, tid;
-    std::vector<int64_t> start, end;
-    std::vector<StrId> name;
+    std::vector<Row> rows;
     uint64_t skipped = 0;
     void clear() {
-        pids.clear(), proc.clear(), correlationId.clear(), tid.clear(), start.clear(), end.clear(), name.clear();
+        pids.clear(), rows.clear();
         skipped = 0;
     }
 };
@@ -412,8 +421,7 @@ struct FileReader::State {
         KernelPiece& piece = kernels[ri];
         kernelPool.take(piece);
         const size_t expect = expectedRows(kernelRanges[ri]);
-        piece.lane.reserve(expect), piece.start.reserve(expect), piece.end.reserve(expect), piece.name.reserve(expect),
-            piece.correlationId.reserve(expect);
+        piece.rows.reserve(expect);
         std::unordered_map<LaneKey, uint32_t, LaneKeyHash> index;
         LaneKey last{~0ull, -1, -1};
         uint32_t lane = ~0u;
@@ -439,11 +447,7 @@ struct FileReader::State {
             uint32_t corr = kNoCorrelation;
             if (usableCorrelation(r, 4)) corr = uint32_t(r.v[4]);
             else if (!r.isNull(4)) ++piece.badCorrelation;
-            piece.lane.push_back(lane);
-            piece.start.push_back(r.v[0]);
-            piece.end.push_back(r.v[1]);
-            piece.name.push_back(name);
-            piece.correlationId.push_back(corr);
+            piece.rows.push_back({r.v[0], r.v[1], lane, name, corr});
         });
         prog.add(n % kProgressEvery);
         kernelRowsPerRange[ri] = n;
@@ -455,8 +459,7 @@ struct FileReader::State {
         RuntimePiece& piece = runtime[ri];
         runtimePool.take(piece);
         const size_t expect = expectedRows(runtimeRanges[ri]);
-        piece.proc.reserve(expect), piece.correlationId.reserve(expect), piece.tid.reserve(expect), piece.start.reserve(expect),
-            piece.end.reserve(expect), piece.name.reserve(expect);
+        piece.rows.reserve(expect);
         uint64_t n = 0, lastPid = ~0ull;
         uint32_t proc = 0;
         Row r;
@@ -478,12 +481,7 @@ struct FileReader::State {
                 if (it == piece.pids.end()) piece.pids.push_back(gpid);
                 lastPid = gpid;
             }
-            piece.proc.push_back(proc);
-            piece.correlationId.push_back(uint32_t(r.v[4]));
-            piece.start.push_back(r.v[0]);
-            piece.end.push_back(r.v[1]);
-            piece.name.push_back(name);
-            piece.tid.push_back(uint32_t(gtid & kTidMask));
+            piece.rows.push_back({r.v[0], r.v[1], proc, uint32_t(r.v[4]), uint32_t(gtid & kTidMask), name});
         });
         prog.add(n % kProgressEvery);
         runtimeRowsPerRange[ri] = n;
@@ -557,7 +555,7 @@ struct FileReader::State {
         kernelRowsMerged += kernelRowsPerRange[ri];
         std::vector<uint32_t> toLane;  // indices: part.lanes grows in this loop
         std::vector<size_t> count(kp.keys.size(), 0);
-        for (uint32_t l : kp.lane) ++count[l];
+        for (const KernelPiece::Row& row : kp.rows) ++count[row.lane];
         for (size_t i = 0; i < kp.keys.size(); ++i) {
             const LaneKey& key = kp.keys[i];
             auto [it, fresh] = laneOf.emplace(key, uint32_t(part.lanes.size()));
@@ -573,9 +571,7 @@ struct FileReader::State {
         }
         std::vector<KernelLane*> to;
         for (uint32_t li : toLane) to.push_back(&part.lanes[li].lane);
-        for (size_t i = 0; i < kp.lane.size(); ++i) {
-            to[kp.lane[i]]->push_back(kp.start[i], kp.end[i], kp.name[i], kp.correlationId[i]);
-        }
+        for (const KernelPiece::Row& row : kp.rows) to[row.lane]->push_back(row.start, row.end, row.name, row.correlationId);
         kernelPool.give(kp);
     }
 
@@ -611,7 +607,7 @@ struct FileReader::State {
         skippedLaunches += rp.skipped;
         runtimeRowsMerged += runtimeRowsPerRange[ri];
         std::vector<size_t> count(rp.pids.size(), 0);
-        for (uint32_t p : rp.proc) ++count[p];
+        for (const RuntimePiece::Row& row : rp.rows) ++count[row.proc];
         std::vector<Launches*> to;
         for (size_t i = 0; i < rp.pids.size(); ++i) {
             Launches& L = launches[rp.pids[i]];
@@ -619,9 +615,7 @@ struct FileReader::State {
             if (want > L.correlationId.capacity()) L.reserve(growTo(want, runtimeRowsMerged, runtimeRanges));
             to.push_back(&L);
         }
-        for (size_t k = 0; k < rp.proc.size(); ++k) {
-            to[rp.proc[k]]->push_back(rp.correlationId[k], rp.start[k], rp.end[k], rp.name[k], rp.tid[k]);
-        }
+        for (const RuntimePiece::Row& row : rp.rows) to[row.proc]->push_back(row.correlationId, row.start, row.end, row.name, row.tid);
         runtimePool.give(rp);
     }
 

@@ -42,10 +42,17 @@ void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<bool>* use
     size_t hint = 0;
     for (size_t k = 0; k < n; ++k) {
         const uint32_t corr = lane.correlationId[k];
-        // a stream's kernels were launched in order: their ids grow, so search on from the last one
+        // a stream's kernels were launched in order: their ids grow, a few other streams' launches
+        // apart, so the search gallops on from the last one (a whole-range search otherwise)
         size_t i;
-        if (hint < ids.size() && ids[hint] < corr && (hint + 1 == ids.size() || ids[hint + 1] >= corr)) i = hint + 1;
-        else i = size_t(std::lower_bound(ids.begin(), ids.end(), corr) - ids.begin());
+        if (hint < ids.size() && ids[hint] < corr) {
+            size_t lo = hint + 1, step = 1;
+            while (lo + step < ids.size() && ids[lo + step - 1] < corr) lo += step, step *= 2;
+            const size_t hi = std::min(ids.size(), lo + step);
+            i = size_t(std::lower_bound(ids.begin() + lo, ids.begin() + hi, corr) - ids.begin());
+        } else {
+            i = size_t(std::lower_bound(ids.begin(), ids.end(), corr) - ids.begin());
+        }
         if (corr != kNoCorrelation && i < ids.size() && ids[i] == corr) {
             lane.launchLead.push_back(lane.start[k] - rows.end[i]);
             lane.launchDuration.push_back(rows.duration[i]);
