@@ -13,6 +13,7 @@
 #include "json_value.h"
 #include "model/lane_index.h"
 #include "model/loader.h"
+#include "report/analysis_report.h"
 
 using namespace testutil;
 using skew::Analysis;
@@ -198,6 +199,22 @@ TEST(Analysis, DemoMatchesTruth) {
         EXPECT_LT(rs.ncclOnlyNs, rs.ncclKernelNs);  // compute overlaps the NCCL kernels partly
         EXPECT_GT(rs.ncclOnlyNs, 0);
     }
+}
+
+// The parallel stages (collectives and their causes in chunks, NCCL-only time per lane) give the
+// same analysis on any number of threads: one thread makes each group one sequential pass, more
+// threads split it into chunks of a few collectives whose sums are added afterwards.
+TEST(Analysis, SameResultOnAnyNumberOfThreads) {
+    const auto& gen = generated("demo", skewgen::demoConfig());
+    auto reportWith = [&](size_t threads) {
+        skew::Profile p = skew::loadProfile({gen.path});
+        skew::AnalysisOptions o;
+        o.threads = threads;
+        return skew::analysisJson(p, skew::analyze(p, o));
+    };
+    const std::string one = reportWith(1);
+    ASSERT_NE(one.find("\"collectives\": 135"), std::string::npos);  // the group split into chunks below
+    for (size_t threads : {2, 3, 7}) EXPECT_TRUE(reportWith(threads) == one) << threads << " threads";
 }
 
 TEST(Analysis, CostSplitAndLatenessMeans) {

@@ -43,6 +43,7 @@ struct AnalysisOptions {
     bool refineClocks = true;                // estimate per-file offsets from collective ends
     int64_t clockOffsetMinNs = 50'000;       // offsets smaller than this are not applied
     std::function<bool(double)> progress;    // return false to cancel (throws Cancelled)
+    size_t threads = 0;                      // for the parallel stages; 0: workerThreads() (util/parallel.h)
 
     bool inWindow(int64_t start) const { return !hasTrim || (start >= trimStartNs && start < trimEndNs); }
 };

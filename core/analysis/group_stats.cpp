@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "model/lane_index.h"
+#include "util/parallel.h"
 #include "util/saturating.h"
 
 namespace skew {
@@ -49,6 +51,17 @@ void ncclTime(const Profile& p, const Rank& r, const KernelLane& lane, const std
 }
 
 void groupStatistics(const Profile& p, Analysis& a, const AnalysisOptions& o, const std::vector<GroupSums>& sums) {
+    // each member lane's NCCL-only time, on every core (the dearest part: an overlap sweep per kernel)
+    std::vector<std::pair<size_t, size_t>> slots;  // (group, slot)
+    for (size_t gi = 0; gi < a.groups.size(); ++gi)
+        for (size_t s = 0; s < a.groups[gi].width(); ++s) slots.emplace_back(gi, s);
+    std::vector<std::pair<int64_t, int64_t>> times(slots.size(), {0, 0});  // kernel ns, NCCL-only ns
+    parallelFor(slots.size(), o.threads, [&](size_t i) {
+        const GroupLane& gl = a.groups[slots[i].first].lanes[slots[i].second];
+        const Rank& r = p.ranks[size_t(gl.rank)];
+        ncclTime(p, r, r.lanes[size_t(gl.lane)], gl.kernels, o, times[i].first, times[i].second);
+    });
+    size_t slot = 0;
     for (Group& g : a.groups) {
         const size_t n = g.width();
         std::vector<int64_t> ss, es;
@@ -85,8 +98,7 @@ void groupStatistics(const Profile& p, Analysis& a, const AnalysisOptions& o, co
             rs.rank = gl.rank;
             rs.meanLatenessNs = g.complete ? int64_t(std::llround(double(gs.latenessSum[s]) / double(g.complete))) : 0;
             rs.meanLatenessExclBigNs = notBig ? int64_t(std::llround(double(gs.latenessSumNotBig[s]) / double(notBig))) : 0;
-            const Rank& r = p.ranks[size_t(gl.rank)];
-            ncclTime(p, r, r.lanes[size_t(gl.lane)], gl.kernels, o, rs.ncclKernelNs, rs.ncclOnlyNs);
+            std::tie(rs.ncclKernelNs, rs.ncclOnlyNs) = times[slot++];
         }
         if (g.complete > 0 && !endsCluster(g)) {
             g.validation.messages.push_back("end times do not cluster (end skew p50 " + std::to_string(g.endSkew.p50) +

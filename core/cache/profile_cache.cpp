@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "model/lane_index.h"
+#include "util/parallel.h"
 
 namespace skew {
 namespace {
@@ -260,46 +261,32 @@ private:
     uint64_t pos_, left_;
 };
 
-// Runs the column jobs on up to `threads` threads, largest first: each sizes its column, reads it
-// and checks its checksum (the zeroing page faults, the copies and the sums shared by the cores).
+// Reads the columns on up to `threads` threads, largest first: each sizes its column, reads it and
+// checks its checksum (the zeroing page faults, the copies and the sums shared by the cores).
 // "" when every column was read whole and matched, else why not.
 std::string readColumns(int fd, std::vector<Reader::Column>& cols, size_t threads) {
     std::sort(cols.begin(), cols.end(), [](const Reader::Column& a, const Reader::Column& b) { return a.bytes > b.bytes; });
-    std::atomic<size_t> next{0};
     std::atomic<bool> truncated{false}, corrupted{false};
-    auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < cols.size() && !truncated && !corrupted;) {
-            const Reader::Column& c = cols[i];
-            char* p = c.resize();
-            for (uint64_t got = 0; got < c.bytes;) {
-                ssize_t r = ::pread(fd, p + got, size_t(c.bytes - got), off_t(c.at + got));
-                if (r < 0 && errno == EINTR) continue;
-                if (r <= 0) {
-                    truncated = true;
-                    return;
-                }
-                got += uint64_t(r);
+    parallelFor(cols.size(), threads, [&](size_t i) {
+        if (truncated || corrupted) return;
+        const Reader::Column& c = cols[i];
+        char* p = c.resize();
+        for (uint64_t got = 0; got < c.bytes;) {
+            ssize_t r = ::pread(fd, p + got, size_t(c.bytes - got), off_t(c.at + got));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) {
+                truncated = true;
+                return;
             }
-            Checksum sum;
-            sum.update(p, size_t(c.bytes));
-            if (sum.final() != c.checksum) corrupted = true;
+            got += uint64_t(r);
         }
-    };
-    // (a thread costs tens of microseconds: small snapshots take the same path as large ones)
-    threads = std::max<size_t>(1, std::min(threads, cols.size()));
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
+        Checksum sum;
+        sum.update(p, size_t(c.bytes));
+        if (sum.final() != c.checksum) corrupted = true;
+    });
     if (truncated) return "truncated or damaged snapshot";
     if (corrupted) return "corrupted snapshot (checksum)";
     return {};
-}
-
-size_t snapshotThreads() {
-    size_t n = std::max(1u, std::thread::hardware_concurrency());
-    if (const char* env = std::getenv("SKEWSCOPE_LOAD_THREADS"); env && std::atoi(env) > 0) n = size_t(std::atoi(env));
-    return n;
 }
 
 struct Header {
@@ -473,7 +460,7 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     if (!r.ok || r.left() != 0) return fail("truncated or damaged snapshot");
     // every length and column checksum is vouched for before a column is sized
     if (r.sum.final() != h.checksum) return fail("corrupted snapshot (checksum)");
-    if (std::string bad = readColumns(fd, r.columns, snapshotThreads()); !bad.empty()) return fail(bad);
+    if (std::string bad = readColumns(fd, r.columns, workerThreads()); !bad.empty()) return fail(bad);
     auto idsOk = [&](const std::vector<StrId>& v) {
         for (StrId s : v)
             if (s >= part.strings.size()) return false;

@@ -548,7 +548,7 @@ struct FileReader::State {
     // ---- phase 3 ------------------------------------------------------------------------------
     // Range `ri` of the kernel table, after the ranges before it (the merges run in row order, each
     // as soon as it can, so only a few ranges wait in memory): its rows appended to their lanes.
-    void mergeKernelRange(size_t ri) {
+    [[gnu::flatten]] void mergeKernelRange(size_t ri) {
         KernelPiece& kp = kernels[ri];
         kernelSkipped += kp.skipped;
         kernelBadCorrelation += kp.badCorrelation;
@@ -602,7 +602,7 @@ struct FileReader::State {
 
     // Range `ri` of the API rows, after the ranges before it: its launch rows appended to their
     // processes (in read order). Which of them launched a kernel of the file is decided at the end.
-    void mergeRuntimeRange(size_t ri) {
+    [[gnu::flatten]] void mergeRuntimeRange(size_t ri) {
         RuntimePiece& rp = runtime[ri];
         skippedLaunches += rp.skipped;
         runtimeRowsMerged += runtimeRowsPerRange[ri];

@@ -15,6 +15,7 @@
 #include "model/file_reader.h"
 #include "model/lane_index.h"
 #include "nsys/export_reader.h"
+#include "util/parallel.h"
 #include "util/release_memory.h"
 #include "util/task_graph.h"
 
@@ -89,12 +90,6 @@ void warnMissingDevices(Profile& p) {
         p.warnings.push_back(p.inputs[fi].path + ": " + w);
         if (w.rfind("no kernels on", 0) == 0) p.inputs[fi].missingDevices = w;
     }
-}
-
-size_t loadThreads() {
-    size_t n = std::max(1u, std::thread::hardware_concurrency());
-    if (const char* env = std::getenv("SKEWSCOPE_LOAD_THREADS"); env && std::atoi(env) > 0) n = size_t(std::atoi(env));
-    return n;
 }
 
 // Exports converted from .nsys-rep into a private temp folder: removed once read (or on error).
@@ -306,7 +301,7 @@ void readExports(const Profile& p, const LoadOptions& options, OpenedInputs& o) 
     }
     if (options.progress && !options.progress("reading", 0.0)) throw Cancelled();
     auto poll = [&] { return !options.progress || options.progress("reading", prog.fraction()); };
-    graph.run(loadThreads(), prog.cancel, poll);
+    graph.run(workerThreads(), prog.cancel, poll);
     if (!poll()) throw Cancelled();  // the last of the reading, also when it took less than one poll
     readers.clear();
     o.files.clear();
