@@ -1,6 +1,7 @@
 // skewscope-bench: the performance figures of the loader, the analysis and the run views.
-//   skewscope-bench [--kernels N] [--file PATH] [--ranks R] [--repeat N] [--views]
-// Generates (once, cached in $TMPDIR) a multi-rank export with at least N kernels, then times in one
+//   skewscope-bench [--kernels N] [--file PATH] [--ranks R] [--repeat N] [--shuffled] [--views]
+// Generates (once, cached in $TMPDIR) a multi-rank export with at least N kernels (each table in
+// start order, as nsys writes them; --shuffled: out of order, as the tests read them), then times in one
 // run: a plain SQLite scan of the columns the loader reads, loadProfile, and analyze. With --views
 // (builds with the viewer only) it also builds the run views offscreen at 1920x1080 and times their
 // frames, hit testing and the level-of-detail structures' memory.
@@ -361,7 +362,7 @@ int main(int argc, char** argv) {
     int ranks = 8;
     int repeat = 3;
     std::string file;
-    bool views = false;
+    bool views = false, shuffled = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--kernels" && i + 1 < argc) kernels = std::strtoull(argv[++i], nullptr, 10);
@@ -369,15 +370,16 @@ int main(int argc, char** argv) {
         else if (a == "--file" && i + 1 < argc) file = argv[++i];
         else if (a == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--views") views = true;
+        else if (a == "--shuffled") shuffled = true;
         else {
-            std::fprintf(stderr, "usage: skewscope-bench [--kernels N] [--ranks R] [--file PATH] [--repeat N] [--views]\n");
+            std::fprintf(stderr, "usage: skewscope-bench [--kernels N] [--ranks R] [--file PATH] [--repeat N] [--shuffled] [--views]\n");
             return 2;
         }
     }
     if (file.empty()) {
         const char* tmp = std::getenv("TMPDIR");
         file = std::string(tmp && *tmp ? tmp : "/tmp") + "/skewscope-bench-" + std::to_string(kernels) + "-r" +
-               std::to_string(ranks) + "-v2.sqlite";
+               std::to_string(ranks) + (shuffled ? "-v2.sqlite" : "-ordered-v3.sqlite");
         struct stat st {};
         if (::stat(file.c_str(), &st) != 0) {
             skewgen::GenConfig cfg;
@@ -386,6 +388,7 @@ int main(int argc, char** argv) {
             cfg.allReduce = true;
             cfg.extraKernelsPerCollective = 5;  // 5M kernels then hold > 100,000 FSDP collectives (the heatmap figure)
             cfg.seed = 42;
+            cfg.timeOrdered = !shuffled;  // as nsys writes its tables (every real export), or out of order
             cfg.steps = int((kernels + skewgen::kernelsPerStep(cfg) - 1) / skewgen::kernelsPerStep(cfg));
             cfg.late = {{2, 5, 1, 30'000'000, skewgen::LateKind::Cpu}, {3, 14, 3, 45'000'000, skewgen::LateKind::Gpu}};
             double t = now();

@@ -1,6 +1,7 @@
 #include "model/file_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -423,8 +424,13 @@ struct FileReader::State {
         const size_t expect = expectedRows(kernelRanges[ri]);
         piece.rows.reserve(expect);
         std::unordered_map<LaneKey, uint32_t, LaneKeyHash> index;
-        LaneKey last{~0ull, -1, -1};
-        uint32_t lane = ~0u;
+        // the lanes seen lately, direct-mapped: rows in start order (as nsys writes them) change
+        // lane almost every row, between the streams of every GPU
+        struct Cached {
+            LaneKey key{~0ull, -1, -1};
+            uint32_t lane = ~0u;
+        };
+        std::array<Cached, 64> cache{};
         Row r;
         uint64_t n = 0;
         scan.run(kernelRanges[ri].lo, kernelRanges[ri].hi, [&](const RowValues& row) {
@@ -434,13 +440,15 @@ struct FileReader::State {
                 ++piece.skipped;
                 return;
             }
-            LaneKey key{uint64_t(r.v[5]), int32_t(r.v[2]), int32_t(r.v[3])};
-            if (lane == ~0u || !(key == last)) {
+            const LaneKey key{uint64_t(r.v[5]), int32_t(r.v[2]), int32_t(r.v[3])};
+            Cached& c = cache[(uint64_t(key.globalPid >> 24) * 0x9E3779B97F4A7C15ull ^ uint64_t(uint32_t(key.device)) * 0xC2B2AE3D27D4EB4Full ^
+                               uint64_t(uint32_t(key.stream)) * 0x165667B19E3779F9ull) >> 58];
+            if (c.lane == ~0u || !(c.key == key)) {
                 auto [it, fresh] = index.emplace(key, uint32_t(piece.keys.size()));
                 if (fresh) piece.keys.push_back(key);
-                lane = it->second;
-                last = key;
+                c = {key, it->second};
             }
+            const uint32_t lane = c.lane;
             StrId name = str(r.isNull(6) ? r.v[7] : r.v[6]);
             if (name == kNoString && !r.isNull(7)) name = str(r.v[7]);
             // an id that cannot be a correlation id joins nothing (kNoCorrelation matches no launch)

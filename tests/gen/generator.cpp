@@ -1082,20 +1082,40 @@ public:
         if (many_) sqlite3_finalize(many_);
         one_ = many_ = nullptr;
     }
+    // Rows held until flushOrdered(), then written in order of their first value (the start).
+    void setOrdered(bool on) { ordered_ = on; }
     // Appends one row of `params` values.
     void add(std::initializer_list<int64_t> values) {
-        buf_.insert(buf_.end(), values.begin(), values.end());
-        if (buf_.size() == size_t(params_) * size_t(rows_)) {
-            bindAll(many_, buf_.data(), params_ * rows_);
-            buf_.clear();
+        if (ordered_) {
+            pending_.insert(pending_.end(), values.begin(), values.end());
+            return;
         }
+        append(values.begin());
+    }
+    // The held rows, sorted by start (stable), written.
+    void flushOrdered() {
+        const size_t n = pending_.size() / size_t(params_);
+        std::vector<size_t> order(n);
+        for (size_t i = 0; i < n; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return pending_[a * size_t(params_)] < pending_[b * size_t(params_)]; });
+        for (size_t i : order) append(pending_.data() + i * size_t(params_));
+        pending_.clear();
     }
     void flush() {
+        flushOrdered();
         for (size_t i = 0; i < buf_.size(); i += size_t(params_)) bindAll(one_, buf_.data() + i, params_);
         buf_.clear();
     }
 
 private:
+    void append(const int64_t* values) {
+        buf_.insert(buf_.end(), values, values + params_);
+        if (buf_.size() == size_t(params_) * size_t(rows_)) {
+            bindAll(many_, buf_.data(), params_ * rows_);
+            buf_.clear();
+        }
+    }
     sqlite3_stmt* prepare(const std::string& sql) {
         sqlite3_stmt* s = nullptr;
         if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK)
@@ -1118,6 +1138,8 @@ private:
     int params_ = 0, rows_ = 0;
     sqlite3_stmt *one_ = nullptr, *many_ = nullptr;
     std::vector<int64_t> buf_;
+    bool ordered_ = false;
+    std::vector<int64_t> pending_;
 };
 
 class Db {
@@ -1275,6 +1297,14 @@ public:
         step(s);
         ++nvtxRows;
         noteTime(end == kNoValue ? start : end);
+    }
+
+    // Each table's rows from now on held per step and written in start order (flushStep).
+    void setTimeOrdered() {
+        for (BatchInsert* b : {&kernel_, &runtime_, &sync_, &nvtx_}) b->setOrdered(true);
+    }
+    void flushStep() {
+        for (BatchInsert* b : {&kernel_, &runtime_, &sync_, &nvtx_}) b->flushOrdered();
     }
 
     void commit() {
@@ -1568,6 +1598,7 @@ private:
 
         for (size_t f = 0; f < res_.files.size(); ++f) {
             dbs_.push_back(std::make_unique<Db>(res_.files[f], cfg_.layout, kinds_));
+            if (cfg_.timeOrdered) dbs_.back()->setTimeOrdered();
             std::vector<const RankInfo*> fr;
             for (const RankInfo& r : ranks_)
                 if (r.file == int(f)) fr.push_back(&r);
@@ -1686,6 +1717,8 @@ private:
             next = std::max(next, st.stepRangeEnd);
         }
         flushKernels(step);
+        if (cfg_.timeOrdered)
+            for (auto& d : dbs_) d->flushStep();
         return next + rng_.uni(50 * kUs, 150 * kUs);
     }
 

@@ -62,6 +62,10 @@ struct GenConfig {
     // Per-rank host clock error in ns (perRankFiles only): all times of that rank are shifted.
     std::vector<int64_t> clockErrorNs;
     int64_t sessionStartUtcNs = 1'779'782'330'176'752'435LL;
+    // Rows written as nsys writes them: each table's rows of a step in start order (every real
+    // export has its tables in start order). Off by default: the tests read rows out of order, so
+    // that the loader's sorts are exercised; the benchmark turns it on.
+    bool timeOrdered = false;
 };
 
 struct TruthMember {
