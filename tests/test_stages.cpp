@@ -23,6 +23,7 @@
 #include "profile_builder.h"
 #include "report/analysis_report.h"
 #include "report/answers_report.h"
+#include "util/json.h"
 
 using namespace testutil;
 using skew::Analysis;
@@ -173,6 +174,45 @@ TEST(Report, StreamedJsonIsTheSameTextInPieces) {
     EXPECT_EQ(joined, whole);
     EXPECT_GT(pieces.size(), whole.size() / 512);  // handed over as it was written, not at the end
     for (size_t i = 0; i + 2 < pieces.size(); ++i) EXPECT_LT(pieces[i].size(), 256u + 1024u);
+}
+
+// Array items formatted in runs on several threads (the collectives of a big report) give the
+// text of the items written one after another: pretty and compact, inside an object after other
+// fields, with or without an item before them, streamed in pieces or whole.
+TEST(Report, ArrayItemsInParallelRunsAreTheSameText) {
+    auto item = [](skew::JsonWriter& w, size_t i) {
+        w.beginObject().field("i", uint64_t(i)).key("odd").value(i % 2 == 1);
+        if (i % 3 == 0) w.key("list").beginArray().value("a\"b").value(int64_t(i) - 7).endArray();
+        w.endObject();
+    };
+    for (bool pretty : {true, false}) {
+        for (bool itemBefore : {true, false}) {
+            auto document = [&](bool parallel, size_t threads, size_t run, std::vector<std::string>* pieces) {
+                skew::JsonWriter w(pretty);
+                if (pieces) w.streamTo([pieces](std::string_view s) { pieces->emplace_back(s); }, 100);
+                w.beginObject().field("before", 1).key("items").beginArray();
+                if (itemBefore) item(w, 1000);  // an item already in the array
+                if (parallel) w.arrayItems(1000, threads, item, run);
+                else
+                    for (size_t i = 0; i < 1000; ++i) item(w, i);
+                w.endArray().field("after", 2).endObject();
+                if (pieces) w.flush();
+                return w.str();
+            };
+            const std::string plain = document(false, 1, 1, nullptr);
+            ASSERT_GT(plain.size(), 20000u);
+            for (size_t threads : {1, 2, 3})
+                for (size_t run : {1, 7, 256, 5000}) {
+                    EXPECT_EQ(document(true, threads, run, nullptr), plain) << threads << " threads, runs of " << run;
+                    std::vector<std::string> pieces;
+                    document(true, threads, run, &pieces);
+                    std::string joined;
+                    for (const auto& s : pieces) joined += s;
+                    EXPECT_EQ(joined, plain) << threads << " threads, runs of " << run << ", streamed";
+                    for (size_t i = 0; i + 1 < pieces.size(); ++i) EXPECT_LT(pieces[i].size(), 100u + 200u) << i;
+                }
+        }
+    }
 }
 
 TEST(Why, CausesAndLatenessSplit) {

@@ -278,7 +278,7 @@ void analysisJsonTo(JsonWriter& w, const Profile& p, const Analysis& a) {
     for (const auto& g : a.groups) groupJson(w, p, a, g);
     w.endArray();
     w.key("collectives").beginArray();
-    for (const auto& c : a.collectives) collectiveJson(w, p, a, c);
+    w.arrayItems(a.collectives.size(), a.options.threads, [&](JsonWriter& cw, size_t i) { collectiveJson(cw, p, a, a.collectives[i]); });
     w.endArray();
     anomaliesJson(w, a);
     w.key("unmatched_lanes").beginArray();

@@ -1,9 +1,12 @@
 #include "util/json.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <cmath>
 #include <cstdio>
+
+#include "util/parallel.h"
 
 namespace skew {
 
@@ -115,6 +118,33 @@ JsonWriter& JsonWriter::value(double v) {
     std::snprintf(buf, sizeof buf, "%.6g", v);
     out_ += buf;
     return *this;
+}
+
+void JsonWriter::arrayItems(size_t n, size_t threads, const std::function<void(JsonWriter&, size_t)>& f, size_t run) {
+    if (threads == 0) threads = workerThreads();
+    run = std::max<size_t>(run, 1);
+    const size_t runs = (n + run - 1) / run, perRound = std::max<size_t>(threads, 1) * 2;
+    std::vector<std::string> texts(perRound);
+    for (size_t first = 0; first < runs; first += perRound) {
+        const size_t count = std::min(perRound, runs - first);
+        parallelFor(count, threads, [&](size_t k) {
+            JsonWriter sub(pretty_);
+            sub.hasItems_ = hasItems_;  // the same depth; after the first run, items came before
+            sub.hasItems_.back() = hasItems_.back() || first + k > 0;
+            sub.out_ = std::move(texts[k]);
+            sub.out_.clear();
+            for (size_t i = (first + k) * run, end = std::min(n, i + run); i < end; ++i) f(sub, i);
+            texts[k] = std::move(sub.out_);
+        });
+        for (size_t k = 0; k < count; ++k) {
+            out_ += texts[k];
+            if (!sink_ || out_.size() < chunk_) continue;
+            size_t at = 0;  // handed on in pieces of `chunk` bytes, as the rest of the text
+            for (; out_.size() - at >= chunk_; at += chunk_) sink_(std::string_view(out_).substr(at, chunk_));
+            out_.erase(0, at);
+        }
+    }
+    if (n > 0) hasItems_.back() = true;
 }
 
 JsonWriter& JsonWriter::raw(std::string_view json) {

@@ -36,6 +36,12 @@ public:
     template <typename T>
     JsonWriter& field(std::string_view k, const T& v) { key(k); return value(v); }
 
+    // The items of the array being written (after beginArray), item i written by f(w, i) into a
+    // writer of its own: runs of `run` items formatted on up to `threads` threads (0: every core;
+    // util/parallel.h), a round of a few runs at a time, appended in order. The text is exactly
+    // that of the items written one after another, and memory stays at a few runs' worth.
+    void arrayItems(size_t n, size_t threads, const std::function<void(JsonWriter&, size_t)>& f, size_t run = 256);
+
     // Streaming: the text goes to `sink` in pieces of about `chunk` bytes (at the end of an object
     // or array) instead of being held whole; flush() sends what is left.
     void streamTo(std::function<void(std::string_view)> sink, size_t chunk = size_t(1) << 20) {
