@@ -414,7 +414,6 @@ struct FileReader::State {
         syncRowsPerRange.assign(syncRanges.size(), 0);
     }
 
-
     // ---- phase 2 ------------------------------------------------------------------------------
     void readKernels(size_t ri) {
         Connection c(path);

@@ -161,15 +161,6 @@ void Query::reset() { sqlite3_reset(stmt_); }
 bool Query::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 bool Query::isInteger(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_INTEGER; }
 int64_t Query::i64(int col) const { return sqlite3_column_int64(stmt_, col); }
-void Query::ints(int n, int64_t* values, Kind* kinds) const {
-    for (int c = 0; c < n; ++c) {
-        sqlite3_value* v = sqlite3_column_value(stmt_, c);
-        int t = sqlite3_value_type(v);
-        kinds[c] = t == SQLITE_INTEGER ? kInt : t == SQLITE_NULL ? kNull : kOther;
-        values[c] = t == SQLITE_INTEGER ? sqlite3_value_int64(v) : t == SQLITE_NULL ? 0 : sqlite3_column_int64(stmt_, c);  // as i64()
-    }
-}
-
 std::string_view Query::text(int col) const {
     const unsigned char* t = sqlite3_column_text(stmt_, col);
     if (!t) return {};

@@ -48,11 +48,8 @@ public:
     bool isInteger(int col) const;  // stored as an integer (not text, real, blob or NULL)
     int64_t i64(int col) const;
     std::string_view text(int col) const;
-    // Columns 0..n-1 of the current row, each looked at once: its value as i64() gives it and
-    // whether it is stored as an integer (kInt), NULL (kNull) or something else (kOther). The
-    // loaders' hot loops use it instead of several calls per column.
+    // How a value is stored: an integer (kInt), NULL (kNull) or something else (kOther).
     enum Kind : uint8_t { kInt, kNull, kOther };
-    void ints(int n, int64_t* values, Kind* kinds) const;
 
 private:
     sqlite3* db_;
@@ -67,7 +64,8 @@ public:
     bool isNull(int col) const;
     int64_t i64(int col) const;  // as Query::i64 gives it
     std::string_view text(int col) const;
-    // as Query::ints: columns 0..n-1, each looked at once
+    // Columns 0..n-1, each looked at once: its value as i64() gives it (NULL: 0) and its kind.
+    // The loader's row loops use it instead of several calls per column.
     void ints(int n, int64_t* values, Query::Kind* kinds) const;
 
 private:
