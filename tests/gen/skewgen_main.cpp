@@ -1,6 +1,6 @@
 // skewgen: writes synthetic multi-rank Nsight Systems SQLite exports (see generator.h).
 //
-//   skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files]
+//   skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files] [--time-ordered]
 //           [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]
 //           [--late STEP:POS:RANK:MS[:cpu|gpu]]... [--no-late]
 //
@@ -21,7 +21,7 @@
 namespace {
 
 const char* const kUsage =
-    "usage: skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files]\n"
+    "usage: skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files] [--time-ordered]\n"
     "               [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]\n"
     "  --out PATH          output file; with --per-rank-files a stem: PATH_rank<N>.sqlite\n"
     "  --demo              start from the demo profile (7 ranks, devices 1..7, 5 planted late arrivers)\n"
@@ -29,6 +29,7 @@ const char* const kUsage =
     "  --steps N           training steps, default 5\n"
     "  --layers N          FSDP layers: 3N AllGather/ReduceScatter per step, default 9\n"
     "  --per-rank-files    one export per rank, each with its own session start\n"
+    "  --time-ordered      each table's rows in start order, as nsys writes them (default: out of order)\n"
     "  --layout V          2026.2 (default) or 2024.5 table layout\n"
     "  --seed N            RNG seed\n"
     "  --kernels-target N  choose steps so that at least N kernels are written (overrides --steps)\n"
@@ -66,7 +67,7 @@ bool parseU64(const char* s, unsigned long long& out) {
 
 int main(int argc, char** argv) {
     std::string out;
-    bool demo = false, perRank = false;
+    bool demo = false, perRank = false, timeOrdered = false;
     long long ranks = -1, steps = -1, layers = -1, target = -1;
     bool haveSeed = false;
     unsigned long long seed = 0;
@@ -88,6 +89,8 @@ int main(int argc, char** argv) {
             demo = true;
         } else if (a == "--per-rank-files") {
             perRank = true;
+        } else if (a == "--time-ordered") {
+            timeOrdered = true;
         } else if (a == "--ranks") {
             if (!parseInt(value("--ranks"), 1, 4096, ranks)) return usage("--ranks needs an integer in 1..4096");
         } else if (a == "--steps") {
@@ -156,6 +159,7 @@ int main(int argc, char** argv) {
     }
     if (!layout.empty()) cfg.layout = layout == "2024.5" ? skewgen::Layout::V2024_5 : skewgen::Layout::V2026_2;
     if (haveSeed) cfg.seed = seed;
+    cfg.timeOrdered = timeOrdered;
     if (target > 0) {
         const unsigned long long perStep = skewgen::kernelsPerStep(cfg);
         cfg.steps = int((static_cast<unsigned long long>(target) + perStep - 1) / perStep);
