@@ -438,8 +438,12 @@ int main(int argc, char** argv) {
     for (int t = 1; t <= 2; ++t) coldRuns[t - 1] = best(analyzeCold, {"SKEWSCOPE_LOAD_THREADS=" + std::to_string(t)});
     if (runChild({cli, "analyze", file, "--format", "text", "--output", "/dev/null"}, {"SKEWSCOPE_CACHE_DIR=" + cacheDir}).exitCode != 0)
         die("skewscope analyze failed");  // this run writes the snapshot
-    ChildRun reopen = best({cli, "analyze", file, "--format", "text", "--output", "/dev/null"}, {"SKEWSCOPE_CACHE_DIR=" + cacheDir});
-    ChildRun json = best({cli, "analyze", file, "--format", "json", "--output", "/dev/null", "--no-cache"}, {});
+    ChildRun reopen[2], json[2];
+    for (int t = 1; t <= 2; ++t) {
+        const std::string threads = "SKEWSCOPE_LOAD_THREADS=" + std::to_string(t);
+        reopen[t - 1] = best({cli, "analyze", file, "--format", "text", "--output", "/dev/null"}, {"SKEWSCOPE_CACHE_DIR=" + cacheDir, threads});
+        json[t - 1] = best({cli, "analyze", file, "--format", "json", "--output", "/dev/null", "--no-cache"}, {threads});
+    }
 
     // in this process: the same load and analysis split into their parts
     ::setenv("SKEWSCOPE_LOAD_THREADS", "1", 1);
@@ -462,8 +466,10 @@ int main(int argc, char** argv) {
     std::printf("\nskewscope analyze FILE --format text (a fresh process; load, full analysis, report):\n");
     child("  cold, 1 loading thread  ", coldRuns[0]);
     child("  cold, 2 loading threads ", coldRuns[1]);
-    child("  reopened from its snapshot", reopen);
-    child("  cold, 2 threads, --format json", json);
+    child("  reopened from its snapshot, 1 thread ", reopen[0]);
+    child("  reopened from its snapshot, 2 threads", reopen[1]);
+    child("  cold, 1 thread, --format json  ", json[0]);
+    child("  cold, 2 threads, --format json ", json[1]);
 
     std::printf("\nparts, in this process (1 loading thread):\n");
     std::printf("  load %.2f s, analysis %.3f s = %.1f ms per million kernels loaded (%.1f ms per million NCCL kernels), one core\n",
