@@ -157,7 +157,7 @@ TEST(ProfileCache, CorruptedAndTruncatedSnapshotsAreRebuilt) {
     CacheRun c{dir + "/cache"};
     std::string file = copyOf(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", dir, "run.sqlite");
     RunResult cold = c.analyze({file});
-    ASSERT_EQ(cold.exitCode, 0);
+    ASSERT_EQ(cold.exitCode, 0) << cold.err;
     ASSERT_EQ(c.snapshots().size(), 1u);
     fs::path snap = c.snapshots()[0];
     const auto size = fs::file_size(snap);

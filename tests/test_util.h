@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -43,6 +45,8 @@ inline void rememberTempDir(const std::filesystem::path& d) {
         }
     };
     static Made made;
+    static std::mutex m;  // tests may run commands from several threads
+    std::lock_guard<std::mutex> lock(m);
     made.dirs.push_back(d);
 }
 
@@ -70,7 +74,7 @@ inline std::string slurp(const std::string& path) {
 // Runs a program with arguments (each quoted), capturing stdout and stderr; exitCode is -1 when
 // the program died of a signal.
 inline RunResult runCommand(const std::string& program, const std::vector<std::string>& args, const std::string& env = "") {
-    static int counter = 0;
+    static std::atomic<int> counter{0};  // each run its own folder, also when tests run commands from several threads
     std::string dir = tempDir("run" + std::to_string(counter++));
     std::filesystem::permissions(dir, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
     auto quote = [](const std::string& a) {
