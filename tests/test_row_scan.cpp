@@ -96,9 +96,10 @@ TEST(RowScan, AnExceptionFromTheCallbackStopsTheScan) {
                        }),
                  skew::Cancelled);
     EXPECT_EQ(calls, 4);
-    // and the scan can run again afterwards
+    // and the scan can run again afterwards (with a named const callable this time)
     calls = 0;
-    s.run(1, 11, [&](const skew::RowValues&) { ++calls; });
+    const auto count = [&](const skew::RowValues&) { ++calls; };
+    s.run(1, 11, count);
     EXPECT_EQ(calls, 10);
 }
 

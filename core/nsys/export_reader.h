@@ -90,7 +90,7 @@ public:
     template <class F>
     void run(int64_t lo, int64_t hi, F&& onRow) {
         call_ = [](void* f, sqlite3_value** v) { (*static_cast<std::remove_reference_t<F>*>(f))(RowValues(v)); };
-        fn_ = &onRow;
+        fn_ = const_cast<void*>(static_cast<const void*>(&onRow));  // (a const callable too)
         runScan(lo, hi);
     }
 
