@@ -221,18 +221,37 @@ struct SyncPiece {
     uint64_t skipped = 0;
 };
 
-template <typename Rows>
-Rows& rowsOf(std::vector<uint64_t>& pids, std::vector<Rows>& rows, uint64_t gpid, uint64_t& lastPid, size_t& lastIdx) {
-    if (gpid != lastPid || lastIdx >= rows.size()) {
-        auto it = std::find(pids.begin(), pids.end(), gpid);  // a handful of processes per file
-        lastIdx = size_t(it - pids.begin());
-        if (it == pids.end()) {
-            pids.push_back(gpid);
-            rows.emplace_back();
-        }
-        lastPid = gpid;
+// The index of a process in `pids` (appended when new), through a small direct-mapped cache: rows
+// in start order (as nsys writes them) change process almost every row.
+class ProcessSlots {
+public:
+    explicit ProcessSlots(std::vector<uint64_t>& pids) : pids_(pids) {}
+    // (index, whether the process is new)
+    std::pair<uint32_t, bool> find(uint64_t gpid) {
+        Slot& s = cache_[(gpid >> 24) * 0x9E3779B97F4A7C15ull >> 60];
+        if (s.index != ~0u && s.gpid == gpid) return {s.index, false};
+        const auto it = std::find(pids_.begin(), pids_.end(), gpid);  // a handful of processes per file
+        const bool fresh = it == pids_.end();
+        s = {gpid, uint32_t(it - pids_.begin())};
+        if (fresh) pids_.push_back(gpid);
+        return {s.index, fresh};
     }
-    return rows[lastIdx];
+
+private:
+    struct Slot {
+        uint64_t gpid = 0;
+        uint32_t index = ~0u;
+    };
+    std::vector<uint64_t>& pids_;
+    std::array<Slot, 16> cache_{};
+};
+
+// The rows of process `gpid`, a new empty list for a new process.
+template <typename Rows>
+Rows& rowsOf(ProcessSlots& slots, std::vector<Rows>& rows, uint64_t gpid) {
+    auto [index, fresh] = slots.find(gpid);
+    if (fresh) rows.emplace_back();
+    return rows[index];
 }
 
 }  // namespace
@@ -467,8 +486,8 @@ struct FileReader::State {
         runtimePool.take(piece);
         const size_t expect = expectedRows(runtimeRanges[ri]);
         piece.rows.reserve(expect);
-        uint64_t n = 0, lastPid = ~0ull;
-        uint32_t proc = 0;
+        uint64_t n = 0;
+        ProcessSlots slots(piece.pids);
         Row r;
         scan.run(runtimeRanges[ri].lo, runtimeRanges[ri].hi, [&](const RowValues& row) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
@@ -481,13 +500,8 @@ struct FileReader::State {
             }
             StrId name = str(r.v[5]);
             if (name >= isLaunchApi.size() || !isLaunchApi[name]) return;  // not a launch: launched no kernel
-            const uint64_t gtid = uint64_t(r.v[3]), gpid = gtid & ~kTidMask;
-            if (gpid != lastPid || piece.pids.empty()) {
-                auto it = std::find(piece.pids.begin(), piece.pids.end(), gpid);  // a handful of processes per file
-                proc = uint32_t(it - piece.pids.begin());
-                if (it == piece.pids.end()) piece.pids.push_back(gpid);
-                lastPid = gpid;
-            }
+            const uint64_t gtid = uint64_t(r.v[3]);
+            const uint32_t proc = slots.find(gtid & ~kTidMask).first;
             piece.rows.push_back({r.v[0], r.v[1], proc, uint32_t(r.v[4]), uint32_t(gtid & kTidMask), name});
         });
         prog.add(n % kProgressEvery);
@@ -499,8 +513,8 @@ struct FileReader::State {
         RowScan scan(c.db(), "NVTX_EVENTS", nvtxSql, path);
         NvtxPiece& piece = nvtx[ri];
         std::unordered_map<std::string, uint32_t> inlineIndex;
-        uint64_t n = 0, lastPid = ~0ull;
-        size_t lastIdx = 0;
+        uint64_t n = 0;
+        ProcessSlots slots(piece.pids);
         Row row;
         scan.run(nvtxRanges[ri].lo, nvtxRanges[ri].hi, [&](const RowValues& q) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
@@ -514,7 +528,7 @@ struct FileReader::State {
                 return;
             }
             uint64_t gtid = uint64_t(row.v[3]);
-            NvtxRanges& r = rowsOf(piece.pids, piece.ranges, gtid & ~kTidMask, lastPid, lastIdx);
+            NvtxRanges& r = rowsOf(slots, piece.ranges, gtid & ~kTidMask);
             uint32_t text;
             if (q.isNull(4)) {
                 text = str(q.i64(5));
@@ -534,8 +548,8 @@ struct FileReader::State {
         Connection c(path);
         RowScan scan(c.db(), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", syncSql, path);
         SyncPiece& piece = sync[ri];
-        uint64_t n = 0, lastPid = ~0ull;
-        size_t lastIdx = 0;
+        uint64_t n = 0;
+        ProcessSlots slots(piece.pids);
         Row r;
         scan.run(syncRanges[ri].lo, syncRanges[ri].hi, [&](const RowValues& row) {
             if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
@@ -545,7 +559,7 @@ struct FileReader::State {
                 ++piece.skipped;
                 return;
             }
-            StreamWaits& w = rowsOf(piece.pids, piece.waits, uint64_t(r.v[4]), lastPid, lastIdx);
+            StreamWaits& w = rowsOf(slots, piece.waits, uint64_t(r.v[4]));
             w.push_back(r.v[0], r.v[1], int32_t(r.v[2]), int32_t(r.v[3]));
         });
         prog.add(n % kProgressEvery);
