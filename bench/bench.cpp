@@ -51,19 +51,27 @@ double now() { return std::chrono::duration<double>(std::chrono::steady_clock::n
 
 // The columns the loader reads, per table; the scans read exactly these.
 struct ScanQuery {
-    const char* sql;  // with "WHERE rowid >= ?1 AND rowid < ?2" appended for a range
     const char* table;
-    int textColumn;   // read with sqlite3_column_text; the others with sqlite3_column_int64
+    std::vector<const char*> columns;
+    int textColumn;  // read with sqlite3_column_text; the others with sqlite3_column_int64
 };
 const ScanQuery kScanQueries[] = {
-    {"SELECT id, value FROM StringIds", "StringIds", 1},
-    {"SELECT start, end, deviceId, streamId, correlationId, globalPid, demangledName, shortName FROM CUPTI_ACTIVITY_KIND_KERNEL",
-     "CUPTI_ACTIVITY_KIND_KERNEL", -1},
-    {"SELECT start, end, eventClass, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_RUNTIME", -1},
-    {"SELECT start, end, eventType, globalTid, text, textId FROM NVTX_EVENTS", "NVTX_EVENTS", 4},
-    {"SELECT start, end, deviceId, streamId, globalPid, syncType FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-     "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", -1},
+    {"StringIds", {"id", "value"}, 1},
+    {"CUPTI_ACTIVITY_KIND_KERNEL", {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "demangledName", "shortName"}, -1},
+    {"CUPTI_ACTIVITY_KIND_RUNTIME", {"start", "end", "eventClass", "globalTid", "correlationId", "nameId"}, -1},
+    {"NVTX_EVENTS", {"start", "end", "eventType", "globalTid", "text", "textId"}, 4},
+    {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", {"start", "end", "deviceId", "streamId", "globalPid", "syncType"}, -1},
 };
+
+// A query's columns joined by `sep`; with `textLength` the text column as its length (a number).
+std::string columnList(const ScanQuery& q, const char* sep, bool textLength) {
+    std::string out;
+    for (size_t c = 0; c < q.columns.size(); ++c) {
+        if (c) out += sep;
+        out += textLength && int(c) == q.textColumn ? "length(" + std::string(q.columns[c]) + ")" : std::string(q.columns[c]);
+    }
+    return out;
+}
 
 [[noreturn]] void die(const std::string& msg) {
     std::fprintf(stderr, "skewscope-bench: %s\n", msg.c_str());
@@ -94,7 +102,7 @@ uint64_t plainScan(const std::string& path, int part = 0, int parts = 1) {
             lo = a + (z - a) * part / parts;
             hi = part + 1 == parts ? z : a + (z - a) * (part + 1) / parts;
         }
-        std::string sql = std::string(q.sql) + " WHERE rowid >= ?1 AND rowid < ?2";
+        std::string sql = "SELECT " + columnList(q, ", ", false) + " FROM " + q.table + " WHERE rowid >= ?1 AND rowid < ?2";
         sqlite3_stmt* st = nullptr;
         if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) die("cannot prepare " + sql + ": " + sqlite3_errmsg(db));
         sqlite3_bind_int64(st, 1, lo);
@@ -129,17 +137,8 @@ double aggregateScan(const std::string& path) {
     if (sqlite3_exec(db, "PRAGMA cache_size=-2048;", nullptr, nullptr, nullptr) != SQLITE_OK) die("cannot set the pragmas");
     double sum = 0;
     for (const ScanQuery& q : kScanQueries) {
-        const std::string sql = q.sql;
-        const size_t from = sql.find(" FROM ");
-        std::string expr, cols = sql.substr(7, from - 7) + ",";
-        int c = 0;
-        for (size_t at = 0, comma; (comma = cols.find(',', at)) != std::string::npos; at = comma + 1, ++c) {
-            std::string col = cols.substr(at, comma - at);
-            col.erase(0, col.find_first_not_of(' '));
-            expr += (expr.empty() ? "" : " + ") + (c == q.textColumn ? "length(" + col + ")" : col);
-        }
         sqlite3_stmt* st = nullptr;
-        const std::string agg = "SELECT total(" + expr + ")" + sql.substr(from);
+        const std::string agg = "SELECT total(" + columnList(q, " + ", true) + ") FROM " + q.table;
         if (sqlite3_prepare_v2(db, agg.c_str(), -1, &st, nullptr) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) die("cannot run " + agg);
         sum += sqlite3_column_double(st, 0);
         sqlite3_finalize(st);

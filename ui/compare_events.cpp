@@ -43,7 +43,7 @@ QTreeWidgetItem* CompareEventsList::addCollective(QTreeWidgetItem* parent, bool 
     const Session& s = sideB ? *c_->b : *c_->a;
     const skew::Collective& c = s.analysis.collectives[ci];
     auto* it = new QTreeWidgetItem(parent);
-    const bool paired = (sideB ? fromB_ : fromA_)->of(ci).collective >= 0;
+    const bool paired = c_->pairing(pair_, !sideB).of(ci).collective >= 0;
     it->setText(0, QString("%1 #%2 %3%4").arg(sideB ? "B" : "A").arg(c.index).arg(skew::opName(c.op)).arg(paired ? "" : tr(" \u00B7 no pair")));
     it->setForeground(0, sideB ? palette::kSideB : palette::kSideA);
     it->setText(1, c.step ? QString("%1 \u00B7 %2").arg(c.step).arg(c.positionInStep) : QStringLiteral("\u2014"));
@@ -72,14 +72,11 @@ void CompareEventsList::setPair(CompareSessionPtr c, int pair) {
     c_ = c;
     pair_ = pair;
     widthNeeded_ = 0;
-    fromA_.reset(), fromB_.reset();
     if (!c || pair < 0 || size_t(pair) >= c->comparison.pairs.size()) {
         quiet_ = false;
         return;
     }
     const skew::GroupPair& p = c->comparison.pairs[size_t(pair)];
-    fromA_.emplace(c->sideA(), c->sideB(), p, true);
-    fromB_.emplace(c->sideA(), c->sideB(), p, false);
     std::set<uint32_t> listedA, listedB;
     for (const skew::PositionChange& pc : p.positions) {
         auto* top = new QTreeWidgetItem(this);

@@ -7,8 +7,6 @@
 
 #include <QTreeWidget>
 
-#include <optional>
-
 #include "session.h"
 
 namespace skewui {
@@ -32,7 +30,6 @@ private:
     QTreeWidgetItem* addCollective(QTreeWidgetItem* parent, bool sideB, uint32_t collective);
     CompareSessionPtr c_;
     int pair_ = -1;
-    std::optional<skew::CollectivePairing> fromA_, fromB_;  // the pair's collectives paired, built once per pair
     int widthNeeded_ = 0;
     bool quiet_ = false;
 };

@@ -348,9 +348,9 @@ void CompareView::setPair(int pair) {
     // open on the collective a user came for: A's largest start skew that B has a pair for (then
     // B's that A has one for; then A's largest, unpaired), so both collective views show something
     const int ga = p->a, gb = p->b;
-    int pick = skew::worstPairedCollective(c_->sideA(), c_->sideB(), *p, true);
+    int pick = c_->pairing(pair_, true).worst();
     if (pick >= 0) return selectCollective(false, pick);
-    pick = skew::worstPairedCollective(c_->sideA(), c_->sideB(), *p, false);
+    pick = c_->pairing(pair_, false).worst();
     if (pick >= 0) return selectCollective(true, pick);
     pick = skew::worstCollective(c_->a->analysis, [&](int ci) { return c_->a->analysis.collectives[size_t(ci)].group == ga; });
     if (pick >= 0) return selectCollective(false, pick);
@@ -366,7 +366,7 @@ void CompareView::selectCollective(bool sideB, int collective) {
     if (collective < 0 || size_t(collective) >= from.analysis.collectives.size() ||
         from.analysis.collectives[size_t(collective)].group != (sideB ? p.b : p.a))
         return;
-    const skew::PairedCollective pc = skew::pairedCollective(c_->sideA(), c_->sideB(), p, !sideB, uint32_t(collective));
+    const skew::PairedCollective pc = c_->pairing(pair_, !sideB).of(uint32_t(collective));
     fromB_ = sideB;
     by_ = pc.by;
     selA_ = sideB ? pc.collective : collective;

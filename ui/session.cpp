@@ -53,6 +53,8 @@ std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& f
     c->a = side(filesA, 0, "A (before)");
     c->b = side(filesB, 0.5, "B (after)");
     c->comparison = skew::compareCaptures(c->sideA(), c->sideB());
+    for (const skew::GroupPair& p : c->comparison.pairs)
+        for (bool fromA : {true, false}) c->pairings.emplace_back(c->sideA(), c->sideB(), p, fromA);
     return c;
 }
 

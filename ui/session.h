@@ -53,8 +53,11 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
 struct CompareSession {
     SessionPtr a, b;  // before, after
     skew::Comparison comparison;
+    // per pair, the collectives of A paired to B and of B to A (built once, by loadComparison)
+    std::vector<skew::CollectivePairing> pairings;
     skew::Side sideA() const { return {&a->profile, &a->analysis}; }
     skew::Side sideB() const { return {&b->profile, &b->analysis}; }
+    const skew::CollectivePairing& pairing(int pair, bool fromA) const { return pairings[size_t(pair) * 2 + (fromA ? 0 : 1)]; }
 };
 
 using CompareSessionPtr = std::shared_ptr<const CompareSession>;

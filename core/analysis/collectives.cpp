@@ -141,7 +141,7 @@ std::vector<GroupSums> buildCollectives(const Profile& p, Analysis& a, const Ana
         uint32_t from, to;
     };
     for (const Group& g : a.groups) total += g.count;
-    const size_t chunk = chunkSize(total, o.threads ? o.threads : workerThreads());
+    const size_t chunk = chunkSize(total, threadsOr(o.threads));
     total = 0;
     std::vector<Chunk> chunks;
     for (size_t gi = 0; gi < a.groups.size(); ++gi) {

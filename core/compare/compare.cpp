@@ -278,6 +278,7 @@ Comparison compareCaptures(const Side& A, const Side& B) {
 
 CollectivePairing::CollectivePairing(const Side& A, const Side& B, const GroupPair& pair, bool fromA)
     : from_(fromA ? A.analysis : B.analysis),
+      fromGroup_(&from_->groups[size_t(fromA ? pair.a : pair.b)]),
       to_(&(fromA ? *B.analysis : *A.analysis).groups[size_t(fromA ? pair.b : pair.a)]),
       byStep_(pair.sameStepSequence) {
     if (!byStep_) return;
@@ -307,17 +308,18 @@ PairedCollective pairedCollective(const Side& A, const Side& B, const GroupPair&
     return CollectivePairing(A, B, pair, fromA).of(collective);
 }
 
-int worstPairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA) {
-    const Analysis& from = fromA ? *A.analysis : *B.analysis;
-    const Group& g = from.groups[size_t(fromA ? pair.a : pair.b)];
-    const CollectivePairing pairing(A, B, pair, fromA);
+int CollectivePairing::worst() const {
     int worst = -1;
-    for (uint32_t i = 0; i < g.count; ++i) {
-        const Collective& c = from.collectives[g.firstCollective + i];
-        if (!c.complete || (worst >= 0 && c.startSkew() <= from.collectives[size_t(worst)].startSkew())) continue;
-        if (pairing.of(g.firstCollective + i).collective >= 0) worst = int(g.firstCollective + i);
+    for (uint32_t i = 0; i < fromGroup_->count; ++i) {
+        const Collective& c = from_->collectives[fromGroup_->firstCollective + i];
+        if (!c.complete || (worst >= 0 && c.startSkew() <= from_->collectives[size_t(worst)].startSkew())) continue;
+        if (of(fromGroup_->firstCollective + i).collective >= 0) worst = int(fromGroup_->firstCollective + i);
     }
     return worst;
+}
+
+int worstPairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA) {
+    return CollectivePairing(A, B, pair, fromA).worst();
 }
 
 }  // namespace skew

@@ -93,15 +93,19 @@ struct PairedCollective {
     By by = By::Index;
 };
 PairedCollective pairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA, uint32_t collective);
-// The same pairing for many collectives of one side (an events list, the worst paired one): the
-// other side's group indexed once by (step, position).
+// The same pairing for many collectives of one side (an events list, the viewer's selection, the
+// worst paired one): the other side's group indexed once by (step, position). Points into both
+// sides' analyses, which must outlive it.
 class CollectivePairing {
 public:
     CollectivePairing(const Side& a, const Side& b, const GroupPair& pair, bool fromA);
     PairedCollective of(uint32_t collective) const;
+    // worstPairedCollective of this side
+    int worst() const;
 
 private:
     const Analysis* from_;
+    const Group* fromGroup_;
     const Group* to_;
     bool byStep_;
     std::unordered_map<uint64_t, uint32_t> first_;  // (step << 32 | position) -> first such collective of the other side

@@ -459,14 +459,13 @@ struct FileReader::State {
                 return;
             }
             const LaneKey key{uint64_t(r.v[5]), int32_t(r.v[2]), int32_t(r.v[3])};
-            Cached& c = cache[(uint64_t(key.globalPid >> 24) * 0x9E3779B97F4A7C15ull ^ uint64_t(uint32_t(key.device)) * 0xC2B2AE3D27D4EB4Full ^
-                               uint64_t(uint32_t(key.stream)) * 0x165667B19E3779F9ull) >> 58];
-            if (c.lane == ~0u || !(c.key == key)) {
+            Cached& recent = cache[uint64_t(LaneKeyHash()(key)) * 0x9E3779B97F4A7C15ull >> 58];
+            if (recent.lane == ~0u || !(recent.key == key)) {
                 auto [it, fresh] = index.emplace(key, uint32_t(piece.keys.size()));
                 if (fresh) piece.keys.push_back(key);
-                c = {key, it->second};
+                recent = {key, it->second};
             }
-            const uint32_t lane = c.lane;
+            const uint32_t lane = recent.lane;
             StrId name = str(r.isNull(6) ? r.v[7] : r.v[6]);
             if (name == kNoString && !r.isNull(7)) name = str(r.v[7]);
             // an id that cannot be a correlation id joins nothing (kNoCorrelation matches no launch)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/lane_index.h"
+
 namespace skew {
 
 StringTable::StringTable(const StringTable& o) : strings_(o.strings_) {
@@ -39,27 +41,19 @@ void joinLaunches(const Launches& rows, KernelLane& lane, std::vector<bool>* use
     lane.launchLead.clear(), lane.launchDuration.clear(), lane.launchApi.clear(), lane.launchTid.clear();
     lane.launchLead.reserve(n), lane.launchDuration.reserve(n), lane.launchApi.reserve(n), lane.launchTid.reserve(n);
     const auto& ids = rows.correlationId;
-    size_t hint = 0;
+    size_t i = 0;
     for (size_t k = 0; k < n; ++k) {
         const uint32_t corr = lane.correlationId[k];
         // a stream's kernels were launched in order: their ids grow, a few other streams' launches
-        // apart, so the search gallops on from the last one (a whole-range search otherwise)
-        size_t i;
-        if (hint < ids.size() && ids[hint] < corr) {
-            size_t lo = hint + 1, step = 1;
-            while (lo + step < ids.size() && ids[lo + step - 1] < corr) lo += step, step *= 2;
-            const size_t hi = std::min(ids.size(), lo + step);
-            i = size_t(std::lower_bound(ids.begin() + lo, ids.begin() + hi, corr) - ids.begin());
-        } else {
-            i = size_t(std::lower_bound(ids.begin(), ids.end(), corr) - ids.begin());
-        }
+        // apart, so the search gallops on from the last answer; lower_bound(corr) is
+        // upper_bound(corr - 1) for whole numbers
+        i = corr == 0 ? 0 : gallopUpper(ids, i, corr - 1);
         if (corr != kNoCorrelation && i < ids.size() && ids[i] == corr) {
             lane.launchLead.push_back(lane.start[k] - rows.end[i]);
             lane.launchDuration.push_back(rows.duration[i]);
             lane.launchApi.push_back(rows.name[i]);
             lane.launchTid.push_back(rows.tid[i]);
             if (used) (*used)[i] = true;
-            hint = i;
         } else {
             lane.launchLead.push_back(0);
             lane.launchDuration.push_back(0);

@@ -1,6 +1,5 @@
 #include "report/answers_report.h"
 
-
 #include "analysis/answers.h"
 #include "report/format.h"
 

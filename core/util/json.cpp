@@ -121,9 +121,9 @@ JsonWriter& JsonWriter::value(double v) {
 }
 
 void JsonWriter::arrayItems(size_t n, size_t threads, const std::function<void(JsonWriter&, size_t)>& f, size_t run) {
-    if (threads == 0) threads = workerThreads();
+    threads = threadsOr(threads);
     run = std::max<size_t>(run, 1);
-    const size_t runs = (n + run - 1) / run, perRound = std::max<size_t>(threads, 1) * 2;
+    const size_t runs = (n + run - 1) / run, perRound = threads * 2;
     std::vector<std::string> texts(perRound);
     for (size_t first = 0; first < runs; first += perRound) {
         const size_t count = std::min(perRound, runs - first);

@@ -32,8 +32,7 @@ void parallelFor(size_t n, size_t threads, const std::function<void(size_t)>& f)
         }
     };
     // (a thread costs tens of microseconds: one item, or one thread, runs here)
-    if (threads == 0) threads = workerThreads();
-    threads = std::max<size_t>(1, std::min(threads, n));
+    threads = std::max<size_t>(1, std::min(threadsOr(threads), n));
     std::vector<std::thread> pool;
     for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
     work();

@@ -9,6 +9,8 @@ namespace skew {
 
 // One thread per hardware thread, or SKEWSCOPE_LOAD_THREADS when set (a positive number).
 size_t workerThreads();
+// A thread count as the options give it: `threads`, or workerThreads() when it is 0.
+inline size_t threadsOr(size_t threads) { return threads ? threads : workerThreads(); }
 
 // f(i) for every i in [0, n), on up to `threads` threads (0: workerThreads(); the calling one among them), the items
 // handed out in order. Each item must write only its own results, so that the outcome is the same
