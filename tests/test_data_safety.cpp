@@ -188,16 +188,20 @@ TEST(DataSafety, MissingDevicesAreSummarisedWhateverTheIds) {
     EXPECT_LT(skew::describeMissingDevices({0, 2147483647}).size(), 200u);
 }
 
-// Runs `args` as an unprivileged user when this process is root (root ignores folder permissions).
-RunResult runUnprivileged(const std::vector<std::string>& args) {
-    if (::geteuid() != 0) return runSkewscope(args);
-    std::vector<std::string> all = {"--reuid=65534", "--regid=65534", "--clear-groups", binDir() + "/skewscope"};
+// Runs `program` as an unprivileged user when this process is root (root ignores folder
+// permissions), through setpriv (util-linux, installed by scripts/setup-deps.sh).
+RunResult runUnprivileged(const std::string& program, const std::vector<std::string>& args) {
+    if (::geteuid() != 0) return runCommand(program, args);
+    std::vector<std::string> all = {"--reuid=65534", "--regid=65534", "--clear-groups", program};
     all.insert(all.end(), args.begin(), args.end());
     return runCommand("setpriv", all);
 }
 
 TEST(DataSafety, WalExportInAReadOnlyFolderOpensAndLeavesNothing) {
-    if (std::system("command -v setpriv >/dev/null 2>&1") != 0 && ::geteuid() == 0) GTEST_SKIP() << "setpriv is not installed";
+    // as root the folder's permissions would not hold: the test needs setpriv then, and fails without it
+    if (::geteuid() == 0) {
+        ASSERT_EQ(std::system("command -v setpriv >/dev/null 2>&1"), 0) << "setpriv (util-linux) is missing: run scripts/setup-deps.sh";
+    }
     std::string dir = tempDir("wal-readonly");
     fs::permissions(dir, fs::perms::all, fs::perm_options::replace);  // traversable for the unprivileged user
     std::string sub = dir + "/ro";
@@ -212,8 +216,13 @@ TEST(DataSafety, WalExportInAReadOnlyFolderOpensAndLeavesNothing) {
     fs::permissions(sub, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
                              fs::perms::others_read | fs::perms::others_exec,
                     fs::perm_options::replace);
+    // the user the run runs as cannot write there (else the test proves nothing)
+    RunResult probe = runUnprivileged("/bin/sh", {"-c", "touch '" + sub + "/probe'"});
+    EXPECT_NE(probe.exitCode, 0) << "the folder is writable for the run: " << sub;
+    EXPECT_THAT(probe.err, HasSubstr("Permission denied"));
+    ASSERT_FALSE(fs::exists(sub + "/probe"));
     // the temp folder of the runner must be reachable too
-    RunResult r = runUnprivileged({"info", path, "--format", "json"});
+    RunResult r = runUnprivileged(binDir() + "/skewscope", {"info", path, "--format", "json"});
     fs::permissions(sub, fs::perms::owner_all, fs::perm_options::replace);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("\"nccl_kernels\": 33"));
