@@ -12,11 +12,13 @@
 #include <memory>
 #include <random>
 
+#include "advice_texts.h"
 #include "analysis/analysis.h"
 #include "analysis/capture_advice.h"
 #include "analysis/clocks.h"
 #include "analysis/steps.h"
 #include "analysis/why.h"
+#include "chi_square_oracle.h"
 #include "model/lane_index.h"
 #include "model/nvtx_index.h"
 #include "nsys/export_reader.h"
@@ -426,25 +428,10 @@ TEST(Pipeline, CancelStopsTheAnalysis) {
 
 // ---- answers -------------------------------------------------------------------------------
 
-// The upper tail of chi-square, written from its closed forms (odd and even degrees of freedom).
-double chi2Tail(double x, int dof) {
-    if (dof % 2 == 0) {
-        double term = 1, sum = 1;
-        for (int r = 1; r < dof / 2; ++r) sum += (term *= x / 2 / r);
-        return std::exp(-x / 2) * sum;
-    }
-    double sum = 0, term = std::sqrt(x);  // x^(r-1/2) / (1*3*...*(2r-1))
-    for (int r = 1; r <= (dof - 1) / 2; ++r) {
-        sum += term;
-        term *= x / (2 * r + 1);
-    }
-    return std::erfc(std::sqrt(x / 2)) + 2 * std::exp(-x / 2) / std::sqrt(2 * M_PI) * sum;
-}
-
 TEST(Answers, ChiSquareTailMatchesClosedForms) {
     for (int dof : {1, 2, 3, 6, 7})
         for (double x : {0.01, 0.5, 3.841458820694124, 14.0, 40.0, 120.0})
-            EXPECT_NEAR(skew::chiSquareUpperTail(x, dof), chi2Tail(x, dof), 1e-12 + 1e-9 * chi2Tail(x, dof)) << dof << " " << x;
+            EXPECT_NEAR(skew::chiSquareUpperTail(x, dof), chi2TailClosedForm(x, dof), 1e-12 + 1e-9 * chi2TailClosedForm(x, dof)) << dof << " " << x;
     EXPECT_NEAR(skew::chiSquareUpperTail(3.841458820694124, 1), 0.05, 1e-12);
     EXPECT_DOUBLE_EQ(skew::chiSquareUpperTail(0, 3), 1.0);
 }
@@ -928,23 +915,7 @@ std::map<std::string, std::string> adviceFor(const std::vector<std::string>& ver
     return byId;
 }
 
-const std::string kDevices =
-    "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... torchrun ...), or one nsys "
-    "per rank with per-rank names (-o rank_%q{RANK}), and open every file together; check CUDA_VISIBLE_DEVICES";
-const std::string kSampling = "Record what the launching thread was doing: ";
-const std::string kSamplingRest = " --cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks";
-// the two rules whose release could not be placed read the same for every export
-const std::string kWaits =
-    "Capture with --trace=cuda so that stream-wait records are kept, and export without a --tables filter; "
-    "--cuda-event-trace=true, where nsys profile --help lists it, adds CUDA event completion (overhead; auto turns it "
-    "off when CUDA_DEVICE_MAX_CONNECTIONS=1).";
-const std::string kMetrics =
-    "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (earlier releases spell it "
-    "--gpu-metrics-device=all; nsys profile --help shows which yours takes), with --gpu-metrics-frequency for the rate.";
-
-std::string spelledFor(const std::string& version) {
-    return " (options spelled for Nsight Systems " + version + ", the export's version).";
-}
+using namespace testutil::advice;
 
 TEST(CaptureAdvice, ReleaseOfTheExportVersionText) {
     EXPECT_EQ(skew::parseNsysRelease("2024.5.1.113"), (skew::NsysRelease{2024, 5}));
@@ -986,8 +957,7 @@ TEST(CaptureAdvice, OptionsAreSpelledForTheExportsRelease) {
     EXPECT_EQ(adviceFor({"2022.1.3.3"})["no_cpu_sampling"], kSampling + "--sample=process-tree" + kSamplingRest + spelledFor("2022.1.3.3"));
     EXPECT_EQ(adviceFor({"2021.4.1.73"})["no_cpu_sampling"], kSampling + "--sample=cpu" + kSamplingRest + spelledFor("2021.4.1.73"));
     EXPECT_EQ(adviceFor({"2021.5.2.53"})["no_cpu_sampling"],
-              kSampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
-                  kSamplingRest + ".");
+              kSampling + kSampleBoth + kSamplingRest + ".");
 
     // GPU metrics and event trace: the same text whatever the release
     for (const char* v : {"2021.4.1.73", "2023.4.1.97", "2024.7.1.84", "2025.6.1.190", "2026.2.1.210"}) {
@@ -1002,10 +972,9 @@ TEST(CaptureAdvice, UnknownOrMixedReleasesNameBothSpellings) {
     for (const auto& versions : std::vector<std::vector<std::string>>{
              {"2024.5.1.113", "2026.2.1.210"}, {"custom build"}, {""}, {"2026.2.1.210", ""}}) {
         auto byId = adviceFor(versions);
-        EXPECT_EQ(byId["missing_devices"], kDevices + " and --cuda-trace-scope (Nsight Systems 2025.6 and later).");
+        EXPECT_EQ(byId["missing_devices"], kDevices + kTraceScopeBoth);
         EXPECT_EQ(byId["no_cpu_sampling"],
-                  kSampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
-                      kSamplingRest + ".");
+                  kSampling + kSampleBoth + kSamplingRest + ".");
         EXPECT_EQ(byId["no_stream_waits"], kWaits);
         EXPECT_EQ(byId["no_gpu_metrics"], kMetrics);
     }

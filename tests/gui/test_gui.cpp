@@ -16,34 +16,16 @@
 #include "collective_view.h"
 #include "report/format.h"
 #include "gen_fixture.h"
+#include "gui_util.h"
 #include "json_value.h"
 #include "main_window.h"
 #include "models.h"
 
 using namespace testutil;
 using namespace skewui;
+using namespace guitest;
 
 namespace {
-
-const Generated& demo() { return generated("demo", skewgen::demoConfig()); }
-
-bool openAndWait(MainWindow& w, const QStringList& files) {
-    QSignalSpy ok(&w, &MainWindow::sessionLoaded);
-    QSignalSpy failed(&w, &MainWindow::loadFailed);
-    w.openFiles(files);
-    for (int i = 0; i < 600 && ok.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
-    return !ok.isEmpty();
-}
-
-// proxy row of collective (group, index) in the table
-int tableRow(MainWindow& w, int group, uint32_t index) {
-    const auto& cs = w.session()->analysis.collectives;
-    for (int r = 0; r < w.filter()->rowCount(); ++r) {
-        int src = w.filter()->mapToSource(w.filter()->index(r, 0)).row();
-        if (cs[size_t(src)].group == group && cs[size_t(src)].index == index) return r;
-    }
-    return -1;
-}
 
 TEST(Gui, ModelsPassTheModelTester) {
     MainWindow w;

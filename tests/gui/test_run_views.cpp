@@ -20,6 +20,7 @@
 
 #include "collective_view.h"
 #include "gen_fixture.h"
+#include "gui_util.h"
 #include "heatmap_view.h"
 #include "main_window.h"
 #include "model/loader.h"
@@ -32,12 +33,11 @@
 
 using namespace testutil;
 using namespace skewui;
+using namespace guitest;
 
 void PrintTo(const QString& s, std::ostream* os) { *os << '"' << s.toStdString() << '"'; }
 
 namespace {
-
-const Generated& demo() { return generated("demo", skewgen::demoConfig()); }
 
 // a few hundred thousand kernels over 8 ranks, two planted late arrivers far apart
 const Generated& large() {
@@ -52,14 +52,6 @@ const Generated& large() {
         return c;
     }();
     return generated("large-timeline", cfg);
-}
-
-bool openAndWait(MainWindow& w, const QStringList& files) {
-    QSignalSpy ok(&w, &MainWindow::sessionLoaded);
-    QSignalSpy failed(&w, &MainWindow::loadFailed);
-    w.openFiles(files);
-    for (int i = 0; i < 1200 && ok.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
-    return !ok.isEmpty();
 }
 
 SessionPtr load(const std::string& path) {
