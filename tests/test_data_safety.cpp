@@ -7,7 +7,6 @@
 
 #include <sqlite3.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -63,12 +62,11 @@ TEST(DataSafety, StepPatternIsBoundedOnLongTextsAndPathologicalPatterns) {
     EXPECT_TRUE(def.matches(text));
     EXPECT_TRUE(def.matches("ProfilerStep#12"));
     EXPECT_FALSE(def.matches("forward"));
-    // a pattern with nested stars over a long text that does not match at the end: linear, not exponential
+    // a pattern with nested stars over a long text that does not match at the end: linear, not
+    // exponential (a backtracking engine would not finish; the benchmark, not this test, measures time)
     skew::StepPattern evil("((((((((((a*)*)*)*)*)*)*)*)*)*)*$");
-    auto t0 = std::chrono::steady_clock::now();
     EXPECT_TRUE(evil.matches(std::string(100'000, 'a')));
     EXPECT_FALSE(evil.matches(std::string(100'000, 'a') + "b"));
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
     EXPECT_THAT(skew::StepPattern::check("(?=lookahead)"), HasSubstr("invalid perl operator"));
     EXPECT_THROW(skew::StepPattern("(unclosed"), std::invalid_argument);
 }
