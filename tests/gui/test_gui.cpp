@@ -18,6 +18,7 @@
 
 #include "collective_view.h"
 #include "report/format.h"
+#include "export_checks.h"
 #include "gen_fixture.h"
 #include "gui_util.h"
 #include "json_value.h"
@@ -234,10 +235,38 @@ TEST(Gui, ExportsAndRenderDrawTheSameView) {
     ASSERT_TRUE(w.exportView(png, 1600, 900));
     QImage img(png);
     EXPECT_EQ(img.size(), QSize(1600, 900));
+    // the SVG and the PDF hold the view: its title (the collective, its op and step, the late rank
+    // and its lateness, all from the generator's truth), every rank's label, and its bars
+    const skewgen::TruthLate* planted = nullptr;
+    for (const auto& tl : demo().result.late)
+        if (tl.index == 102) planted = &tl;
+    ASSERT_TRUE(planted);
+    const skewgen::TruthCollective* truth = nullptr;
+    for (const auto& tc : demo().result.collectives)
+        if (tc.group == 0 && tc.index == 102) truth = &tc;
+    ASSERT_TRUE(truth);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const auto& m : truth->members) lo = std::min(lo, m.startNs), hi = std::max(hi, m.startNs);
+    const std::string late = demo().result.rankLabels[size_t(planted->planted.rank)];
+    const QString titleStart = QString::fromStdString("G0 #102 " + truth->op + ", step " + std::to_string(planted->planted.step) + " ");
+    const QString titleEnd = QString::fromStdString(", " + late + " late by " + skew::formatDuration(hi - lo));
     ASSERT_TRUE(w.exportView(QString::fromStdString(dir + "/view.svg"), 1600, 900));
-    EXPECT_NE(QString::fromStdString(slurp(dir + "/view.svg")).indexOf("<svg"), -1);
+    const SvgContent svg = readSvg(dir + "/view.svg");
+    ASSERT_EQ(svg.error, QString());
+    EXPECT_EQ(svg.viewBox, QRectF(0, 0, 1600, 900));
+    ASSERT_FALSE(svg.texts.isEmpty());
+    EXPECT_TRUE(svg.texts[0].startsWith(titleStart)) << svg.texts[0].toStdString();
+    EXPECT_TRUE(svg.texts[0].endsWith(titleEnd)) << svg.texts[0].toStdString();
+    for (const auto& label : demo().result.rankLabels) EXPECT_TRUE(svg.hasTextStartingWith(QString::fromStdString(label))) << label;
+    EXPECT_GE(svg.shapes, int(demo().result.rankLabels.size()));  // a bar per rank at least
     ASSERT_TRUE(w.exportView(QString::fromStdString(dir + "/view.pdf"), 1600, 900));
-    EXPECT_EQ(slurp(dir + "/view.pdf").rfind("%PDF", 0), 0u);
+    const PdfContent pdf = readPdf(dir + "/view.pdf");
+    ASSERT_EQ(pdf.error, "");
+    EXPECT_TRUE(pdf.header);
+    EXPECT_EQ(pdf.pages, 1);
+    EXPECT_NE(pdf.text.find((titleStart.trimmed()).toStdString()), std::string::npos) << pdf.text;
+    EXPECT_NE(pdf.text.find(late + " late by " + skew::formatDuration(hi - lo)), std::string::npos) << pdf.text;
+    for (const auto& label : demo().result.rankLabels) EXPECT_NE(pdf.text.find(label), std::string::npos) << label;
     QString err;
     EXPECT_FALSE(w.exportView(QString::fromStdString(dir + "/view.bmp"), 1600, 900, &err));
     EXPECT_NE(err.indexOf(".png"), -1);

@@ -22,6 +22,7 @@
 #include <map>
 
 #include "collective_view.h"
+#include "export_checks.h"
 #include "gen_fixture.h"
 #include "gui_util.h"
 #include "heatmap_view.h"
@@ -989,6 +990,36 @@ TEST(RunViews, RenderDrawsEachViewAsTheViewerExportsIt) {
     const Case cases[] = {{"timeline", w.timeline(), {"--range", "5.38", "5.45"}},
                           {"stepmap", w.stepMap(), {}},
                           {"heatmap", w.heatmap(), {}}};
+    // what each view's SVG and PDF must say, from the generator's truth: the ranks, the big events
+    // labelled with their start skew, the counts in the titles
+    const auto& truth = demo().result;
+    auto skewOf = [](const skewgen::TruthCollective& tc) {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const auto& m : tc.members) lo = std::min(lo, m.startNs), hi = std::max(hi, m.startNs);
+        return hi - lo;
+    };
+    size_t group0 = 0, big = 0;
+    QString skew102;
+    QStringList bigLabels;
+    for (const auto& tc : truth.collectives) {
+        group0 += tc.group == 0;
+        if (skewOf(tc) <= 20'000'000) continue;
+        ++big;
+        bigLabels << "+" + QString::fromStdString(skew::formatDuration(skewOf(tc)));
+        if (tc.group == 0 && tc.index == 102) skew102 = bigLabels.back();
+    }
+    ASSERT_FALSE(skew102.isEmpty());
+    const QString ranks = QString::number(truth.rankLabels.size());
+    struct Expect {
+        QStringList texts;       // each a part of some text element, and of the PDF's text
+        bool rankLabels = true;  // every rank's label shown
+    };
+    const std::map<std::string, Expect> expect = {
+        {"timeline", {{skew102}}},  // the 55 ms late arriver is in the range
+        {"stepmap", {QStringList{QString::number(truth.steps) + " steps", QString::number(truth.collectives.size()) + " collectives",
+                                 QString::number(big) + " big events"} + bigLabels, false}},  // the legend names only the late ranks
+        {"heatmap", {{QString::number(group0) + " collectives \u00d7 " + ranks + " ranks", "step 1", "step " + QString::number(truth.steps)}}},
+    };
     for (const Case& k : cases) {
         SCOPED_TRACE(k.view);
         w.viewTabs()->setCurrentWidget(k.tab);
@@ -997,7 +1028,22 @@ TEST(RunViews, RenderDrawsEachViewAsTheViewerExportsIt) {
             const std::string mine = dir + "/viewer-" + k.view + "." + ext;
             QString err;
             ASSERT_TRUE(w.exportView(QString::fromStdString(mine), 1400, 800, &err)) << err.toStdString();
-            EXPECT_GT(std::filesystem::file_size(mine), 1000u);
+        }
+        const Expect& want = expect.at(k.view);
+        const SvgContent svg = readSvg(dir + "/viewer-" + k.view + ".svg");
+        ASSERT_EQ(svg.error, QString());
+        EXPECT_EQ(svg.viewBox, QRectF(0, 0, 1400, 800));
+        EXPECT_GE(svg.shapes, 50);  // bars, cells or markers, and axes: drawn as vectors
+        const PdfContent pdf = readPdf(dir + "/viewer-" + k.view + ".pdf");
+        ASSERT_EQ(pdf.error, "");
+        EXPECT_TRUE(pdf.header);
+        EXPECT_EQ(pdf.pages, 1);
+        QStringList texts = want.texts;
+        if (want.rankLabels)
+            for (const auto& l : truth.rankLabels) texts << QString::fromStdString(l);
+        for (const QString& t : texts) {
+            EXPECT_TRUE(svg.hasTextContaining(t)) << t.toStdString() << " not in " << svg.texts.join(" | ").toStdString();
+            EXPECT_NE(pdf.text.find(t.toStdString()), std::string::npos) << t.toStdString() << " not in " << pdf.text;
         }
         std::vector<std::string> args = {"render", demo().path, "--view", k.view, "--collective", "0:102", "--output", dir + "/render-" + k.view + ".png",
                                          "--size", "1400x800"};
