@@ -16,6 +16,7 @@
 #include "analysis/analysis.h"
 #include "analysis/capture_advice.h"
 #include "analysis/clocks.h"
+#include "analysis/grouping.h"
 #include "analysis/steps.h"
 #include "analysis/why.h"
 #include "chi_square_oracle.h"
@@ -414,6 +415,30 @@ TEST(Grouping, LaneWithoutPartnersIsReported) {
     EXPECT_THAT(a.unmatched[0].reason, HasSubstr("(stream 60)"));
 }
 
+// A kernel whose name carries no op takes the op of the innermost NCCL-domain NVTX range that
+// encloses its launch on the launching thread (analysis-spec.md, Kernels and collectives); the
+// search walks back over at most 8 of that thread's NCCL ranges that start at or before the launch
+// (core/analysis/grouping.cpp): an enclosing range with 7 others after it is found, with 8 it is not.
+TEST(Grouping, OpOfAGenericKernelFromTheNvtxRangeWithinEightRangesBack) {
+    const std::string generic = "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)";
+    for (int between : {0, 7, 8}) {
+        SCOPED_TRACE(std::to_string(between) + " NCCL ranges between the enclosing one and the launch");
+        ProfileBuilder b;
+        b.rank(0);
+        b.nvtx(0, T, T + 10 * kMs, "ncclAllGather");  // encloses the launch below
+        for (int i = 0; i < between; ++i) b.nvtx(0, T + (i + 1) * 10 * kUs, T + (i + 1) * 10 * kUs + kUs, "ncclReduceScatter");
+        b.nvtx(0, T + 500 * kUs, T + 501 * kUs, "forward");  // not an NCCL range: not counted
+        b.nvtx(0, T + 5 * kMs, T + 6 * kMs, "ncclBroadcast", 2);  // another thread: not counted
+        b.launch(0, 7, T + 1 * kMs, T + 1 * kMs + 5 * kUs);
+        b.kernel(0, 56, T + 2 * kMs, T + 3 * kMs, generic, 7);
+        skew::Profile p = b.build();
+        ASSERT_EQ(p.opOfName(p.ranks[0].lanes[0].name[0]), skew::CollOp::Unknown);  // the name gives none
+        ASSERT_TRUE(p.ranks[0].lanes[0].hasLaunch(0));
+        skew::KernelOps ops(p);
+        EXPECT_EQ(ops(p.ranks[0], p.ranks[0].lanes[0], 0), between < 8 ? skew::CollOp::AllGather : skew::CollOp::Unknown);
+    }
+}
+
 TEST(Pipeline, CancelStopsTheAnalysis) {
     skew::Profile p = alternating(6, false).build();
     skew::AnalysisOptions o;
@@ -707,6 +732,34 @@ TEST(Alignment, MissingKernelMakesAPartialCollectiveNamedAsMismatch) {
     EXPECT_EQ(a.lateRank(sixth), 2);
 }
 
+// Alignment that finds no shift: two lanes with the same ops (so they group, 80% alike) in another
+// order (alternating on dev 0, in two blocks on dev 1) agree at no shift on 90% of their ops. The
+// group names it, rank and reference (docs/analysis.md, Matching), and the lane is merged by end
+// time alone: its kernels pair only where the ops happen to agree.
+TEST(Alignment, LaneWhoseOpsLineUpAtNoShiftIsNamed) {
+    ProfileBuilder b;
+    for (int r = 0; r < 2; ++r) b.rank(r);
+    const int n = 20;
+    for (int c = 0; c < n; ++c) {
+        const int64_t t0 = T + c * 10 * kMs;
+        b.kernel(0, 56, t0, t0 + 2 * kMs, c % 2 ? RS : AG);
+        b.kernel(1, 56, t0 + 10 * kUs, t0 + 2 * kMs + 5 * kUs, c < n / 2 ? AG : RS);
+    }
+    b.kernel(0, 56, T + n * 10 * kMs, T + n * 10 * kMs + 2 * kMs, AG);  // dev 0 has one more: the reference
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    const auto& g = a.groups[0];
+    ASSERT_EQ(g.width(), 2u);
+    EXPECT_THAT(g.validation.messages, ::testing::Contains("dev 1: op sequence does not line up with dev 0"));
+    // end times 5 us apart: same-op kernels of one moment pair, the others stand alone. Dev 0
+    // alternates AG RS; dev 1 runs 10 AG then 10 RS: they agree at even c < 10 and odd c >= 10
+    uint32_t pairs = 0;
+    for (int c = 0; c < n; ++c) pairs += (c < n / 2) == (c % 2 == 0);
+    EXPECT_EQ(g.complete, pairs);
+    EXPECT_EQ(g.count, uint32_t(n + 1 + (n - int(pairs))));
+}
+
 // Per-collective numbers on exact inputs: skews, excess, big, late and early arriver.
 TEST(Collectives, SkewsExcessAndBigFromTheMembers) {
     ProfileBuilder b;
@@ -887,6 +940,83 @@ TEST(Clocks, AnOffsetUnderTheThresholdIsEstimatedButNotApplied) {
     o.clockOffsetMinNs = 20 * kUs;
     EXPECT_TRUE(skew::refineClocks(f.p, f.a, o));
     EXPECT_EQ(f.p.ranks[2].clockOffsetNs, -(20 * kUs + 1050));
+}
+
+// The first rank's file without a complete collective: dev 0 (file 0) shares group 0 only with
+// dev 1's stream 8, where dev 1 lacks every collective; group 1 runs on dev 1 (file 1) and on dev 2
+// and dev 3 (file 2), and dev 1 ends `ahead` + jitter after the other two. No file is then the
+// reference (docs/analysis.md: offsets are relative to the first rank's file):
+// each file's offset is its negated median residual against the collectives' median ends (the
+// upper middle one), so file 2 (two of the three ranks, the median) keeps its clock, file 1 is
+// shifted back by its median residual, and file 0, with nothing to estimate from, keeps its clock.
+TEST(Clocks, FirstFileWithoutACompleteCollectiveLeavesTheMedianAsReference) {
+    const int64_t ahead = 3 * kMs;
+    ProfileBuilder b;
+    for (int d = 0; d < 4; ++d) b.rank(d);
+    for (int c = 0; c < 5; ++c) {
+        const int64_t start = T + c * kMs, end = start + 200 * kUs;
+        b.kernel(0, 8, start, end, AG);  // group 0: dev 0 alone
+        b.kernel(2, 7, start, end, RS).kernel(3, 7, start, end, RS);
+        b.kernel(1, 7, start + ahead, end + ahead + kJitter[c], RS);
+    }
+    b.kernel(1, 8, T + 100 * kMs, T + 101 * kMs, AG);  // dev 1's stream 8: none of group 0's collectives
+    skew::Profile p = b.build();
+    skew::InputFile f1, f2;
+    f1.path = "node1.sqlite";
+    f2.path = "node2.sqlite";
+    p.inputs.push_back(f1);
+    p.inputs.push_back(f2);
+    for (int r = 1; r < 4; ++r) {
+        const int file = r == 1 ? 1 : 2;
+        p.ranks[size_t(r)].file = file;
+        p.processes[size_t(p.ranks[size_t(r)].process)].file = file;
+    }
+    const skew::Profile before = p;
+    // the groups as alignment would leave them: group 0 every collective partial (dev 1 lacks it)
+    Analysis a;
+    skew::Group g0;
+    for (int r : {0, 1}) {
+        skew::GroupLane gl;
+        gl.rank = r;
+        gl.lane = r;  // dev 0's stream 8, dev 1's stream 8 (its lanes: 7, 8)
+        g0.lanes.push_back(gl);
+    }
+    for (uint32_t c = 0; c < 5; ++c) g0.cells.insert(g0.cells.end(), {c, skew::kMissing});
+    g0.count = 5;
+    skew::Group g1;
+    for (int r : {1, 2, 3}) {
+        skew::GroupLane gl;
+        gl.rank = r;
+        gl.lane = 0;
+        gl.kernels = {0, 1, 2, 3, 4};
+        g1.lanes.push_back(gl);
+    }
+    for (uint32_t c = 0; c < 5; ++c) g1.cells.insert(g1.cells.end(), {c, c, c});
+    g1.count = g1.complete = 5;
+    a.groups = {g0, g1};
+    a.clocks.assign(4, {});
+    ASSERT_EQ(p.ranks[1].lanes.size(), 2u);
+    ASSERT_EQ(p.ranks[1].lanes[1].stream, 8);
+    ASSERT_TRUE(skew::refineClocks(p, a, skew::AnalysisOptions{}));
+    // file 1's residuals: ahead + {0, 100, -100, 300, 50}, median ahead + 50
+    const int64_t shift = -(ahead + 50);
+    EXPECT_EQ(a.clocks[0].estimateNs, 0);
+    EXPECT_EQ(a.clocks[1].estimateNs, shift);
+    EXPECT_EQ(a.clocks[2].estimateNs, 0);
+    EXPECT_EQ(a.clocks[3].estimateNs, 0);
+    EXPECT_EQ(p.ranks[0].clockOffsetNs, 0);
+    EXPECT_EQ(p.ranks[1].clockOffsetNs, shift);
+    EXPECT_EQ(p.ranks[2].clockOffsetNs, 0);
+    EXPECT_EQ(p.inputs[0].alignNs, 0);
+    EXPECT_EQ(p.inputs[1].alignNs, shift);
+    EXPECT_EQ(p.inputs[2].alignNs, 0);
+    for (size_t k = 0; k < 5; ++k) {
+        EXPECT_EQ(p.ranks[1].lanes[0].end(k), before.ranks[1].lanes[0].end(k) + shift);
+        EXPECT_EQ(p.ranks[0].lanes[0].end(k), before.ranks[0].lanes[0].end(k));
+        EXPECT_EQ(p.ranks[2].lanes[0].end(k), before.ranks[2].lanes[0].end(k));
+    }
+    ASSERT_EQ(a.warnings.size(), 1u);
+    EXPECT_EQ(a.warnings[0], "clock of dev 1 shifted by -3000050 ns so that collective ends line up (per-file host clock offset)");
 }
 
 // ---- capture advice: option spellings per Nsight Systems release -------------------------------
