@@ -217,8 +217,7 @@ TEST(DataSafety, WalExportInAReadOnlyFolderOpensAndLeavesNothing) {
     // the user the run runs as cannot write there (else the test proves nothing)
     RunResult probe = runUnprivileged("/bin/sh", {"-c", "touch '" + sub + "/probe'"});
     EXPECT_NE(probe.exitCode, 0) << "the folder is writable for the run: " << sub;
-    EXPECT_THAT(probe.err, HasSubstr("Permission denied"));
-    ASSERT_FALSE(fs::exists(sub + "/probe"));
+    ASSERT_FALSE(fs::exists(sub + "/probe")) << "the folder is writable for the run: " << sub;
     // the temp folder of the runner must be reachable too
     RunResult r = runUnprivileged(binDir() + "/skewscope", {"info", path, "--format", "json"});
     fs::permissions(sub, fs::perms::owner_all, fs::perm_options::replace);
