@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Skewscope builds and tests with, when any is missing.
 set -euo pipefail
+# util-linux gives the tests setpriv (a run as an unprivileged user when the tests run as root);
+# poppler-utils gives pdftotext and pdfinfo (the tests read the text and pages of PDF exports)
 pkgs=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6svg6-dev libqcustomplot-dev
-      libsqlite3-dev sqlite3 libre2-dev libgtest-dev xvfb xauth)
+      libsqlite3-dev sqlite3 libre2-dev libgtest-dev xvfb xauth util-linux poppler-utils)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -123,6 +123,47 @@ TEST(BadInputs, NsysRepIsConvertedWhenNsysIsOnPath) {
     std::filesystem::remove_all(dir);
 }
 
+// A .qdrep (the report file of older Nsight Systems releases, before .nsys-rep) is a report too:
+// without `nsys` on PATH, exit 3 with the one line that gives the command to convert it (README.md,
+// exit codes; docs/analysis.md); with `nsys` on PATH it is converted and read like a .nsys-rep.
+TEST(BadInputs, QdrepIsAReportToConvert) {
+    std::string dir = tempDir("qdrep");
+    writeFile(dir + "/old capture.qdrep", "report bytes");
+    const std::string report = dir + "/old capture.qdrep";
+    for (const char* command : {"info", "analyze", "render"}) {
+        SCOPED_TRACE(command);
+        std::vector<std::string> args = {command, report};
+        if (std::string(command) == "render") args.insert(args.end(), {"--collective", "1", "--output", dir + "/r.png"});
+        RunResult r = runSkewscope(args, "PATH=/usr/bin:/bin QT_QPA_PLATFORM=offscreen");
+        EXPECT_EQ(r.exitCode, 3);
+        EXPECT_EQ(r.err, "skewscope: " + report + " is an Nsight Systems report, not an SQLite export, and `nsys` is not on PATH; "
+                         "convert it with: nsys export --type sqlite --output " + dir + "/old capture.sqlite " + report + "\n");
+        EXPECT_TRUE(r.out.empty());
+    }
+    EXPECT_THROW(skew::loadProfile({report}), skew::InputError);
+    // with nsys: converted into a private folder, read, the copy removed, the report untouched
+    std::string bin = dir + "/bin";
+    std::filesystem::create_directories(bin);
+    {
+        std::ofstream f(bin + "/nsys");
+        f << "#!/bin/sh\n[ \"$1\" = export ] && [ \"$4\" = --output ] || exit 9\ncp '" << realDataDir()
+          << "/nsysai-mfu_2gpu_before.sqlite' \"$5\"\necho \"$5\" > '" << dir << "/converted-to'\n";
+    }
+    std::filesystem::permissions(bin + "/nsys", std::filesystem::perms::owner_all);
+    RunResult r = runSkewscope({"info", report, "--format", "json"}, "PATH=" + bin + ":/usr/bin:/bin TMPDIR=" + dir);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("\"nccl_kernels\": 33"), std::string::npos);
+    std::string converted = slurp(dir + "/converted-to");
+    ASSERT_FALSE(converted.empty());
+    converted.pop_back();
+    EXPECT_EQ(converted, std::filesystem::path(converted).parent_path().string() + "/old capture.sqlite");
+    EXPECT_EQ(converted.rfind(dir + "/skewscope-", 0), 0u);
+    EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(converted).parent_path()));
+    EXPECT_EQ(slurp(report), "report bytes");
+    EXPECT_FALSE(std::filesystem::exists(dir + "/old capture.sqlite"));  // nothing beside the report
+    std::filesystem::remove_all(dir);
+}
+
 TEST(BadInputs, UsageErrorsExitTwo) {
     EXPECT_EQ(runSkewscope({"info"}).exitCode, 2);
     EXPECT_EQ(runSkewscope({"info", "x.sqlite", "--format", "yaml"}).exitCode, 2);

@@ -1,17 +1,22 @@
-// `skewscope compare`: on the real before/after pair each side equals `analyze` of its file and
-// every delta equals the difference of the two analyses; on generated pairs the "after" capture
-// without the planted big events loses exactly their excess, and the recurring positions of the
-// step disappear; groups pair by op mix (80% alike) and rank count, and every group that does not
+// `skewscope compare`: on two hand-built captures every figure of each side and every delta is
+// computed by hand (CompareByHand); on the real before/after pair each side equals `analyze` of
+// its file and every delta equals the difference of the two analyses (a consistency test: its
+// expected numbers come from `analyze`, which shares the analysis with compare, so an error in the
+// analysis itself would pass it), and the verdict's numbers are the exports' rows read with SQL;
+// on generated pairs the "after" capture without the planted big events loses exactly their
+// excess, and the recurring positions of the step disappear; groups pair by op mix (80% alike) and rank count, and every group that does not
 // pair is named, with why, in text, Markdown and JSON; the reports give A -> B of every figure.
 
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <tuple>
 
+#include <sqlite3.h>
 
 #include "compare/compare.h"
 #include "gen_fixture.h"
@@ -65,6 +70,184 @@ SideCost jsonCost(const testjson::Value& analysis, int64_t group) {
     return c;
 }
 
+// ---- by hand ---------------------------------------------------------------------------------
+
+struct Built {
+    skew::Profile p;
+    skew::Analysis a;
+    skew::Side side() const { return {&p, &a}; }
+};
+
+
+// A capture of 2 ranks and 6 AllGathers, 100 ms apart at 1 s + 100 ms x c: rank r starts at
+// start[c][r] after that and ends at 2 ms + end[c][r] after it. `cpuLate` gives the (collective,
+// rank) whose kernel has a launch row that ends 40 us after the collective's first start; no other
+// kernel has one.
+struct HandCollective {
+    int64_t start[2], end[2];
+};
+std::unique_ptr<Built> handCapture(const std::vector<HandCollective>& cs, std::pair<int, int> cpuLate = {-1, -1}) {
+    const std::string AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    ProfileBuilder pb;
+    pb.rank(0);
+    pb.rank(1);
+    for (size_t c = 0; c < cs.size(); ++c) {
+        const int64_t t = 1'000'000'000 + int64_t(c) * 100 * kMs;
+        for (int r = 0; r < 2; ++r) {
+            const bool launched = cpuLate == std::pair<int, int>{int(c), r};
+            pb.kernel(r, 56, t + cs[c].start[r], t + 2 * kMs + cs[c].end[r], AG, launched ? 40u : skew::kNoCorrelation);
+            if (launched) pb.launch(r, 40, t + 30'000, t + 40'000);
+        }
+    }
+    auto b = std::make_unique<Built>();
+    b->p = pb.build();
+    b->a = skew::analyze(b->p);
+    return b;
+}
+
+constexpr int64_t kUs = 1'000;
+
+// Every figure of compare on two small captures, worked out by hand from their member times
+// (durations d = 2 ms + end - start; excess = d0 + d1 - 2 min = |d0 - d1|; percentiles by linear
+// interpolation at q (n - 1): p50 the mean of the 3rd and 4th of 6, p90 halfway from the 5th to the
+// 6th). A: start skews 20, 40, 25000 (big), 60, 80, 100 us; B: 10, 10, 30, 20, 50, 40 us, no big
+// event, and one cpu_launch late arriver.
+TEST(Compare, CompareByHand) {
+    // {start dev 0, start dev 1}, {end dev 0, end dev 1} (after 2 ms)
+    auto A = handCapture({{{0, 20 * kUs}, {0, 2 * kUs}},
+                          {{40 * kUs, 0}, {0, 4 * kUs}},
+                          {{0, 25 * kMs}, {24 * kMs, 24 * kMs + 6 * kUs}},
+                          {{0, 60 * kUs}, {0, 8 * kUs}},
+                          {{80 * kUs, 0}, {0, 2 * kUs}},
+                          {{0, 100 * kUs}, {0, 4 * kUs}}});
+    auto B = handCapture({{{0, 10 * kUs}, {0, 2 * kUs}},
+                          {{10 * kUs, 0}, {0, 2 * kUs}},
+                          {{0, 30 * kUs}, {0, 2 * kUs}},
+                          {{20 * kUs, 0}, {0, 4 * kUs}},
+                          {{50 * kUs, 0}, {0, 2 * kUs}},
+                          {{0, 40 * kUs}, {0, 6 * kUs}}},
+                         {4, 0});  // dev 0 in collective 5: launched 40 us after the first start, of its 50 us late
+    ASSERT_EQ(A->a.groups.size(), 1u);
+    ASSERT_EQ(B->a.groups.size(), 1u);
+    skew::Comparison c = skew::compareCaptures(A->side(), B->side());
+    ASSERT_EQ(c.pairs.size(), 1u);
+    const skew::GroupPair& pair = c.pairs[0];
+    const skew::GroupDelta &va = pair.valuesA, &vb = pair.valuesB, &d = pair.delta;
+    // A: start skews sorted 20 40 60 80 100 25000 us: p50 70 us, p90 100 + (25000 - 100) / 2 us
+    EXPECT_EQ(va.startSkew.p50, 70 * kUs);
+    EXPECT_EQ(va.startSkew.p90, 12'550 * kUs);
+    EXPECT_EQ(va.startSkew.max, 25 * kMs);
+    // end skews 2 4 6 8 2 4 us: sorted 2 2 4 4 6 8
+    EXPECT_EQ(va.endSkew.p50, 4 * kUs);
+    EXPECT_EQ(va.endSkew.p90, 7 * kUs);
+    EXPECT_EQ(va.endSkew.max, 8 * kUs);
+    // durations (us): 2000/1982, 1960/2004, 26000/1006, 2000/1948, 1920/2002, 2000/1904
+    const int64_t totalA = (3982 + 3964 + 27006 + 3948 + 3922 + 3904) * kUs, excessA = (18 + 44 + 24994 + 52 + 82 + 96) * kUs;
+    EXPECT_EQ(va.excessNs, excessA);
+    EXPECT_NEAR(va.costShare, double(excessA) / double(totalA), 1e-12);
+    EXPECT_EQ(va.bigCount, 1);
+    EXPECT_EQ(va.bigExcessNs, 24'994 * kUs);
+    // late: dev 1, dev 0, dev 1, dev 1, dev 0, dev 1; lateness without the big one: dev 0 40 + 80
+    // over 5, dev 1 20 + 60 + 100 over 5
+    ASSERT_EQ(va.perRank.size(), 2u);
+    EXPECT_EQ(va.perRank[0].lastCount, 2);
+    EXPECT_EQ(va.perRank[1].lastCount, 4);
+    EXPECT_EQ(va.perRank[0].meanLatenessExclBigNs, 24 * kUs);
+    EXPECT_EQ(va.perRank[1].meanLatenessExclBigNs, 36 * kUs);
+    const auto causeIndex = [](skew::Cause x) { return size_t(x); };
+    EXPECT_EQ(va.causes[causeIndex(skew::Cause::Unknown)], 6);  // no launch rows
+    EXPECT_EQ(va.bigCauses[causeIndex(skew::Cause::Unknown)], 1);
+
+    // B: start skews sorted 10 10 20 30 40 50 us; ends 2 2 2 4 2 6 us, sorted 2 2 2 2 4 6
+    EXPECT_EQ(vb.startSkew.p50, 25 * kUs);
+    EXPECT_EQ(vb.startSkew.p90, 45 * kUs);
+    EXPECT_EQ(vb.startSkew.max, 50 * kUs);
+    EXPECT_EQ(vb.endSkew.p50, 2 * kUs);
+    EXPECT_EQ(vb.endSkew.p90, 5 * kUs);
+    EXPECT_EQ(vb.endSkew.max, 6 * kUs);
+    // durations (us): 2000/1992, 1990/2002, 2000/1972, 1980/2004, 1950/2002, 2000/1966
+    const int64_t totalB = (3992 + 3992 + 3972 + 3984 + 3952 + 3966) * kUs, excessB = (8 + 12 + 28 + 24 + 52 + 34) * kUs;
+    EXPECT_EQ(vb.excessNs, excessB);
+    EXPECT_NEAR(vb.costShare, double(excessB) / double(totalB), 1e-12);
+    EXPECT_EQ(vb.bigCount, 0);
+    EXPECT_EQ(vb.bigExcessNs, 0);
+    // late: dev 1, dev 0, dev 1, dev 0, dev 0, dev 1; lateness dev 0 10 + 20 + 50, dev 1 10 + 30 + 40, over 6
+    EXPECT_EQ(vb.perRank[0].lastCount, 3);
+    EXPECT_EQ(vb.perRank[1].lastCount, 3);
+    EXPECT_EQ(vb.perRank[0].meanLatenessExclBigNs, 13'333);  // 80 us / 6, rounded
+    EXPECT_EQ(vb.perRank[1].meanLatenessExclBigNs, 13'333);
+    // collective 5: cpu 40 us of 50 us late (at least half): cpu_launch; the rest have no launch row
+    EXPECT_EQ(vb.causes[causeIndex(skew::Cause::CpuLaunch)], 1);
+    EXPECT_EQ(vb.causes[causeIndex(skew::Cause::Unknown)], 5);
+
+    // B - A
+    EXPECT_EQ(d.collectives, 0);
+    EXPECT_EQ(d.complete, 0);
+    EXPECT_EQ(d.startSkew.p50, -45 * kUs);
+    EXPECT_EQ(d.startSkew.p90, -12'505 * kUs);
+    EXPECT_EQ(d.startSkew.max, -24'950 * kUs);
+    EXPECT_EQ(d.endSkew.p50, -2 * kUs);
+    EXPECT_EQ(d.endSkew.p90, -2 * kUs);
+    EXPECT_EQ(d.endSkew.max, -2 * kUs);
+    EXPECT_EQ(d.excessNs, (158 - 25'286) * kUs);
+    EXPECT_NEAR(d.costShare, 158.0 / 23'858.0 - 25'286.0 / 46'726.0, 1e-12);
+    EXPECT_EQ(d.bigCount, -1);
+    EXPECT_EQ(d.bigExcessNs, -24'994 * kUs);
+    ASSERT_EQ(d.perRank.size(), 2u);
+    EXPECT_EQ(d.perRank[0].lastCount, 1);
+    EXPECT_EQ(d.perRank[1].lastCount, -1);
+    EXPECT_EQ(d.perRank[0].meanLatenessExclBigNs, 13'333 - 24'000);
+    EXPECT_EQ(d.perRank[1].meanLatenessExclBigNs, 13'333 - 36'000);
+    EXPECT_EQ(d.causes[causeIndex(skew::Cause::CpuLaunch)], 1);
+    EXPECT_EQ(d.causes[causeIndex(skew::Cause::Unknown)], -1);
+    EXPECT_EQ(d.causes[causeIndex(skew::Cause::GpuDependency)], 0);
+    EXPECT_EQ(d.bigCauses[causeIndex(skew::Cause::Unknown)], -1);
+    EXPECT_FALSE(d.hasStepTime);  // no NVTX steps
+    // 6 collectives a side, no steps: both cautions
+    EXPECT_EQ(pair.cautions.size(), 2u);
+}
+
+// A consistency test: each side is `analyze` of its file, and each delta the difference of the two
+// analyses' figures (both from the same analysis code; CompareByHand checks the numbers themselves).
+// A real 2-GPU export's SendRecv collectives read with SQL alone: the k-th NCCL kernel of device
+// 0 with the k-th of device 1 (one stream each, every collective complete); start skews, and the
+// cost from the kernels' durations (docs/analysis.md).
+struct SqlSide {
+    std::vector<int64_t> skews;
+    int64_t total = 0, excess = 0;
+    double share() const { return double(excess) / double(total); }
+    int64_t big() const { return std::count_if(skews.begin(), skews.end(), [](int64_t k) { return k > 20 * kMs; }); }
+    int64_t p90() const {  // linear interpolation at 0.9 (n - 1), rounded
+        std::vector<int64_t> v = skews;
+        std::sort(v.begin(), v.end());
+        const double at = 0.9 * double(v.size() - 1);
+        const size_t lo = size_t(at);
+        return std::llround(double(v[lo]) + (double(v[std::min(lo + 1, v.size() - 1)]) - double(v[lo])) * (at - double(lo)));
+    }
+};
+SqlSide sqlSide(const std::string& path) {
+    std::vector<std::pair<int64_t, int64_t>> dev[2];
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db,
+                       "SELECT k.deviceId, k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName "
+                       "WHERE s.value LIKE 'nccl%' ORDER BY k.start",
+                       -1, &st, nullptr);
+    while (sqlite3_step(st) == SQLITE_ROW) dev[sqlite3_column_int(st, 0) == 0 ? 0 : 1].push_back({sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)});
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    SqlSide out;
+    EXPECT_EQ(dev[0].size(), dev[1].size()) << path;
+    for (size_t k = 0; k < std::min(dev[0].size(), dev[1].size()); ++k) {
+        out.skews.push_back(std::llabs(dev[0][k].first - dev[1][k].first));
+        const int64_t d0 = dev[0][k].second - dev[0][k].first, d1 = dev[1][k].second - dev[1][k].first;
+        out.total += d0 + d1;
+        out.excess += d0 + d1 - 2 * std::min(d0, d1);
+    }
+    return out;
+}
+
 TEST(Compare, RealPairEachSideIsItsAnalysisAndDeltasAreDifferences) {
     const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
     RunResult r = runSkewscope({"compare", before, "--vs", after, "--format", "json"});
@@ -112,10 +295,15 @@ TEST(Compare, RealPairEachSideIsItsAnalysisAndDeltasAreDifferences) {
     EXPECT_EQ(ga["cost"]["total_ns"].i64(), costA.total);
     EXPECT_EQ(d["excess_ns"].i64(), costB.excess - costA.excess);
     EXPECT_NEAR(d["cost_share"].num, costB.share() - costA.share(), 1e-6);
-    // the text opens with the verdict in numbers
+    // the text opens with the verdict in numbers, each worked out here from the exports' rows
+    const SqlSide sqlA = sqlSide(before), sqlB = sqlSide(after);
+    ASSERT_EQ(sqlA.skews.size(), 33u);
+    ASSERT_EQ(sqlB.skews.size(), 31u);
     RunResult text = runSkewscope({"compare", before, "--vs", after});
-    EXPECT_THAT(text.out, HasSubstr("Verdict: start-skew cost 54.5% -> 67.5% of NCCL kernel time; big events 0 -> 0; p90 start skew "
-                                    "655.9 us -> 2.96 ms; median step: no NVTX steps."));
+    EXPECT_THAT(text.out, HasSubstr("Verdict: start-skew cost " + skew::formatShare(sqlA.share()) + " -> " + skew::formatShare(sqlB.share()) +
+                                    " of NCCL kernel time; big events " + std::to_string(sqlA.big()) + " -> " + std::to_string(sqlB.big()) +
+                                    "; p90 start skew " + skew::formatDuration(sqlA.p90()) + " -> " + skew::formatDuration(sqlB.p90()) +
+                                    "; median step: no NVTX steps."));
 }
 
 // The id of the group of an analyze JSON whose op counts are those the generator wrote for its
@@ -243,6 +431,7 @@ struct Loaded {
     skew::Side side() const { return {&p, &a}; }
 };
 
+// A consistency test: compare's figures for each side are those `analyze` prints for it.
 TEST(Compare, EachSidesFiguresAreItsAnalysis) {
     const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
     Loaded A(before), B(after);
@@ -461,11 +650,6 @@ TEST(Compare, GroupsUnpairedByOpsAreNamedInEveryFormat) {
 // Pairing by op mix and rank count (docs/analysis.md): the similarity of two groups is 1 - half the
 // sum of the differences of their op shares, and groups pair at 0.8 or more on the same number of
 // ranks. Built by hand: A runs 10 AllGathers on 2 ranks.
-struct Built {
-    skew::Profile p;
-    skew::Analysis a;
-    skew::Side side() const { return {&p, &a}; }
-};
 std::unique_ptr<Built> buildRun(int ranks, const std::vector<std::string>& ops) {
     const std::string AG = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
     const std::string RS = "ncclDevKernel_ReduceScatter_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
@@ -532,7 +716,8 @@ TEST(Compare, GroupsPairByOpMixAtLeast80PercentAlikeOnTheSameRanks) {
 // The report gives each figure as A -> B (B - A): skews with their max, the cost, big events and
 // their causes, the causes of all late arrivals, per rank the last arrivals and the mean lateness;
 // and on the real pair (33 and 31 SendRecv, no steps) it cautions that the collectives are few and
-// pair by index. Every expected number is from the two analyze JSONs.
+// pair by index. Every expected number is from the two analyze JSONs: a consistency test of the
+// report's layout and arithmetic, not of the figures (CompareByHand checks those).
 TEST(Compare, ReportGivesAToBOfEveryFigureAndCautions) {
     const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
     testjson::Value a = testjson::parse(runSkewscope({"analyze", before, "--format", "json"}).out);

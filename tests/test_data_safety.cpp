@@ -7,7 +7,6 @@
 
 #include <sqlite3.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -63,12 +62,11 @@ TEST(DataSafety, StepPatternIsBoundedOnLongTextsAndPathologicalPatterns) {
     EXPECT_TRUE(def.matches(text));
     EXPECT_TRUE(def.matches("ProfilerStep#12"));
     EXPECT_FALSE(def.matches("forward"));
-    // a pattern with nested stars over a long text that does not match at the end: linear, not exponential
+    // a pattern with nested stars over a long text that does not match at the end: linear, not
+    // exponential (a backtracking engine would not finish; the benchmark, not this test, measures time)
     skew::StepPattern evil("((((((((((a*)*)*)*)*)*)*)*)*)*)*$");
-    auto t0 = std::chrono::steady_clock::now();
     EXPECT_TRUE(evil.matches(std::string(100'000, 'a')));
     EXPECT_FALSE(evil.matches(std::string(100'000, 'a') + "b"));
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
     EXPECT_THAT(skew::StepPattern::check("(?=lookahead)"), HasSubstr("invalid perl operator"));
     EXPECT_THROW(skew::StepPattern("(unclosed"), std::invalid_argument);
 }
@@ -188,16 +186,20 @@ TEST(DataSafety, MissingDevicesAreSummarisedWhateverTheIds) {
     EXPECT_LT(skew::describeMissingDevices({0, 2147483647}).size(), 200u);
 }
 
-// Runs `args` as an unprivileged user when this process is root (root ignores folder permissions).
-RunResult runUnprivileged(const std::vector<std::string>& args) {
-    if (::geteuid() != 0) return runSkewscope(args);
-    std::vector<std::string> all = {"--reuid=65534", "--regid=65534", "--clear-groups", binDir() + "/skewscope"};
+// Runs `program` as an unprivileged user when this process is root (root ignores folder
+// permissions), through setpriv (util-linux, installed by scripts/setup-deps.sh).
+RunResult runUnprivileged(const std::string& program, const std::vector<std::string>& args) {
+    if (::geteuid() != 0) return runCommand(program, args);
+    std::vector<std::string> all = {"--reuid=65534", "--regid=65534", "--clear-groups", program};
     all.insert(all.end(), args.begin(), args.end());
     return runCommand("setpriv", all);
 }
 
 TEST(DataSafety, WalExportInAReadOnlyFolderOpensAndLeavesNothing) {
-    if (std::system("command -v setpriv >/dev/null 2>&1") != 0 && ::geteuid() == 0) GTEST_SKIP() << "setpriv is not installed";
+    // as root the folder's permissions would not hold: the test needs setpriv then, and fails without it
+    if (::geteuid() == 0) {
+        ASSERT_EQ(std::system("command -v setpriv >/dev/null 2>&1"), 0) << "setpriv (util-linux) is missing: run scripts/setup-deps.sh";
+    }
     std::string dir = tempDir("wal-readonly");
     fs::permissions(dir, fs::perms::all, fs::perm_options::replace);  // traversable for the unprivileged user
     std::string sub = dir + "/ro";
@@ -212,8 +214,12 @@ TEST(DataSafety, WalExportInAReadOnlyFolderOpensAndLeavesNothing) {
     fs::permissions(sub, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
                              fs::perms::others_read | fs::perms::others_exec,
                     fs::perm_options::replace);
+    // the user the run runs as cannot write there (else the test proves nothing)
+    RunResult probe = runUnprivileged("/bin/sh", {"-c", "touch '" + sub + "/probe'"});
+    EXPECT_NE(probe.exitCode, 0) << "the folder is writable for the run: " << sub;
+    ASSERT_FALSE(fs::exists(sub + "/probe")) << "the folder is writable for the run: " << sub;
     // the temp folder of the runner must be reachable too
-    RunResult r = runUnprivileged({"info", path, "--format", "json"});
+    RunResult r = runUnprivileged(binDir() + "/skewscope", {"info", path, "--format", "json"});
     fs::permissions(sub, fs::perms::owner_all, fs::perm_options::replace);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("\"nccl_kernels\": 33"));

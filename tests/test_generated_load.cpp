@@ -7,13 +7,17 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
 #include "gen_fixture.h"
 #include "json_value.h"
 #include "model/loader.h"
+#include "model/file_reader.h"
 #include "nsys/export_reader.h"
+#include "util/task_graph.h"
 
 using namespace testutil;
 
@@ -165,10 +169,11 @@ TEST(GeneratedLoad, ResidentMemoryPerKernelWithinBudget) {
     ASSERT_GT(p.kernelCount(), 50'000u);
     double perKernel = double(p.residentBytes()) / double(p.kernelCount());
     // a kernel: start 8, 32-bit duration 4, name code 2, correlation id 4, index 0.5; its launch:
-    // 32-bit offset and duration 4 + 4, API and thread codes 2 + 2 (model/columns.h); plus the
-    // lanes' small dictionaries
-    EXPECT_LE(perKernel, 30.5 + 0.1);
-    EXPECT_GE(perKernel, 30.5);
+    // 32-bit offset and duration 4 + 4, API and thread codes 2 + 2 (model/columns.h): 30.5 bytes,
+    // plus the lanes' small dictionaries. The bound is a budget, not the figure (the benchmark
+    // reports that): 1.5 bytes over it fail when any per-kernel column goes wide (2 bytes or more)
+    // or a new one is added, while a smaller model, or dictionaries a little larger, pass.
+    EXPECT_LE(perKernel, 32.0);
     for (const auto& r : p.ranks)
         for (const auto& l : r.lanes)
             EXPECT_FALSE(l.duration.wide() || l.name.wide() || l.launchLead.wide() || l.launchDuration.wide() || l.launchApi.wide() ||
@@ -226,33 +231,55 @@ TEST(GeneratedLoad, ProgressRisesToOneAndCancelThrows) {
     EXPECT_THROW(skew::loadProfile({g.path}, o), skew::Cancelled);
 }
 
-// Cancel stops the reading threads, not only the result: the caller keeps reporting progress every
-// 30 ms while threads still read, so after a cancel only a few calls may follow. A loader whose
-// threads ignored the cancel would read this whole export first (as many calls as a full read).
-TEST(GeneratedLoad, CancelStopsTheReadingThreads) {
-    skewgen::GenConfig cfg;  // 8 ranks; about 800,000 kernels: a read of most of a second
-    cfg.steps = int(800'000 / skewgen::kernelsPerStep(cfg)) + 1;
-    const auto& g = generated("cancel-big", cfg);
+// A cancel asked for while the files are read (at the first progress call of the reading) makes
+// loadProfile throw instead of returning a partial profile; that the reading tasks themselves stop
+// is the next test.
+skewgen::GenConfig cancelConfig() {
+    skewgen::GenConfig cfg;  // 8 ranks; a kernel table of about 150,000 rows: one range, over two counts
+    cfg.steps = int(150'000 / skewgen::kernelsPerStep(cfg)) + 1;
+    return cfg;
+}
+
+TEST(GeneratedLoad, CancelWhileReadingThrows) {
+    const auto& g = generated("cancel-readers", cancelConfig());
     skew::LoadOptions o;
-    int readingCalls = 0, afterCancel = 0;
+    int readingCalls = 0;
     bool cancelled = false;
     o.progress = [&](std::string_view phase, double) {
-        if (cancelled) {
-            ++afterCancel;
-            return false;
-        }
-        if (phase == "reading" && ++readingCalls == 2) cancelled = true;  // once reading is under way
+        // the first "reading" call comes before any task runs; the second while they read (or, for
+        // a read faster than a poll, once they are done: that one cancels as well)
+        if (phase == "reading" && ++readingCalls == 2) cancelled = true;
         return !cancelled;
     };
     EXPECT_THROW(skew::loadProfile({g.path}, o), skew::Cancelled);
     EXPECT_TRUE(cancelled);
-    // without a cancel the same export takes many progress calls; with one, the threads stop at
-    // their next check (every 65,536 rows): a small part of them, whatever the machine's load
-    int full = 0;
-    o.progress = [&](std::string_view, double) { return ++full > 0; };
-    skew::loadProfile({g.path}, o);
-    EXPECT_GE(full, 10);
-    EXPECT_LT(afterCancel * 4, full) << afterCancel << " calls after the cancel, " << full << " for the whole read";
+}
+
+// A reading task that finds the cancel set stops at its next count of rows (every kProgressEvery)
+// instead of reading its range to the end: a cancel stops the reading threads, not only the
+// result. Without timing: one thread runs the tasks in their order, and a task of the test sets
+// the readers' cancel as soon as the strings are read (the first task FileReader::plan adds), so
+// the first kernel range counts exactly one batch of rows and stops; its failure cancels the graph.
+TEST(GeneratedLoad, ReadingTasksStopAtTheirNextCountOnceCancelled) {
+    const auto& g = generated("cancel-readers", cancelConfig());
+    ASSERT_GT(g.result.kernelRows, 2 * skew::kProgressEvery);
+    ASSERT_LT(g.result.kernelRows, 400'000u);  // one range of the kernel table
+    const int64_t strings = sqlCount(g.path, "SELECT count(*) FROM StringIds");
+    ASSERT_LT(strings, int64_t(skew::kProgressEvery));
+    skew::ExportFile file(g.path);
+    skew::FilePart part;
+    part.input.path = g.path;
+    const double total = 1e12;  // fraction() x total: the rows counted
+    skew::ReadProgress prog(total);
+    skew::FileReader reader(file, part, prog);
+    skew::TaskGraph graph;
+    reader.plan(graph);
+    graph.add("cancel the readers", [&] { prog.cancel = true; }, {0}, 100);
+    std::atomic<bool> graphCancel{false};
+    EXPECT_THROW(graph.run(1, graphCancel, {}), skew::Cancelled);
+    EXPECT_TRUE(graphCancel);  // set by the reader that stopped, not by the test
+    // the strings (one count, under a batch), then one batch of kernel rows: the count that threw
+    EXPECT_EQ(std::llround(prog.fraction() * total), strings + int64_t(skew::kProgressEvery));
 }
 
 }  // namespace

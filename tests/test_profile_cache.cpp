@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "cache/profile_cache.h"
 #include "gen_fixture.h"
 #include "model/loader.h"
 #include "test_util.h"
@@ -219,6 +220,47 @@ TEST(ProfileCache, CorruptedAndTruncatedSnapshotsAreRebuilt) {
         RunResult again = c.analyze({file});
         EXPECT_THAT(again.out, ::testing::Not(HasSubstr("\"from_cache\": false")));
     }
+    fs::remove_all(dir);
+}
+
+// A snapshot written by another version of Skewscope (an older or a newer format: the u32 after the
+// 8-byte magic) is ignored, with a debug line that says why, and rebuilt in the current format; the
+// report is byte for byte the one read without any cache.
+TEST(ProfileCache, SnapshotOfAnotherFormatVersionIsIgnoredAndRebuilt) {
+    std::string dir = tempDir("cache-version");
+    CacheRun c{dir + "/cache"};
+    std::string file = copyOf(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", dir, "run.sqlite");
+    const RunResult none = runSkewscope({"analyze", file, "--format", "json", "--no-cache"});
+    ASSERT_EQ(none.exitCode, 0) << none.err;
+    ASSERT_EQ(c.analyze({file}).exitCode, 0);
+    ASSERT_EQ(c.snapshots().size(), 1u);
+    const fs::path snap = c.snapshots()[0];
+    auto formatOf = [&] {
+        uint32_t v = 0;
+        std::ifstream f(snap, std::ios::binary);
+        f.seekg(8);
+        f.read(reinterpret_cast<char*>(&v), 4);
+        return v;
+    };
+    ASSERT_EQ(formatOf(), skew::kSnapshotFormat);
+    for (uint32_t other : {skew::kSnapshotFormat - 1, skew::kSnapshotFormat + 1}) {
+        SCOPED_TRACE(other);
+        {
+            std::fstream f(snap, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(8);
+            f.write(reinterpret_cast<const char*>(&other), 4);
+        }
+        RunResult r = c.analyze({file});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_THAT(r.err, HasSubstr("skewscope: debug: profile cache: " + fs::canonical(file).string() +
+                                     ": snapshot of another format version\n"));
+        EXPECT_TRUE(r.out == none.out) << "the report differs from one read without the cache";
+        EXPECT_EQ(formatOf(), skew::kSnapshotFormat);  // rebuilt in this version's format
+        RunResult again = c.analyze({file});
+        EXPECT_THAT(again.out, HasSubstr("\"from_cache\": true"));
+        EXPECT_TRUE(analysisOf(again.out) == analysisOf(none.out));
+    }
+    EXPECT_EQ(c.snapshots().size(), 1u);
     fs::remove_all(dir);
 }
 

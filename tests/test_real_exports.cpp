@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "advice_texts.h"
 #include "analysis/capture_advice.h"
 #include "json_value.h"
 #include "model/loader.h"
@@ -159,21 +160,15 @@ TEST_P(RealExport, CaptureAdviceIsSpelledForTheFilesRelease) {
     std::map<std::string, std::string> byId;
     for (const auto& ad : skew::captureAdvice(p, a)) byId[ad.id] = ad.advice;
 
-    const std::string spelled = " (options spelled for Nsight Systems " + version + ", the export's version).";
-    EXPECT_EQ(byId["missing_devices"],
-              "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... torchrun ...), or "
-              "one nsys per rank with per-rank names (-o rank_%q{RANK}), and open every file together; check "
-              "CUDA_VISIBLE_DEVICES" +
-                  std::string(kHasTraceScope.at(stem) ? " and --cuda-trace-scope" : "") + spelled);
+    const std::string spelled = advice::spelledFor(version);
+    EXPECT_EQ(byId["missing_devices"], advice::kDevices + (kHasTraceScope.at(stem) ? " and --cuda-trace-scope" : "") + spelled);
     // CPU sampling advice only where SQLite finds no samples or no context switches
     auto rows = [&](const char* t) { return hasTable(path, t) ? sqlCount(path, std::string("SELECT count(*) FROM ") + t) : 0; };
     const bool sampled = rows("COMPOSITE_EVENTS") + rows("SAMPLING_CALLCHAINS") > 0 && rows("SCHED_EVENTS") > 0;
     if (sampled) {
         EXPECT_FALSE(byId.count("no_cpu_sampling"));
     } else {
-        EXPECT_EQ(byId["no_cpu_sampling"], "Record what the launching thread was doing: --sample=process-tree "
-                                           "--cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks" +
-                                               spelled);
+        EXPECT_EQ(byId["no_cpu_sampling"], advice::kSampling + "--sample=process-tree" + advice::kSamplingRest + spelled);
     }
     EXPECT_EQ(byId.count("no_gpu_metrics"), rows("GPU_METRICS") == 0 ? 1u : 0u);
 }

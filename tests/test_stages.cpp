@@ -12,11 +12,14 @@
 #include <memory>
 #include <random>
 
+#include "advice_texts.h"
 #include "analysis/analysis.h"
 #include "analysis/capture_advice.h"
 #include "analysis/clocks.h"
+#include "analysis/grouping.h"
 #include "analysis/steps.h"
 #include "analysis/why.h"
+#include "chi_square_oracle.h"
 #include "model/lane_index.h"
 #include "model/nvtx_index.h"
 #include "nsys/export_reader.h"
@@ -412,6 +415,30 @@ TEST(Grouping, LaneWithoutPartnersIsReported) {
     EXPECT_THAT(a.unmatched[0].reason, HasSubstr("(stream 60)"));
 }
 
+// A kernel whose name carries no op takes the op of the innermost NCCL-domain NVTX range that
+// encloses its launch on the launching thread (analysis-spec.md, Kernels and collectives); the
+// search walks back over at most 8 of that thread's NCCL ranges that start at or before the launch
+// (core/analysis/grouping.cpp): an enclosing range with 7 others after it is found, with 8 it is not.
+TEST(Grouping, OpOfAGenericKernelFromTheNvtxRangeWithinEightRangesBack) {
+    const std::string generic = "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)";
+    for (int between : {0, 7, 8}) {
+        SCOPED_TRACE(std::to_string(between) + " NCCL ranges between the enclosing one and the launch");
+        ProfileBuilder b;
+        b.rank(0);
+        b.nvtx(0, T, T + 10 * kMs, "ncclAllGather");  // encloses the launch below
+        for (int i = 0; i < between; ++i) b.nvtx(0, T + (i + 1) * 10 * kUs, T + (i + 1) * 10 * kUs + kUs, "ncclReduceScatter");
+        b.nvtx(0, T + 500 * kUs, T + 501 * kUs, "forward");  // not an NCCL range: not counted
+        b.nvtx(0, T + 5 * kMs, T + 6 * kMs, "ncclBroadcast", 2);  // another thread: not counted
+        b.launch(0, 7, T + 1 * kMs, T + 1 * kMs + 5 * kUs);
+        b.kernel(0, 56, T + 2 * kMs, T + 3 * kMs, generic, 7);
+        skew::Profile p = b.build();
+        ASSERT_EQ(p.opOfName(p.ranks[0].lanes[0].name[0]), skew::CollOp::Unknown);  // the name gives none
+        ASSERT_TRUE(p.ranks[0].lanes[0].hasLaunch(0));
+        skew::KernelOps ops(p);
+        EXPECT_EQ(ops(p.ranks[0], p.ranks[0].lanes[0], 0), between < 8 ? skew::CollOp::AllGather : skew::CollOp::Unknown);
+    }
+}
+
 TEST(Pipeline, CancelStopsTheAnalysis) {
     skew::Profile p = alternating(6, false).build();
     skew::AnalysisOptions o;
@@ -426,25 +453,10 @@ TEST(Pipeline, CancelStopsTheAnalysis) {
 
 // ---- answers -------------------------------------------------------------------------------
 
-// The upper tail of chi-square, written from its closed forms (odd and even degrees of freedom).
-double chi2Tail(double x, int dof) {
-    if (dof % 2 == 0) {
-        double term = 1, sum = 1;
-        for (int r = 1; r < dof / 2; ++r) sum += (term *= x / 2 / r);
-        return std::exp(-x / 2) * sum;
-    }
-    double sum = 0, term = std::sqrt(x);  // x^(r-1/2) / (1*3*...*(2r-1))
-    for (int r = 1; r <= (dof - 1) / 2; ++r) {
-        sum += term;
-        term *= x / (2 * r + 1);
-    }
-    return std::erfc(std::sqrt(x / 2)) + 2 * std::exp(-x / 2) / std::sqrt(2 * M_PI) * sum;
-}
-
 TEST(Answers, ChiSquareTailMatchesClosedForms) {
     for (int dof : {1, 2, 3, 6, 7})
         for (double x : {0.01, 0.5, 3.841458820694124, 14.0, 40.0, 120.0})
-            EXPECT_NEAR(skew::chiSquareUpperTail(x, dof), chi2Tail(x, dof), 1e-12 + 1e-9 * chi2Tail(x, dof)) << dof << " " << x;
+            EXPECT_NEAR(skew::chiSquareUpperTail(x, dof), chi2TailClosedForm(x, dof), 1e-12 + 1e-9 * chi2TailClosedForm(x, dof)) << dof << " " << x;
     EXPECT_NEAR(skew::chiSquareUpperTail(3.841458820694124, 1), 0.05, 1e-12);
     EXPECT_DOUBLE_EQ(skew::chiSquareUpperTail(0, 3), 1.0);
 }
@@ -720,6 +732,34 @@ TEST(Alignment, MissingKernelMakesAPartialCollectiveNamedAsMismatch) {
     EXPECT_EQ(a.lateRank(sixth), 2);
 }
 
+// Alignment that finds no shift: two lanes with the same ops (so they group, 80% alike) in another
+// order (alternating on dev 0, in two blocks on dev 1) agree at no shift on 90% of their ops. The
+// group names it, rank and reference (docs/analysis.md, Matching), and the lane is merged by end
+// time alone: its kernels pair only where the ops happen to agree.
+TEST(Alignment, LaneWhoseOpsLineUpAtNoShiftIsNamed) {
+    ProfileBuilder b;
+    for (int r = 0; r < 2; ++r) b.rank(r);
+    const int n = 20;
+    for (int c = 0; c < n; ++c) {
+        const int64_t t0 = T + c * 10 * kMs;
+        b.kernel(0, 56, t0, t0 + 2 * kMs, c % 2 ? RS : AG);
+        b.kernel(1, 56, t0 + 10 * kUs, t0 + 2 * kMs + 5 * kUs, c < n / 2 ? AG : RS);
+    }
+    b.kernel(0, 56, T + n * 10 * kMs, T + n * 10 * kMs + 2 * kMs, AG);  // dev 0 has one more: the reference
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    const auto& g = a.groups[0];
+    ASSERT_EQ(g.width(), 2u);
+    EXPECT_THAT(g.validation.messages, ::testing::Contains("dev 1: op sequence does not line up with dev 0"));
+    // end times 5 us apart: same-op kernels of one moment pair, the others stand alone. Dev 0
+    // alternates AG RS; dev 1 runs 10 AG then 10 RS: they agree at even c < 10 and odd c >= 10
+    uint32_t pairs = 0;
+    for (int c = 0; c < n; ++c) pairs += (c < n / 2) == (c % 2 == 0);
+    EXPECT_EQ(g.complete, pairs);
+    EXPECT_EQ(g.count, uint32_t(n + 1 + (n - int(pairs))));
+}
+
 // Per-collective numbers on exact inputs: skews, excess, big, late and early arriver.
 TEST(Collectives, SkewsExcessAndBigFromTheMembers) {
     ProfileBuilder b;
@@ -902,6 +942,83 @@ TEST(Clocks, AnOffsetUnderTheThresholdIsEstimatedButNotApplied) {
     EXPECT_EQ(f.p.ranks[2].clockOffsetNs, -(20 * kUs + 1050));
 }
 
+// The first rank's file without a complete collective: dev 0 (file 0) shares group 0 only with
+// dev 1's stream 8, where dev 1 lacks every collective; group 1 runs on dev 1 (file 1) and on dev 2
+// and dev 3 (file 2), and dev 1 ends `ahead` + jitter after the other two. No file is then the
+// reference (docs/analysis.md: offsets are relative to the first rank's file):
+// each file's offset is its negated median residual against the collectives' median ends (the
+// upper middle one), so file 2 (two of the three ranks, the median) keeps its clock, file 1 is
+// shifted back by its median residual, and file 0, with nothing to estimate from, keeps its clock.
+TEST(Clocks, FirstFileWithoutACompleteCollectiveLeavesTheMedianAsReference) {
+    const int64_t ahead = 3 * kMs;
+    ProfileBuilder b;
+    for (int d = 0; d < 4; ++d) b.rank(d);
+    for (int c = 0; c < 5; ++c) {
+        const int64_t start = T + c * kMs, end = start + 200 * kUs;
+        b.kernel(0, 8, start, end, AG);  // group 0: dev 0 alone
+        b.kernel(2, 7, start, end, RS).kernel(3, 7, start, end, RS);
+        b.kernel(1, 7, start + ahead, end + ahead + kJitter[c], RS);
+    }
+    b.kernel(1, 8, T + 100 * kMs, T + 101 * kMs, AG);  // dev 1's stream 8: none of group 0's collectives
+    skew::Profile p = b.build();
+    skew::InputFile f1, f2;
+    f1.path = "node1.sqlite";
+    f2.path = "node2.sqlite";
+    p.inputs.push_back(f1);
+    p.inputs.push_back(f2);
+    for (int r = 1; r < 4; ++r) {
+        const int file = r == 1 ? 1 : 2;
+        p.ranks[size_t(r)].file = file;
+        p.processes[size_t(p.ranks[size_t(r)].process)].file = file;
+    }
+    const skew::Profile before = p;
+    // the groups as alignment would leave them: group 0 every collective partial (dev 1 lacks it)
+    Analysis a;
+    skew::Group g0;
+    for (int r : {0, 1}) {
+        skew::GroupLane gl;
+        gl.rank = r;
+        gl.lane = r;  // dev 0's stream 8, dev 1's stream 8 (its lanes: 7, 8)
+        g0.lanes.push_back(gl);
+    }
+    for (uint32_t c = 0; c < 5; ++c) g0.cells.insert(g0.cells.end(), {c, skew::kMissing});
+    g0.count = 5;
+    skew::Group g1;
+    for (int r : {1, 2, 3}) {
+        skew::GroupLane gl;
+        gl.rank = r;
+        gl.lane = 0;
+        gl.kernels = {0, 1, 2, 3, 4};
+        g1.lanes.push_back(gl);
+    }
+    for (uint32_t c = 0; c < 5; ++c) g1.cells.insert(g1.cells.end(), {c, c, c});
+    g1.count = g1.complete = 5;
+    a.groups = {g0, g1};
+    a.clocks.assign(4, {});
+    ASSERT_EQ(p.ranks[1].lanes.size(), 2u);
+    ASSERT_EQ(p.ranks[1].lanes[1].stream, 8);
+    ASSERT_TRUE(skew::refineClocks(p, a, skew::AnalysisOptions{}));
+    // file 1's residuals: ahead + {0, 100, -100, 300, 50}, median ahead + 50
+    const int64_t shift = -(ahead + 50);
+    EXPECT_EQ(a.clocks[0].estimateNs, 0);
+    EXPECT_EQ(a.clocks[1].estimateNs, shift);
+    EXPECT_EQ(a.clocks[2].estimateNs, 0);
+    EXPECT_EQ(a.clocks[3].estimateNs, 0);
+    EXPECT_EQ(p.ranks[0].clockOffsetNs, 0);
+    EXPECT_EQ(p.ranks[1].clockOffsetNs, shift);
+    EXPECT_EQ(p.ranks[2].clockOffsetNs, 0);
+    EXPECT_EQ(p.inputs[0].alignNs, 0);
+    EXPECT_EQ(p.inputs[1].alignNs, shift);
+    EXPECT_EQ(p.inputs[2].alignNs, 0);
+    for (size_t k = 0; k < 5; ++k) {
+        EXPECT_EQ(p.ranks[1].lanes[0].end(k), before.ranks[1].lanes[0].end(k) + shift);
+        EXPECT_EQ(p.ranks[0].lanes[0].end(k), before.ranks[0].lanes[0].end(k));
+        EXPECT_EQ(p.ranks[2].lanes[0].end(k), before.ranks[2].lanes[0].end(k));
+    }
+    ASSERT_EQ(a.warnings.size(), 1u);
+    EXPECT_EQ(a.warnings[0], "clock of dev 1 shifted by -3000050 ns so that collective ends line up (per-file host clock offset)");
+}
+
 // ---- capture advice: option spellings per Nsight Systems release -------------------------------
 
 // The advice of a profile whose files carry `versions`, on an analysis with one cpu_launch and one
@@ -928,23 +1045,7 @@ std::map<std::string, std::string> adviceFor(const std::vector<std::string>& ver
     return byId;
 }
 
-const std::string kDevices =
-    "Capture every GPU of the node: run nsys over the launcher of all ranks (nsys profile ... torchrun ...), or one nsys "
-    "per rank with per-rank names (-o rank_%q{RANK}), and open every file together; check CUDA_VISIBLE_DEVICES";
-const std::string kSampling = "Record what the launching thread was doing: ";
-const std::string kSamplingRest = " --cpuctxsw=process-tree, with --backtrace=dwarf for native call stacks";
-// the two rules whose release could not be placed read the same for every export
-const std::string kWaits =
-    "Capture with --trace=cuda so that stream-wait records are kept, and export without a --tables filter; "
-    "--cuda-event-trace=true, where nsys profile --help lists it, adds CUDA event completion (overhead; auto turns it "
-    "off when CUDA_DEVICE_MAX_CONNECTIONS=1).";
-const std::string kMetrics =
-    "Sample GPU metrics on one rank per node: --gpu-metrics-devices=all (earlier releases spell it "
-    "--gpu-metrics-device=all; nsys profile --help shows which yours takes), with --gpu-metrics-frequency for the rate.";
-
-std::string spelledFor(const std::string& version) {
-    return " (options spelled for Nsight Systems " + version + ", the export's version).";
-}
+using namespace testutil::advice;
 
 TEST(CaptureAdvice, ReleaseOfTheExportVersionText) {
     EXPECT_EQ(skew::parseNsysRelease("2024.5.1.113"), (skew::NsysRelease{2024, 5}));
@@ -986,8 +1087,7 @@ TEST(CaptureAdvice, OptionsAreSpelledForTheExportsRelease) {
     EXPECT_EQ(adviceFor({"2022.1.3.3"})["no_cpu_sampling"], kSampling + "--sample=process-tree" + kSamplingRest + spelledFor("2022.1.3.3"));
     EXPECT_EQ(adviceFor({"2021.4.1.73"})["no_cpu_sampling"], kSampling + "--sample=cpu" + kSamplingRest + spelledFor("2021.4.1.73"));
     EXPECT_EQ(adviceFor({"2021.5.2.53"})["no_cpu_sampling"],
-              kSampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
-                  kSamplingRest + ".");
+              kSampling + kSampleBoth + kSamplingRest + ".");
 
     // GPU metrics and event trace: the same text whatever the release
     for (const char* v : {"2021.4.1.73", "2023.4.1.97", "2024.7.1.84", "2025.6.1.190", "2026.2.1.210"}) {
@@ -1002,10 +1102,9 @@ TEST(CaptureAdvice, UnknownOrMixedReleasesNameBothSpellings) {
     for (const auto& versions : std::vector<std::vector<std::string>>{
              {"2024.5.1.113", "2026.2.1.210"}, {"custom build"}, {""}, {"2026.2.1.210", ""}}) {
         auto byId = adviceFor(versions);
-        EXPECT_EQ(byId["missing_devices"], kDevices + " and --cuda-trace-scope (Nsight Systems 2025.6 and later).");
+        EXPECT_EQ(byId["missing_devices"], kDevices + kTraceScopeBoth);
         EXPECT_EQ(byId["no_cpu_sampling"],
-                  kSampling + "--sample=process-tree (Nsight Systems 2022.1 and later; --sample=cpu in 2021.4 and earlier)" +
-                      kSamplingRest + ".");
+                  kSampling + kSampleBoth + kSamplingRest + ".");
         EXPECT_EQ(byId["no_stream_waits"], kWaits);
         EXPECT_EQ(byId["no_gpu_metrics"], kMetrics);
     }

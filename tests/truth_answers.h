@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "chi_square_oracle.h"
 #include "gen_fixture.h"
 
 namespace testutil {
@@ -28,24 +29,6 @@ inline skewgen::GenConfig fixedPositionsConfig() {
         cfg.late.push_back({s, 20, (2 * s + 1) % 8, (30 + 2 * s) * kMs, skewgen::LateKind::Gpu});
     }
     return cfg;
-}
-
-// chi-square upper tail from its closed forms (odd and even degrees of freedom)
-inline double chi2TailClosedForm(double x, int dof) {
-    if (dof % 2 == 0) {
-        double sum = 0, term = 1;
-        for (int i = 0; i < dof / 2; ++i) {
-            sum += term;
-            term *= x / 2 / (i + 1);
-        }
-        return std::exp(-x / 2) * sum;
-    }
-    double sum = 0, term = std::sqrt(x);
-    for (int r = 1; r <= (dof - 1) / 2; ++r) {
-        sum += term;
-        term *= x / (2 * r + 1);
-    }
-    return std::erfc(std::sqrt(x / 2)) + 2 * std::exp(-x / 2) / std::sqrt(2 * M_PI) * sum;
 }
 
 // One collective of the truth as the specification reads it (ranks as spec ids).

@@ -31,6 +31,7 @@
 #include "compare_events.h"
 #include "compare_rank_bars.h"
 #include "compare_view.h"
+#include "export_checks.h"
 #include "cli/command_line.h"
 #include "gen_fixture.h"
 #include "gui_entry.h"
@@ -818,18 +819,36 @@ TEST(CompareView, RenderDrawsTheCompareViewAsTheViewerExportsIt) {
         const std::string mine = dir + "/viewer." + ext;
         QString err;
         ASSERT_TRUE(w.exportView(q(mine), 1400, 800, &err)) << err.toStdString();
-        EXPECT_GT(std::filesystem::file_size(mine), 1000u);
     }
-    // the SVG's plots are vectors: their axis labels are text (one per collective view, the CDF's),
-    // not inside a bitmap
-    const std::string svg = slurp(dir + "/viewer.svg");
-    auto count = [&](const std::string& what) {
-        size_t n = 0;
-        for (size_t at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) ++n;
-        return n;
-    };
-    EXPECT_EQ(count("time since the first rank"), 2u);
-    EXPECT_EQ(count("skew per collective (log scale)"), 1u);
+    // the SVG and the PDF say what the view shows: both captures' files, every rank, and A's
+    // selected big event with its late rank and start skew from the generator's truth
+    const skewgen::TruthLate* planted = nullptr;
+    for (const auto& tl : before().result.late)
+        if (tl.planted.step == 2 && tl.planted.positionInStep == 20) planted = &tl;
+    ASSERT_TRUE(planted);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const auto& tc : before().result.collectives)
+        if (tc.group == planted->group && tc.index == planted->index)
+            for (const auto& m : tc.members) lo = std::min(lo, m.startNs), hi = std::max(hi, m.startNs);
+    QStringList texts = {q(std::filesystem::path(before().path).filename().string()), q(std::filesystem::path(after().path).filename().string()),
+                         q(before().result.rankLabels[size_t(planted->planted.rank)] + " late by " + skew::formatDuration(hi - lo))};
+    for (const auto& l : before().result.rankLabels) texts << q(l);
+    const guitest::SvgContent svg = guitest::readSvg(dir + "/viewer.svg");
+    ASSERT_EQ(svg.error, QString());
+    EXPECT_EQ(svg.viewBox, QRectF(0, 0, 1400, 800));
+    const guitest::PdfContent pdf = guitest::readPdf(dir + "/viewer.pdf");
+    ASSERT_EQ(pdf.error, "");
+    EXPECT_TRUE(pdf.header);
+    EXPECT_EQ(pdf.pages, 1);
+    for (const QString& t : texts) {
+        EXPECT_TRUE(svg.hasTextContaining(t)) << t.toStdString() << " not in " << svg.texts.join(" | ").toStdString();
+        EXPECT_NE(pdf.text.find(t.toStdString()), std::string::npos) << t.toStdString() << " not in " << pdf.text;
+    }
+    // the plots are vectors: their axis labels are text (one per collective view, the CDF's), not
+    // inside a bitmap, and their bars and curves are shapes
+    EXPECT_EQ(svg.texts.count("time since the first rank's NCCL kernel start (ms)"), 2);
+    EXPECT_EQ(svg.texts.count("skew per collective (log scale)"), 1);
+    EXPECT_GE(svg.shapes, 100);
     RunResult r = runSkewscope({"render", before().path, "--vs", after().path, "--view", "compare", "--collective",
                                 std::to_string(col.group) + ":" + std::to_string(col.index), "--output", dir + "/render.png", "--size", "1400x800"},
                                "QT_QPA_PLATFORM=offscreen");

@@ -11,38 +11,39 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <vector>
 
 #include "collective_view.h"
 #include "report/format.h"
+#include "export_checks.h"
 #include "gen_fixture.h"
+#include "gui_util.h"
 #include "json_value.h"
 #include "main_window.h"
 #include "models.h"
 
 using namespace testutil;
 using namespace skewui;
+using namespace guitest;
 
 namespace {
 
-const Generated& demo() { return generated("demo", skewgen::demoConfig()); }
-
-bool openAndWait(MainWindow& w, const QStringList& files) {
-    QSignalSpy ok(&w, &MainWindow::sessionLoaded);
-    QSignalSpy failed(&w, &MainWindow::loadFailed);
-    w.openFiles(files);
-    for (int i = 0; i < 600 && ok.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
-    return !ok.isEmpty();
-}
-
-// proxy row of collective (group, index) in the table
-int tableRow(MainWindow& w, int group, uint32_t index) {
-    const auto& cs = w.session()->analysis.collectives;
-    for (int r = 0; r < w.filter()->rowCount(); ++r) {
-        int src = w.filter()->mapToSource(w.filter()->index(r, 0)).row();
-        if (cs[size_t(src)].group == group && cs[size_t(src)].index == index) return r;
+// The indices (group 0, in order) of the demo's big collectives by the generator's truth: those
+// every rank took part in whose start skew (latest member start - earliest) is over `thresholdNs`.
+std::vector<uint32_t> truthBig(int64_t thresholdNs = 20'000'000) {
+    std::vector<uint32_t> out;
+    const auto& truth = demo().result;
+    for (const auto& tc : truth.collectives) {
+        if (tc.group != 0 || tc.members.size() != truth.rankLabels.size()) continue;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const auto& m : tc.members) lo = std::min(lo, m.startNs), hi = std::max(hi, m.startNs);
+        if (hi - lo > thresholdNs) out.push_back(uint32_t(tc.index));
     }
-    return -1;
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 TEST(Gui, ModelsPassTheModelTester) {
@@ -53,7 +54,7 @@ TEST(Gui, ModelsPassTheModelTester) {
     QAbstractItemModelTester t2(proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
     EXPECT_EQ(proxy->sourceModel()->rowCount(), 140);
     proxy->setBigOnly(true);
-    EXPECT_EQ(proxy->rowCount(), 5);
+    EXPECT_EQ(proxy->rowCount(), int(truthBig().size()));
     proxy->setBigOnly(false);
     proxy->setOp("ReduceScatter");
     EXPECT_EQ(proxy->rowCount(), 45);
@@ -151,8 +152,10 @@ TEST(Gui, RealExportLateBarDetailsNameItsPredecessorOnItsOwnStream) {
     // named as in the details: the demangled name without "void " and the template arguments
     ASSERT_TRUE(demangled.startsWith("void at::native::elementwise_kernel<(int)128, (int)4, ")) << demangled.toStdString();
     const QString name = demangled.mid(5, demangled.indexOf('<') - 5);
+    // it ended just before the late kernel began: inside the predecessor window (docs/analysis.md)
+    ASSERT_GE(lateStart - predEnd, 0);
+    ASSERT_LE(lateStart - predEnd, 100'000);
     const QString gap = QString::fromStdString(skew::formatDuration(lateStart - predEnd));
-    ASSERT_EQ(gap, "1.5 us");  // 1,472 ns
 
     MainWindow w;
     w.resize(1600, 900);
@@ -170,7 +173,6 @@ TEST(Gui, RealExportLateBarDetailsNameItsPredecessorOnItsOwnStream) {
     QTest::mouseClick(v, Qt::LeftButton, {}, v->barCenter(bar).toPoint());
     const QString d = w.details()->toPlainText();
     const QString want = QString("queued behind %1 on its own stream %2 (started %3 after it)").arg(name).arg(lateStream).arg(gap);
-    EXPECT_EQ(want, "queued behind at::native::elementwise_kernel on its own stream 15 (started 1.5 us after it)");
     EXPECT_NE(d.indexOf(want), -1) << d.toStdString();
     EXPECT_NE(d.indexOf("Late arriver: yes"), -1) << d.toStdString();
 }
@@ -179,7 +181,7 @@ TEST(Gui, AnalysisSettingsReanalyse) {
     MainWindow w;
     ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
     w.setFilters({}, -1, {}, 0, true);  // big only, as the check box sets it
-    EXPECT_EQ(w.filter()->rowCount(), 5);
+    EXPECT_EQ(w.filter()->rowCount(), int(truthBig().size()));
     skew::AnalysisOptions o = w.analysisOptions();
     o.bigSkewNs = 40'000'000;
     QSignalSpy ok(&w, &MainWindow::sessionLoaded);
@@ -187,22 +189,26 @@ TEST(Gui, AnalysisSettingsReanalyse) {
     for (int i = 0; i < 200 && ok.isEmpty(); ++i) QTest::qWait(20);
     ASSERT_EQ(ok.size(), 1);
     EXPECT_EQ(w.session()->analysis.options.bigSkewNs, 40'000'000);
-    EXPECT_EQ(w.filter()->rowCount(), 2);  // the 47 ms and 55 ms late arrivers
+    EXPECT_EQ(w.filter()->rowCount(), int(truthBig(40'000'000).size()));
+    EXPECT_EQ(truthBig(40'000'000).size(), 2u);  // the 47 ms and 55 ms late arrivers: a threshold that splits them
 }
 
 TEST(Gui, KeyboardNavigationOverBigLateArrivers) {
     MainWindow w;
     w.show();
     ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
+    // B walks the big collectives in order, Shift+B back: those the truth says are big
+    const std::vector<uint32_t> big = truthBig();
+    ASSERT_EQ(big.size(), demo().result.late.size());  // the planted late arrivers, each over 20 ms
     std::vector<uint32_t> seen;
     w.selectCollective(0);
-    for (int i = 0; i < 5; ++i) {
+    for (size_t i = 0; i < big.size(); ++i) {
         QTest::keyClick(&w, Qt::Key_B);
         seen.push_back(w.session()->analysis.collectives[size_t(w.currentCollective())].index);
     }
-    EXPECT_EQ(seen, (std::vector<uint32_t>{5, 41, 63, 102, 111}));
+    EXPECT_EQ(seen, big);
     QTest::keyClick(&w, Qt::Key_B, Qt::ShiftModifier);
-    EXPECT_EQ(w.session()->analysis.collectives[size_t(w.currentCollective())].index, 102u);
+    EXPECT_EQ(w.session()->analysis.collectives[size_t(w.currentCollective())].index, big[big.size() - 2]);
     int before = w.currentCollective();
     QTest::keyClick(&w, Qt::Key_N);
     EXPECT_NE(w.currentCollective(), before);
@@ -229,10 +235,38 @@ TEST(Gui, ExportsAndRenderDrawTheSameView) {
     ASSERT_TRUE(w.exportView(png, 1600, 900));
     QImage img(png);
     EXPECT_EQ(img.size(), QSize(1600, 900));
+    // the SVG and the PDF hold the view: its title (the collective, its op and step, the late rank
+    // and its lateness, all from the generator's truth), every rank's label, and its bars
+    const skewgen::TruthLate* planted = nullptr;
+    for (const auto& tl : demo().result.late)
+        if (tl.index == 102) planted = &tl;
+    ASSERT_TRUE(planted);
+    const skewgen::TruthCollective* truth = nullptr;
+    for (const auto& tc : demo().result.collectives)
+        if (tc.group == 0 && tc.index == 102) truth = &tc;
+    ASSERT_TRUE(truth);
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const auto& m : truth->members) lo = std::min(lo, m.startNs), hi = std::max(hi, m.startNs);
+    const std::string late = demo().result.rankLabels[size_t(planted->planted.rank)];
+    const QString titleStart = QString::fromStdString("G0 #102 " + truth->op + ", step " + std::to_string(planted->planted.step) + " ");
+    const QString titleEnd = QString::fromStdString(", " + late + " late by " + skew::formatDuration(hi - lo));
     ASSERT_TRUE(w.exportView(QString::fromStdString(dir + "/view.svg"), 1600, 900));
-    EXPECT_NE(QString::fromStdString(slurp(dir + "/view.svg")).indexOf("<svg"), -1);
+    const SvgContent svg = readSvg(dir + "/view.svg");
+    ASSERT_EQ(svg.error, QString());
+    EXPECT_EQ(svg.viewBox, QRectF(0, 0, 1600, 900));
+    ASSERT_FALSE(svg.texts.isEmpty());
+    EXPECT_TRUE(svg.texts[0].startsWith(titleStart)) << svg.texts[0].toStdString();
+    EXPECT_TRUE(svg.texts[0].endsWith(titleEnd)) << svg.texts[0].toStdString();
+    for (const auto& label : demo().result.rankLabels) EXPECT_TRUE(svg.hasTextStartingWith(QString::fromStdString(label))) << label;
+    EXPECT_GE(svg.shapes, int(demo().result.rankLabels.size()));  // a bar per rank at least
     ASSERT_TRUE(w.exportView(QString::fromStdString(dir + "/view.pdf"), 1600, 900));
-    EXPECT_EQ(slurp(dir + "/view.pdf").rfind("%PDF", 0), 0u);
+    const PdfContent pdf = readPdf(dir + "/view.pdf");
+    ASSERT_EQ(pdf.error, "");
+    EXPECT_TRUE(pdf.header);
+    EXPECT_EQ(pdf.pages, 1);
+    EXPECT_NE(pdf.text.find((titleStart.trimmed()).toStdString()), std::string::npos) << pdf.text;
+    EXPECT_NE(pdf.text.find(late + " late by " + skew::formatDuration(hi - lo)), std::string::npos) << pdf.text;
+    for (const auto& label : demo().result.rankLabels) EXPECT_NE(pdf.text.find(label), std::string::npos) << label;
     QString err;
     EXPECT_FALSE(w.exportView(QString::fromStdString(dir + "/view.bmp"), 1600, 900, &err));
     EXPECT_NE(err.indexOf(".png"), -1);
@@ -359,9 +393,14 @@ TEST(Gui, BadFileShowsAnErrorAndCancelStopsLoading) {
     ASSERT_EQ(failed.size(), 1);
     EXPECT_NE(failed[0][0].toString().indexOf("/nonexistent/rank0.sqlite"), -1);
     EXPECT_FALSE(w.session());
-    // cancel right after starting: nothing is loaded, the window stays usable
+    // cancel right after starting: nothing is loaded, the window stays usable. The export is one
+    // no test opened before (no snapshot in the cache) with about 150,000 kernels: a read of a few
+    // hundred ms, where the demo's snapshot is read in a few, often before the cancel came
+    skewgen::GenConfig big;
+    big.steps = int(150'000 / skewgen::kernelsPerStep(big)) + 1;
+    const std::string slow = generated("gui-cancel", big).path;
     QSignalSpy failed2(&w, &MainWindow::loadFailed);
-    w.openFiles({QString::fromStdString(demo().path)});
+    w.openFiles({QString::fromStdString(slow)});
     w.cancelLoading();
     for (int i = 0; i < 200 && failed2.isEmpty(); ++i) QTest::qWait(20);
     ASSERT_EQ(failed2.size(), 1);

@@ -9,6 +9,7 @@
 #include "analysis/analysis.h"
 #include "collective_view.h"
 #include "gui_util.h"
+#include "kernel_names_oracle.h"
 #include "lane_lod.h"
 #include "session.h"
 
@@ -31,8 +32,9 @@ std::vector<LaneClass> bruteColumns(const skew::Profile& p, const skew::Analysis
             if (int(li) == gl.lane && k == a.slotKernel(c, size_t(row))) continue;
             double s = double(kl.start[k] - sc.t0), e = double(kl.end(k) - sc.t0);
             if (s > 4 * span || e < -3 * span) continue;
-            bool isNccl = p.opOfName(kl.name[k]) != skew::CollOp::NotNccl;
-            bool isGemm = !isNccl && skew::isGemmName(p.strings.str(kl.name[k]));
+            // the classes by the spec's name rules, not core's classifiers
+            bool isNccl = testutil::isNcclKernelName(p.strings.str(kl.name[k]));
+            bool isGemm = !isNccl && testutil::isGemmKernelName(p.strings.str(kl.name[k]));
             for (int i = 0; i < cols.count; ++i) {
                 double cs = cols.x0Ns + i * cols.nsPerPx, ce = cs + cols.nsPerPx;
                 double t = std::min(e, ce) - std::max(s, cs);

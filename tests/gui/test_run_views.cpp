@@ -16,10 +16,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "collective_view.h"
+#include "export_checks.h"
 #include "gen_fixture.h"
+#include "gui_util.h"
 #include "heatmap_view.h"
 #include "main_window.h"
 #include "model/loader.h"
@@ -32,12 +37,11 @@
 
 using namespace testutil;
 using namespace skewui;
+using namespace guitest;
 
 void PrintTo(const QString& s, std::ostream* os) { *os << '"' << s.toStdString() << '"'; }
 
 namespace {
-
-const Generated& demo() { return generated("demo", skewgen::demoConfig()); }
 
 // a few hundred thousand kernels over 8 ranks, two planted late arrivers far apart
 const Generated& large() {
@@ -52,14 +56,6 @@ const Generated& large() {
         return c;
     }();
     return generated("large-timeline", cfg);
-}
-
-bool openAndWait(MainWindow& w, const QStringList& files) {
-    QSignalSpy ok(&w, &MainWindow::sessionLoaded);
-    QSignalSpy failed(&w, &MainWindow::loadFailed);
-    w.openFiles(files);
-    for (int i = 0; i < 1200 && ok.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
-    return !ok.isEmpty();
 }
 
 SessionPtr load(const std::string& path) {
@@ -760,14 +756,28 @@ TEST(RunViews, StepMapMarkersAtThePlantedStepsAndOffsets) {
     }
 }
 
-// Step-map ticks on the run's start-skew scale (core's SkewScale: from the median to the big
-// threshold): grey-blue at or below the median, an orange of the log ramp above it; the demo has
-// both, about half each (its median is 235.3 us).
+// Step-map ticks on the run's start-skew scale (docs/analysis.md: logarithmic from the median start
+// skew of the complete collectives to the big threshold): grey-blue at or below the median, an
+// orange of the log ramp above it; the demo has both, about half each. The scale's ends and each
+// tick's place on it come from the generator's truth, not from core's SkewScale.
 TEST(RunViews, StepMapTicksColouredOnTheRunsSkewScale) {
     SessionPtr s = load(demo().path);
     const skew::Analysis& a = s->analysis;
-    const skew::SkewScale scale = skew::skewScale(a);
-    EXPECT_EQ(skew::formatDuration(scale.lo), "235.3 us");
+    std::map<std::pair<int, uint32_t>, int64_t> truthSkew;  // (group, index) -> start skew
+    std::vector<int64_t> complete;
+    for (const auto& tc : demo().result.collectives) {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const auto& m : tc.members) lo = std::min(lo, m.startNs), hi = std::max(hi, m.startNs);
+        truthSkew[{tc.group, uint32_t(tc.index)}] = hi - lo;
+        if (tc.members.size() == demo().result.rankLabels.size()) complete.push_back(hi - lo);
+    }
+    std::sort(complete.begin(), complete.end());
+    ASSERT_EQ(complete.size() % 2, 0u);
+    const double median = (double(complete[complete.size() / 2 - 1]) + double(complete[complete.size() / 2])) / 2;
+    const double lo = std::max(1000.0, double(std::llround(median)));
+    const double hi = std::max(double(a.options.bigSkewNs), 10 * lo);
+    EXPECT_EQ(skew::skewScale(a).lo, int64_t(lo));
+    auto position = [&](int64_t skew) { return skew <= lo ? 0.0 : skew >= hi ? 1.0 : std::log(skew / lo) / std::log(hi / lo); };
     StepMapView v;
     v.resize(1400, 800);
     v.setSession(s);
@@ -786,7 +796,7 @@ TEST(RunViews, StepMapTicksColouredOnTheRunsSkewScale) {
             shared |= j != i && m.items[j].step == m.items[i].step && int(std::floor(v.collectivePos(int(m.items[j].collective)).x())) == x;
         if (shared) continue;
         SCOPED_TRACE("G" + std::to_string(c.group) + " #" + std::to_string(c.index));
-        const double t = scale.position(c.startSkew());
+        const double t = position(truthSkew.at({c.group, c.index}));
         EXPECT_TRUE(near(img.pixel(x, y), palette::skewTickColor(t), 3)) << QColor(img.pixel(x, y)).name().toStdString();
         (t == 0 ? typical : above) += 1;
         if (t == 0) {
@@ -980,6 +990,36 @@ TEST(RunViews, RenderDrawsEachViewAsTheViewerExportsIt) {
     const Case cases[] = {{"timeline", w.timeline(), {"--range", "5.38", "5.45"}},
                           {"stepmap", w.stepMap(), {}},
                           {"heatmap", w.heatmap(), {}}};
+    // what each view's SVG and PDF must say, from the generator's truth: the ranks, the big events
+    // labelled with their start skew, the counts in the titles
+    const auto& truth = demo().result;
+    auto skewOf = [](const skewgen::TruthCollective& tc) {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const auto& m : tc.members) lo = std::min(lo, m.startNs), hi = std::max(hi, m.startNs);
+        return hi - lo;
+    };
+    size_t group0 = 0, big = 0;
+    QString skew102;
+    QStringList bigLabels;
+    for (const auto& tc : truth.collectives) {
+        group0 += tc.group == 0;
+        if (skewOf(tc) <= 20'000'000) continue;
+        ++big;
+        bigLabels << "+" + QString::fromStdString(skew::formatDuration(skewOf(tc)));
+        if (tc.group == 0 && tc.index == 102) skew102 = bigLabels.back();
+    }
+    ASSERT_FALSE(skew102.isEmpty());
+    const QString ranks = QString::number(truth.rankLabels.size());
+    struct Expect {
+        QStringList texts;       // each a part of some text element, and of the PDF's text
+        bool rankLabels = true;  // every rank's label shown
+    };
+    const std::map<std::string, Expect> expect = {
+        {"timeline", {{skew102}}},  // the 55 ms late arriver is in the range
+        {"stepmap", {QStringList{QString::number(truth.steps) + " steps", QString::number(truth.collectives.size()) + " collectives",
+                                 QString::number(big) + " big events"} + bigLabels, false}},  // the legend names only the late ranks
+        {"heatmap", {{QString::number(group0) + " collectives \u00d7 " + ranks + " ranks", "step 1", "step " + QString::number(truth.steps)}}},
+    };
     for (const Case& k : cases) {
         SCOPED_TRACE(k.view);
         w.viewTabs()->setCurrentWidget(k.tab);
@@ -988,7 +1028,22 @@ TEST(RunViews, RenderDrawsEachViewAsTheViewerExportsIt) {
             const std::string mine = dir + "/viewer-" + k.view + "." + ext;
             QString err;
             ASSERT_TRUE(w.exportView(QString::fromStdString(mine), 1400, 800, &err)) << err.toStdString();
-            EXPECT_GT(std::filesystem::file_size(mine), 1000u);
+        }
+        const Expect& want = expect.at(k.view);
+        const SvgContent svg = readSvg(dir + "/viewer-" + k.view + ".svg");
+        ASSERT_EQ(svg.error, QString());
+        EXPECT_EQ(svg.viewBox, QRectF(0, 0, 1400, 800));
+        EXPECT_GE(svg.shapes, 50);  // bars, cells or markers, and axes: drawn as vectors
+        const PdfContent pdf = readPdf(dir + "/viewer-" + k.view + ".pdf");
+        ASSERT_EQ(pdf.error, "");
+        EXPECT_TRUE(pdf.header);
+        EXPECT_EQ(pdf.pages, 1);
+        QStringList texts = want.texts;
+        if (want.rankLabels)
+            for (const auto& l : truth.rankLabels) texts << QString::fromStdString(l);
+        for (const QString& t : texts) {
+            EXPECT_TRUE(svg.hasTextContaining(t)) << t.toStdString() << " not in " << svg.texts.join(" | ").toStdString();
+            EXPECT_NE(pdf.text.find(t.toStdString()), std::string::npos) << t.toStdString() << " not in " << pdf.text;
         }
         std::vector<std::string> args = {"render", demo().path, "--view", k.view, "--collective", "0:102", "--output", dir + "/render-" + k.view + ".png",
                                          "--size", "1400x800"};
