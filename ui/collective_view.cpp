@@ -7,33 +7,24 @@
 
 #include "plot_export.h"
 #include "rank_labels.h"
-#include "report/info_report.h"
+#include "run_palette.h"
+#include "scene/view_texts.h"
 
 namespace skewui {
 
+using skew::KernelClass;
+using namespace palette;
+
 namespace {
-const QColor kTransfer(0x2f, 0x6f, 0xb5);
-const QColor kWait(0x9c, 0xbf, 0xe3);
-const QColor kLate(0xd6, 0x3c, 0x2f);
-const QColor kLateWait(0xf0, 0xa8, 0x9f);
-const QColor kOther(0xb4, 0xb4, 0xb4);
-const QColor kGemm(0x6b, 0x8e, 0x23);
-const QColor kOtherNccl(0x7a, 0x9c, 0xc6);
-const QColor kPred(0xff, 0x8c, 0x00);
-const QColor kLaunch(0x6a, 0x1b, 0x9a);
-const QColor kHighlight(0x20, 0x20, 0x20);
 
 QColor barColor(const Bar& b) {
     switch (b.kind) {
-    case BarKind::NcclWait: return b.late ? kLateWait : kWait;
-    case BarKind::NcclTransfer: return b.late ? kLate : kTransfer;
-    case BarKind::Gemm: return kGemm;
-    case BarKind::OtherNccl: return kOtherNccl;
-    default: return kOther;
+    case KernelClass::NcclWait: return b.late ? kLateWait : kWait;
+    case KernelClass::NcclTransfer: return b.late ? kLate : kTransfer;
+    default: return classColor(b.kind);
     }
 }
 
-QColor laneColor(LaneClass c) { return c == LaneClass::Gemm ? kGemm : c == LaneClass::OtherNccl ? kOtherNccl : kOther; }
 }  // namespace
 
 // A line of text that never widens the plot: elided in the middle (title) or wrapped at the
@@ -201,13 +192,13 @@ protected:
         if (sc.collective < 0) {
             p->setPen(Qt::darkGray);
             p->drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
-                        view_->emptyText_.isEmpty() ? QObject::tr("No collective selected") : view_->emptyText_);
+                        view_->emptyText_.isEmpty() ? QString::fromStdString(skew::noCollectiveSelectedText()) : view_->emptyText_);
             return;
         }
         if (L.bars.size() != sc.bars.size()) return;  // no room for a plot (the texts took the height): nothing laid out
         p->setPen(Qt::NoPen);
         // thin lanes, one class per pixel column (lane_lod.h)
-        for (const LaneRect& r : L.lanes) p->fillRect(r.rect, laneColor(r.cls));
+        for (const LaneRect& r : L.lanes) p->fillRect(r.rect, classColor(r.cls));
         // a highlighted thin-lane kernel is drawn at its own extent over the merged lane
         for (int i : view_->highlight_) {
             const Bar& b = sc.bars[size_t(i)];
@@ -216,8 +207,8 @@ protected:
         }
         // the predecessor on top, emphasised
         for (const QRectF& r : L.predRects) {
-            p->setPen(QPen(kPred.darker(130), 1.5));
-            p->setBrush(kPred);
+            p->setPen(QPen(kPredecessor.darker(130), 1.5));
+            p->setBrush(kPredecessor);
             p->drawRect(r);
         }
         // main bars
@@ -226,22 +217,22 @@ protected:
             const Bar& b = sc.bars[i];
             const QRectF& r = L.bars[i];
             p->fillRect(r, barColor(b));
-            if (b.kind == BarKind::NcclWait) p->fillRect(r, QBrush(barColor(b).darker(125), Qt::BDiagPattern));
+            if (b.kind == KernelClass::NcclWait) p->fillRect(r, QBrush(barColor(b).darker(125), Qt::BDiagPattern));
         }
         // the bar whose details are shown
         for (int i : view_->highlight_) {
             QRectF r = L.bars[size_t(i)];
-            p->setPen(QPen(kHighlight, 2));
+            p->setPen(QPen(kDetailsOutline, 2));
             p->setBrush(Qt::NoBrush);
             p->drawRect(r.adjusted(-2, -2, 2, 2));
         }
         // the late arriver's CPU launch
         const LaunchGeometry& g = L.launch;
         if (g.shown) {
-            p->setPen(QPen(kLaunch, 1.5, Qt::DashLine));
+            p->setPen(QPen(kLaunchNccl, 1.5, Qt::DashLine));
             p->drawLine(QPointF(g.lineX0, g.lineY), QPointF(g.lineX1, g.lineY));
             p->setPen(Qt::NoPen);
-            p->setBrush(kLaunch);
+            p->setBrush(kLaunchNccl);
             p->drawPolygon(g.marker);
         }
         // labels, each where the layout found room
@@ -335,7 +326,7 @@ void CollectiveView::updateRowTicks() {
     rowTicker_->clear();
     QFontMetrics fm(yAxis->tickLabelFont());
     for (size_t i = 0; i < scene_.rows.size(); ++i) {
-        const Row& r = scene_.rows[i];
+        const skew::SceneRow& r = scene_.rows[i];
         QString arrow = r.late ? QString::fromUtf8("  \u25B6") : QString();
         rowTicker_->addTick(double(i), elider.elide(QString::fromStdString(r.label), fm, maxW - fm.horizontalAdvance(arrow)) + arrow);
     }
@@ -381,9 +372,9 @@ void CollectiveView::updateLayout() {
     if (d.gemm) items.push_back({kGemm, tr("GEMM"), LegendElement::Item::Box});
     if (d.otherNccl) items.push_back({kOtherNccl, tr("other NCCL kernel"), LegendElement::Item::Box});
     if (d.other) items.push_back({kOther, tr("other kernel"), LegendElement::Item::Box});
-    if (d.predecessor) items.push_back({kPred, tr("predecessor"), LegendElement::Item::Box});
-    if (d.launch) items.push_back({kLaunch, tr("CPU launch"), LegendElement::Item::Triangle});
-    if (!highlight_.empty()) items.push_back({kHighlight, tr("shown in Details"), LegendElement::Item::Outline});
+    if (d.predecessor) items.push_back({kPredecessor, tr("predecessor"), LegendElement::Item::Box});
+    if (d.launch) items.push_back({kLaunchNccl, tr("CPU launch"), LegendElement::Item::Triangle});
+    if (!highlight_.empty()) items.push_back({kDetailsOutline, tr("shown in Details"), LegendElement::Item::Outline});
     legend_->setItems(std::move(items));
     QCustomPlot::updateLayout();
     // rows: room above the first row for the launch when the late arriver is the first row, below

@@ -10,10 +10,14 @@
 #include <functional>
 #include <memory>
 
-#include "collective_scene.h"
+#include "scene/collective_scene.h"
 #include "view_layout.h"
 
 namespace skewui {
+
+// the scene's types (core/scene) as the view's interface names them
+using skew::Bar;
+using skew::CollectiveScene;
 
 class BarsLayer;
 class TextElement;

@@ -20,7 +20,6 @@
 #include <cmath>
 #include <memory>
 
-#include "collective_scene.h"
 #include "collective_view.h"
 #include "compare_delta_model.h"
 #include "compare_events.h"
@@ -29,6 +28,9 @@
 #include "report/compare_report.h"
 #include "report/format.h"
 #include "run_palette.h"
+#include "scene/collective_scene.h"
+#include "scene/kernel_details.h"
+#include "scene/view_texts.h"
 #include "skew_cdf_chart.h"
 #include "stepmap_view.h"
 #include "view_export.h"
@@ -47,12 +49,6 @@ QString fileList(const Session& s) {
     for (const auto& f : s.files) names << QFileInfo(QString::fromStdString(f)).fileName();
     if (names.size() > 3) return names.mid(0, 2).join(", ") + QObject::tr(" and %1 more").arg(names.size() - 2);
     return names.join(", ");
-}
-
-QString opsText(const skew::Group& g) {
-    QStringList ops;
-    for (const auto& [op, n] : g.ops) ops << QString::fromStdString(op);
-    return ops.join(", ");
 }
 
 }  // namespace
@@ -303,7 +299,7 @@ void CompareView::setComparison(CompareSessionPtr c, int pair) {
         if (c_)
             for (const skew::GroupPair& p : c_->comparison.pairs) {
                 const skew::Group& ga = c_->a->analysis.groups[size_t(p.a)];
-                pairBox_->addItem(tr("A group %1 \u2192 B group %2 \u00B7 %3 \u00B7 %4 ranks").arg(p.a).arg(p.b).arg(opsText(ga)).arg(ga.width()));
+                pairBox_->addItem(tr("A group %1 \u2192 B group %2 \u00B7 %3 \u00B7 %4 ranks").arg(p.a).arg(p.b).arg(QString::fromStdString(skew::groupOpNames(ga, ", "))).arg(ga.width()));
             }
     }
     const bool none = !c_ || c_->comparison.pairs.empty();
@@ -550,7 +546,7 @@ void CompareView::updateHeader() {
         const skew::Group& ga = c_->a->analysis.groups[size_t(p.a)];
         pairLabel_->setText(c_->comparison.pairs.size() > 1 ? tr("pair:")
                                                             : tr("A group %1 \u2192 B group %2 \u00B7 %3 \u00B7 %4 ranks")
-                                                                  .arg(p.a).arg(p.b).arg(opsText(ga)).arg(ga.width()));
+                                                                  .arg(p.a).arg(p.b).arg(QString::fromStdString(skew::groupOpNames(ga, ", "))).arg(ga.width()));
     } else {
         pairLabel_->clear();
     }

@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/info_report.h"
-#include "run_palette.h"
 #include "plot_export.h"
+#include "report/format.h"
+#include "run_palette.h"
+#include "scene/view_texts.h"
 
 using namespace skew;
 
@@ -19,12 +20,6 @@ using namespace palette;
 namespace {
 QString dur(double ns) { return QString::fromStdString(formatDuration(int64_t(std::llround(ns)))); }
 constexpr int kPanelW = 250;
-// "AllGather/ReduceScatter": a group's ops, in the title and the group box
-QString opNames(const skew::Group& g) {
-    QStringList ops;
-    for (const auto& [op, n] : g.ops) ops << QString::fromStdString(op);
-    return ops.join("/");
-}
 constexpr double kLo = 1000;  // 1 us: the low end of the colour scale
 }  // namespace
 
@@ -60,7 +55,7 @@ protected:
         const QRect area = v_->axisRect()->rect();
         if (!v_->s_ || v_->group_ < 0) {
             p->setPen(Qt::darkGray);
-            p->drawText(area, Qt::AlignCenter, v_->s_ ? QObject::tr("No collectives were matched across ranks.") : QString());
+            p->drawText(area, Qt::AlignCenter, v_->s_ ? QString::fromStdString(heatmapEmptyText()) : QString());
             return;
         }
         const Profile& prof = v_->s_->profile;
@@ -88,7 +83,6 @@ protected:
         const uint32_t white = qRgb(255, 255, 255), missing = qRgb(0xd0, 0xd0, 0xd0);
         uint32_t lut[256];
         for (int i = 0; i < 256; ++i) lut[i] = lateScale(0.08 + 0.92 * i / 255.0).rgb();
-        const double logLo = std::log(kLo), logSpan = std::log(hi / kLo);
         // one scanline per rank, copied down its band (row-major: the image is written in order)
         std::vector<uint32_t> line(static_cast<size_t>(W));
         for (size_t s = 0; s < n; ++s) {
@@ -98,7 +92,7 @@ protected:
                 uint32_t c = white;
                 if (l == -2) c = 0;
                 else if (l < 0) c = missing;
-                else if (l > 0) c = lut[std::clamp(int((std::log(double(l)) - logLo) / logSpan * 255.0), 0, 255)];
+                else if (l > 0) c = lut[std::clamp(int(logPosition(double(l), kLo, hi) * 255.0), 0, 255)];
                 line[size_t(xx)] = c;
             }
             for (int yy = top[s]; yy < bottom[s]; ++yy) std::copy(line.begin(), line.end(), bits + size_t(yy) * bpl);
@@ -155,7 +149,7 @@ protected:
                     int64_t l = memberLateness(prof, a, g.firstCollective + i - 1, s);
                     if (l <= 0) continue;
                     QRectF cell(x->coordToPixel(i - 0.5), area.top() + top[s], pxPerColl, bottom[s] - top[s]);
-                    double t = logPos(double(l), kLo, hi);
+                    double t = logPosition(double(l), kLo, hi);
                     p->setPen(t > 0.6 ? Qt::white : QColor(60, 60, 60));
                     p->drawText(cell, Qt::AlignCenter, dur(double(l)));
                 }
@@ -206,8 +200,11 @@ private:
             if (!rs || bottom[s] <= top[s]) continue;
             const double yc = area.top() + (top[s] + bottom[s]) / 2.0;
             const double bh = std::min(10.0, std::max(2.0, (bottom[s] - top[s]) * 0.6));
-            p->fillRect(QRectF(cLast, yc - bh / 2, 24.0 * rs->lastCount / maxLast, bh), QColor(0xd6, 0x3c, 0x2f, 150));
-            p->fillRect(QRectF(cMean, yc - bh / 2, 60.0 * double(rs->meanLatenessExclBigNs) / double(maxMean), bh), QColor(0x2f, 0x6f, 0xb5, 150));
+            QColor lastColor = kLate, meanColor = kTransfer;
+            lastColor.setAlpha(150);
+            meanColor.setAlpha(150);
+            p->fillRect(QRectF(cLast, yc - bh / 2, 24.0 * rs->lastCount / maxLast, bh), lastColor);
+            p->fillRect(QRectF(cMean, yc - bh / 2, 60.0 * double(rs->meanLatenessExclBigNs) / double(maxMean), bh), meanColor);
             if (bottom[s] - top[s] >= 9) {
                 p->setPen(QColor(30, 30, 30));
                 p->drawText(QPointF(cLast + 28, yc + 4), QString::number(rs->lastCount));
@@ -311,8 +308,7 @@ void HeatmapView::fillGroupBox() {
     groupBox_->clear();
     const size_t n = s_ ? s_->analysis.groups.size() : 0;
     for (size_t g = 0; g < n; ++g) {
-        const Group& grp = s_->analysis.groups[g];
-        groupBox_->addItem(tr("group %1: %2 (%3)").arg(g).arg(opNames(grp)).arg(grp.count));
+        groupBox_->addItem(QString::fromStdString(heatmapGroupItem(s_->analysis, int(g))));
     }
     groupBox_->setVisible(n > 1);
     // the title row holds the box (in exports too, so that the viewer's export and `render` agree)
@@ -366,13 +362,7 @@ void HeatmapView::updateAxes() {
     }
     for (uint32_t i = 0; i < g.count; ++i)
         for (size_t s = 0; s < g.width(); ++s) layer_->groupMax_ = std::max(layer_->groupMax_, memberLateness(s_->profile, a, g.firstCollective + i, s));
-    const QString which = a.groups.size() > 1 ? tr("group %1 of %2").arg(group_).arg(a.groups.size()) : tr("group %1").arg(group_);
-    title_->setText(tr("Lateness heatmap  \u00B7  %1 (%2)  \u00B7  %3 collectives \u00D7 %4 ranks  \u00B7  outlined: big events (start skew > %5)")
-                        .arg(which)
-                        .arg(opNames(g))
-                        .arg(g.count)
-                        .arg(g.width())
-                        .arg(dur(double(a.options.bigSkewNs))));
+    title_->setText(QString::fromStdString(heatmapTitle(a, group_)));
 }
 
 void HeatmapView::updateStepTicks() {

@@ -45,7 +45,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
-#include "collective_scene.h"
+#include "scene/kernel_details.h"
 #include "cache/profile_cache.h"
 #include "collective_view.h"
 #include "compare_view.h"

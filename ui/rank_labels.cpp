@@ -3,35 +3,22 @@
 #include <QApplication>
 #include <QStyle>
 
+#include "scene/view_texts.h"
+
 namespace skewui {
 
 namespace {
 const QString kEllipsis = QString(QChar(0x2026));
-bool separator(QChar c) { return c == '_' || c == '-' || c == '/' || c == '.' || c == ' ' || c == ':'; }
 }  // namespace
 
 RankLabelElider::RankLabelElider(const QStringList& labels) {
-    if (labels.size() < 2) return;
-    int n = int(labels.front().size());
-    for (const QString& l : labels) {
-        int i = 0;
-        while (i < n && i < l.size() && l[i] == labels.front()[i]) ++i;
-        n = i;
-    }
-    // back to just after a separator, leaving every label something of its own
-    int cut = 0;
-    for (int i = 0; i < n; ++i)
-        if (separator(labels.front()[i])) cut = i + 1;
-    for (const QString& l : labels)
-        if (l.size() <= cut) cut = 0;
-    if (cut >= 6) start_ = labels.front().left(cut);  // shorter ones ("dev ") are not worth an ellipsis
+    std::vector<std::string> l;
+    l.reserve(size_t(labels.size()));
+    for (const QString& s : labels) l.push_back(s.toStdString());
+    start_ = QString::fromStdString(skew::commonLabelStart(l));
 }
 
-RankLabelElider RankLabelElider::of(const skew::Profile& p) {
-    QStringList labels;
-    for (const auto& r : p.ranks) labels << QString::fromStdString(r.label);
-    return RankLabelElider(labels);
-}
+RankLabelElider RankLabelElider::of(const skew::Profile& p) { return withStart(QString::fromStdString(skew::commonLabelStart(skew::rankLabels(p)))); }
 
 RankLabelElider RankLabelElider::withStart(const QString& commonStart) {
     RankLabelElider e;

@@ -23,7 +23,7 @@ public:
 
     // `label` in at most `width` pixels of `fm`
     QString elide(const QString& label, const QFontMetrics& fm, int width) const;
-    QString commonStart() const { return start_; }  // cut after a separator; empty with one label
+    QString commonStart() const { return start_; }  // core's commonLabelStart
 
 private:
     QString start_;

@@ -1,17 +1,16 @@
 #pragma once
-// Colours shared by the run views (timeline, overview strip, step map, heatmap), matching the
-// collective view's: NCCL transfer blue, waiting light blue hatched, GEMM green, other grey, late red,
-// CPU launch purple; lateness and skew on one log colour scale; one colour per rank.
+// The viewer's one palette: a colour per kernel class (NCCL transfer blue, waiting light blue
+// hatched, GEMM green, other NCCL teal, other grey) in every view, late red, the CPU launch purple,
+// the predecessor orange; lateness and skew on one log colour scale; one colour per rank; the two
+// sides of a comparison.
 
 #include <QColor>
-#include <QString>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <string>
+#include <iterator>
 
-#include "timeline/timeline_index.h"
+#include "analysis/kernel_class.h"
 
 namespace skewui::palette {
 
@@ -22,29 +21,26 @@ inline const QColor kGemm(0x6b, 0x8e, 0x23);
 inline const QColor kOtherNccl(0x4f, 0x9e, 0x9c);
 inline const QColor kOther(0xb4, 0xb4, 0xb4);
 inline const QColor kLate(0xd6, 0x3c, 0x2f);
+inline const QColor kLateWait(0xf0, 0xa8, 0x9f);   // the late arriver's own waiting part (collective view)
 inline const QColor kLateSmall(0xe0, 0x7b, 0x39);  // a late arriver that is not big (timeline markers)
-inline const QColor kLaunchNccl(0x6a, 0x1b, 0x9a);
+inline const QColor kLaunchNccl(0x6a, 0x1b, 0x9a); // the launch of an NCCL kernel (the late arriver's, in the collective view)
 inline const QColor kLaunch(0xbd, 0xae, 0xcc);
+inline const QColor kPredecessor(0xff, 0x8c, 0x00);
 inline const QColor kSelect(0xff, 0xb3, 0x00);
+inline const QColor kDetailsOutline(0x20, 0x20, 0x20);  // the bar whose details are shown
 // the two sides of a comparison: A (before) amber, B (after) blue, in every chart and label
 inline const QColor kSideA(0xc7, 0x7c, 0x0e);
 inline const QColor kSideB(0x1f, 0x5f, 0xa8);
 
-inline QColor workColor(skew::Work w) {
-    switch (w) {
-    case skew::Work::NcclTransfer: return kTransfer;
-    case skew::Work::NcclWait: return kWait;
-    case skew::Work::Gemm: return kGemm;
-    case skew::Work::OtherNccl: return kOtherNccl;
+// The colour of a kernel class (core's KernelClass), the same in every view.
+inline QColor classColor(skew::KernelClass c) {
+    switch (c) {
+    case skew::KernelClass::NcclTransfer: return kTransfer;
+    case skew::KernelClass::NcclWait: return kWait;
+    case skew::KernelClass::Gemm: return kGemm;
+    case skew::KernelClass::OtherNccl: return kOtherNccl;
     default: return kOther;
     }
-}
-
-// Position of a duration on the log scale [lo, hi] in [0, 1].
-inline double logPos(double ns, double lo, double hi) {
-    if (ns <= lo) return 0;
-    if (ns >= hi || hi <= lo) return 1;
-    return std::log(ns / lo) / std::log(hi / lo);
 }
 
 // Sequential colour scale for lateness / skew (light to dark red); t in [0, 1].
@@ -82,20 +78,6 @@ inline QColor rankColor(int i) {
                                           QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x00, 0x80, 0x80),
                                           QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
     return c[size_t(std::max(0, i)) % std::size(c)];
-}
-
-// "at::native::elementwise_kernel" from "void at::native::elementwise_kernel<128, 2, ...>(int, ...)"
-inline QString shortKernelName(const std::string& full) {
-    std::string s = full;
-    if (s.rfind("void ", 0) == 0) s = s.substr(5);
-    size_t cut = s.size();
-    for (size_t i = 0; i < s.size(); ++i)
-        if (s[i] == '(' || s[i] == '<') {
-            cut = i;
-            break;
-        }
-    if (cut == 0) cut = s.size();
-    return QString::fromStdString(s.substr(0, cut));
 }
 
 }  // namespace skewui::palette

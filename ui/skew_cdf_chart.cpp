@@ -39,11 +39,11 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
     plotLayout()->addElement(0, 0, title_);
     start_ = addGraph();
     start_->setName(tr("start skew"));
-    start_->setPen(QPen(QColor(0xd6, 0x3c, 0x2f), 2));
+    start_->setPen(QPen(palette::kLate, 2));
     start_->setLineStyle(QCPGraph::lsStepLeft);
     end_ = addGraph();
     end_->setName(tr("end skew"));
-    end_->setPen(QPen(QColor(0x2f, 0x6f, 0xb5), 2));
+    end_->setPen(QPen(palette::kTransfer, 2));
     end_->setLineStyle(QCPGraph::lsStepLeft);
     startB_ = addGraph();
     startB_->setLineStyle(QCPGraph::lsStepLeft);
@@ -105,8 +105,8 @@ void SkewCdfChart::resizeEvent(QResizeEvent* e) {
 bool SkewCdfChart::legendAbove() const { return legend->layout() == plotLayout(); }
 
 void SkewCdfChart::setGroup(SessionPtr s, int group) {
-    start_->setPen(QPen(QColor(0xd6, 0x3c, 0x2f), 2));
-    end_->setPen(QPen(QColor(0x2f, 0x6f, 0xb5), 2));
+    start_->setPen(QPen(palette::kLate, 2));
+    end_->setPen(QPen(palette::kTransfer, 2));
     placeLegend(false);
     startB_->setVisible(false);
     endB_->setVisible(false);

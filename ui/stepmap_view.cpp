@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/info_report.h"
-#include "run_palette.h"
 #include "plot_export.h"
+#include "report/format.h"
+#include "run_palette.h"
+#include "scene/view_texts.h"
 
 using namespace skew;
 
@@ -40,16 +41,16 @@ protected:
             // above the settings button (placeButton), the longest of these texts that fits there
             QRect box = area.adjusted(20, 2, -20, 0);
             box.setBottom(std::min(area.bottom(), v_->height() / 2 + 26));
-            const QString why = QString::fromStdString(m.why);
-            const QString texts[] = {why + QObject::tr("\n\nSet the step NVTX pattern in Analysis > Settings (analyze --step-regex)."), why,
-                                     QObject::tr("No steps: no NVTX range matches the step pattern.")};
+            const std::vector<std::string> texts = stepMapEmptyTexts(m);
             const QFontMetrics fm(p->font());
-            QString text = texts[2];
-            for (const QString& t : texts)
+            QString text = QString::fromStdString(texts.back());
+            for (const std::string& s : texts) {
+                const QString t = QString::fromStdString(s);
                 if (fm.boundingRect(box, Qt::AlignHCenter | Qt::TextWordWrap, t).height() <= box.height()) {
                     text = t;
                     break;
                 }
+            }
             p->drawText(box, Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, text);
             return;
         }
@@ -303,30 +304,10 @@ void StepMapView::rebuild(int preferredGroup) {
     map_ = !s_ ? StepMap{} : !side_.isEmpty() ? buildGroupStepMap(s_->profile, s_->analysis, onlyGroup_)
                                               : buildStepMap(s_->profile, s_->analysis, preferredGroup);
     layer_->setScale(s_ ? s_->skewScale : SkewScale{});
-    QString title;
-    if (!side_.isEmpty()) {
-        // a side of the compare view: short, the group is the pair's
-        title = map_.empty() ? tr("%1: no steps").arg(side_)
-                             : tr("%1  \u00B7  %2 %3 steps  \u00B7  %4 big events")
-                                   .arg(side_)
-                                   .arg(map_.steps)
-                                   .arg(map_.source == "nvtx" ? tr("NVTX") : tr("inferred"))
-                                   .arg(map_.big.size());
-    } else if (!s_) title = tr("Step map");
-    else if (map_.empty()) title = tr("Step map: no steps");
-    else {
-        QString src = map_.source == "nvtx" ? tr("NVTX step ranges") : tr("steps inferred from the op sequence of group %1").arg(map_.groups[0]);
-        QStringList gs;
-        for (int g : map_.groups) gs << QString::number(g);
-        title = tr("Step map  \u00B7  %1 steps (%2)  \u00B7  %3 collectives of group %4  \u00B7  %5 big events (start skew > %6)")
-                    .arg(map_.steps)
-                    .arg(src)
-                    .arg(map_.items.size())
-                    .arg(gs.join(", "))
-                    .arg(map_.big.size())
-                    .arg(dur(double(s_->analysis.options.bigSkewNs)));
-    }
-    title_->setText(title);
+    // a side of the compare view: short, the group is the pair's
+    title_->setText(!side_.isEmpty() ? QString::fromStdString(stepMapSideTitle(map_, side_.toStdString()))
+                    : !s_            ? tr("Step map")
+                                     : QString::fromStdString(stepMapTitle(map_, s_->analysis)));
     settings_->setVisible(s_ && map_.empty());
     xAxis->setVisible(!map_.empty());
     yAxis->setVisible(!map_.empty());

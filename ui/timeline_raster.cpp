@@ -71,7 +71,7 @@ private:
     std::vector<int> gridX_;    // columns of the time grid
     int bandX0_ = 0, bandX1_ = 0;
     std::vector<uint8_t> inBand_;  // per rank: the selected collective has a member there
-    uint32_t colors_[kWorkKinds] = {}, hatch_ = kWaitHatch.rgb();
+    uint32_t colors_[kKernelClasses] = {}, hatch_ = kWaitHatch.rgb();
 };
 
 BodyRaster::BodyRaster(const RasterFrame& f, QImage& img)
@@ -84,7 +84,7 @@ BodyRaster::BodyRaster(const RasterFrame& f, QImage& img)
     img.setDevicePixelRatio(f.dpr);
     bits_ = reinterpret_cast<uint32_t*>(img.bits());
     stride_ = size_t(img.bytesPerLine() / 4);
-    for (int w = 0; w < kWorkKinds; ++w) colors_[w] = workColor(Work(w)).rgb();
+    for (int w = 0; w < kKernelClasses; ++w) colors_[w] = classColor(KernelClass(w)).rgb();
     prepareBackgrounds();
     prepareBand();
 }
@@ -149,7 +149,7 @@ void BodyRaster::stack(Scratch& sc, int top, int bottom) const {
         int used = 0;
         double cum = 0;
         uint64_t e = 0;
-        for (int j = 0; j < kWorkKinds; ++j) {
+        for (int j = 0; j < kKernelClasses; ++j) {
             const double v = c.ns[int(kStackOrder[j])];
             if (v > 0 && used < h) {
                 cum += v / denom;
@@ -172,11 +172,11 @@ void BodyRaster::stack(Scratch& sc, int top, int bottom) const {
         uint32_t* l = line(y);
         for (const auto& [x0, x1] : sc.runs) {
             const uint64_t e = sc.ends[size_t(x0)];
-            if (endOf(e, kWorkKinds - 1) < fromBottom) continue;  // idle at this height
+            if (endOf(e, kKernelClasses - 1) < fromBottom) continue;  // idle at this height
             int j = 0;
             while (endOf(e, j) < fromBottom) ++j;
-            const Work w = kStackOrder[j];
-            if (w == Work::NcclWait) {
+            const KernelClass w = kStackOrder[j];
+            if (w == KernelClass::NcclWait) {
                 for (int x = x0; x < x1; ++x) l[x] = (x + y) % 5 == 0 ? hatch_ : colors_[int(w)];
             } else {
                 std::fill(l + x0, l + x1, colors_[int(w)]);
@@ -218,7 +218,7 @@ void BodyRaster::kernelOutlines(const TimelineRow& r, uint32_t first, uint32_t l
     for (uint32_t k = first; k < last; ++k) {
         const double xa = m_.x(double(kl.start[k])), xb = m_.x(double(kl.end(k)));
         if (xb - xa < 4 * f_.dpr) continue;
-        const uint32_t edge = workColor(ix.kernelWork(r.rank, r.lane, k)).darker(150).rgb();
+        const uint32_t edge = classColor(ix.kernelClass(r.rank, r.lane, k)).darker(150).rgb();
         const int a = std::max(0, int(std::floor(xa))), b = std::min(W_ - 1, int(std::ceil(xb)) - 1);
         if (b < a) continue;
         std::fill(line(y0) + a, line(y0) + b + 1, edge);

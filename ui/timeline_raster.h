@@ -23,8 +23,8 @@ struct TimelineRow {
 };
 
 // bottom-to-top order of the stacked classes in a pixel column (the legend lists them too)
-constexpr skew::Work kStackOrder[] = {skew::Work::NcclTransfer, skew::Work::NcclWait, skew::Work::Gemm, skew::Work::OtherNccl,
-                                      skew::Work::Other};
+constexpr skew::KernelClass kStackOrder[] = {skew::KernelClass::NcclTransfer, skew::KernelClass::NcclWait, skew::KernelClass::Gemm,
+                                             skew::KernelClass::OtherNccl, skew::KernelClass::Other};
 
 // A round step (1, 2 or 5 times a power of ten) of at least `raw`: the time grid and the ruler.
 double niceStep(double raw);

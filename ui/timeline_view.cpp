@@ -13,9 +13,11 @@
 #include <cinttypes>
 #include <cmath>
 
-#include "report/info_report.h"
 #include "rank_labels.h"
+#include "report/format.h"
+#include "report/info_report.h"
 #include "run_palette.h"
+#include "scene/view_texts.h"
 #include "timeline_raster.h"
 #include "view_export.h"
 
@@ -348,7 +350,7 @@ QString TimelineView::elidedName(StrId name, int width) const {
     auto it = nameCache_.find(key);
     if (it != nameCache_.end()) return *it;
     if (nameCache_.size() > 20000) nameCache_.clear();
-    QString full = shortKernelName(s_->profile.strings.str(name));
+    QString full = QString::fromStdString(kernelBaseName(s_->profile.strings.str(name)));
     return *nameCache_.insert(key, QFontMetrics(fontOf(Small)).elidedText(full, Qt::ElideRight, bucket * 8));
 }
 
@@ -670,9 +672,9 @@ void TimelineView::paintKernelNames(QPainter& p, const Frame& f) const {
                 QRectF box(xa, top + 2, xb - xa, r.h - 3);
                 QRectF tr = box.intersected(QRectF(ra)).adjusted(3, 0, -2, 0);
                 // dark text on the light classes; a member's name starts on its waiting part if it waited
-                Work w = ix.kernelWork(r.rank, r.lane, k);
-                if (w == Work::NcclTransfer && timeAt(tr.left()) < double(kl.start[k] + ix.waitNs(r.rank, r.lane, k))) w = Work::NcclWait;
-                p.setPen(w == Work::Other || w == Work::NcclWait ? QColor(30, 30, 30) : QColor(255, 255, 255));
+                KernelClass w = ix.kernelClass(r.rank, r.lane, k);
+                if (w == KernelClass::NcclTransfer && timeAt(tr.left()) < double(kl.start[k] + ix.waitNs(r.rank, r.lane, k))) w = KernelClass::NcclWait;
+                p.setPen(w == KernelClass::Other || w == KernelClass::NcclWait ? QColor(30, 30, 30) : QColor(255, 255, 255));
                 QString name = elidedName(kl.name[k], int(tr.width()));
                 if (!name.isEmpty()) drawText(p, tr, name, Small, Qt::AlignLeft | Qt::AlignVCenter);
             }
@@ -873,7 +875,7 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
     if (!s_ || !s_->timeline.valid() || rows_.empty()) {
         p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
         p.setPen(Qt::darkGray);
-        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, s_ ? tr("No kernels in these exports") : tr("Open exports to see the run"));
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, QString::fromStdString(timelineEmptyText(s_ != nullptr)));
         return;
     }
     const int savedScroll = scrollY_;
@@ -1026,7 +1028,7 @@ QString TimelineView::kernelTip(int rank, int lane, int64_t k) const {
     const KernelLane& kl = prof.ranks[size_t(rank)].lanes[size_t(lane)];
     QString name = QString::fromStdString(prof.strings.str(kl.name[size_t(k)]));
     if (name.size() > 160) name = name.left(157) + "...";
-    const QString shortName = shortKernelName(prof.strings.str(kl.name[size_t(k)]));
+    const QString shortName = QString::fromStdString(kernelBaseName(prof.strings.str(kl.name[size_t(k)])));
     QString t = QString("<b>%1</b>%2<br>%3 \u00B7 stream %4<br>start %5 \u00B7 duration %6")
                     .arg(shortName.toHtmlEscaped(), name == shortName ? QString() : "<br>" + name.toHtmlEscaped(),
                          QString::fromStdString(prof.ranks[size_t(rank)].label))
@@ -1083,14 +1085,14 @@ QString TimelineView::tooltipAt(const QPointF& pos) const {
         } else {
             for (int l : s_->timeline.laneOrder(r.rank)) {
                 ColumnSum one = s_->timeline.range(r.rank, l, ca, cb);
-                for (int w = 0; w < kWorkKinds; ++w) cs.ns[w] += one.ns[w];
+                for (int w = 0; w < kKernelClasses; ++w) cs.ns[w] += one.ns[w];
                 cs.kernels += one.kernels;
             }
         }
         if (cs.kernels > 1) {
             static const char* names[] = {"NCCL transfer", "NCCL waiting", "GEMM", "other NCCL", "other"};
             QStringList parts;
-            for (Work w : kStackOrder)
+            for (KernelClass w : kStackOrder)
                 if (cs.ns[int(w)] > 0) parts << QString("%1 %2%").arg(names[int(w)]).arg(100.0 * cs.ns[int(w)] / npp, 0, 'f', 0);
             merged = tr("<i>%1 kernels in this pixel (%2): %3</i>").arg(cs.kernels).arg(dur(npp), parts.join(", "));
         }

@@ -7,19 +7,14 @@
 #include <cmath>
 #include <optional>
 
-#include "report/info_report.h"
+#include "run_palette.h"
+#include "scene/view_texts.h"
 
 namespace skewui {
 
+using namespace skew;
+
 namespace {
-
-QString dur(int64_t ns) { return QString::fromStdString(skew::formatDuration(ns)); }
-
-int64_t maxLateness(const CollectiveScene& sc) {
-    int64_t m = 0;
-    for (const auto& r : sc.rows) m = std::max(m, r.latenessNs);
-    return m;
-}
 
 // Finds room for a w x h box in a horizontal band, sliding away from an anchor past obstacles.
 class Placer {
@@ -104,22 +99,14 @@ LayoutFonts::LayoutFonts(const QFont& base) : row(base), late(base), launch(base
 }
 
 LabelKind rowLabelKind(const CollectiveScene& sc, int row) {
-    const Row& r = sc.rows[size_t(row)];
+    const SceneRow& r = sc.rows[size_t(row)];
     if (r.missing) return LabelKind::Missing;
     if (r.late) return LabelKind::Late;
     if (r.early) return LabelKind::First;
     return LabelKind::Lateness;
 }
 
-QString rowLabelText(const CollectiveScene& sc, int row) {
-    const Row& r = sc.rows[size_t(row)];
-    switch (rowLabelKind(sc, row)) {
-    case LabelKind::Missing: return QObject::tr("no kernel here: partial collective");
-    case LabelKind::Late: return QObject::tr("late arriver: +%1").arg(dur(r.latenessNs));
-    case LabelKind::First: return QObject::tr("first, waited %1").arg(dur(maxLateness(sc)));
-    default: return QString("+%1").arg(dur(r.latenessNs));
-    }
-}
+QString rowLabelText(const CollectiveScene& sc, int row) { return QString::fromStdString(rowLabel(sc, row)); }
 
 static double boxWidth(const QFont& f, const QString& text) { return QFontMetricsF(f).horizontalAdvance(text) + 4; }
 static double boxHeight(const QFont& f) { return std::ceil(QFontMetricsF(f).height()); }
@@ -165,11 +152,6 @@ bool predecessorOnLastRow(const CollectiveScene& sc) {
     return false;
 }
 
-QString predecessorText(const Bar& b, bool shortText) {
-    const QString what = b.kind == BarKind::Gemm ? QObject::tr("GEMM") : QObject::tr("kernel");
-    return shortText ? QObject::tr("pred. %1").arg(what) : QObject::tr("predecessor (%1)").arg(what);
-}
-
 namespace {
 
 // The shapes in pixels: bars (main rows exact, at least 1.5 px wide so a short kernel stays
@@ -188,7 +170,7 @@ void layoutShapes(const CollectiveScene& sc, const AxisMapping& m, SceneLayout& 
         L.bars[i] = QRectF(a, top, std::max(b.sub ? 1.0 : 1.5, e - a), bottom - top);
         if (b.predecessor && e >= left && a <= right) L.predecessors.push_back(int(i));
         if (!b.sub && e >= left && a <= right) {
-            if (b.kind == BarKind::NcclWait) (b.late ? L.drawn.lateWait : L.drawn.wait) = true;
+            if (b.kind == KernelClass::NcclWait) (b.late ? L.drawn.lateWait : L.drawn.wait) = true;
             else (b.late ? L.drawn.late : L.drawn.transfer) = true;
         }
     }
@@ -215,7 +197,7 @@ void layoutShapes(const CollectiveScene& sc, const AxisMapping& m, SceneLayout& 
         for (const QRectF& pr : L.predRects)
             if (pr.top() <= vis.top() && pr.bottom() >= vis.bottom()) covered += std::max(0.0, std::min(pr.right(), vis.right()) - std::max(pr.left(), vis.left()));
         if (covered >= vis.width()) continue;
-        (lr.cls == LaneClass::Gemm ? L.drawn.gemm : lr.cls == LaneClass::OtherNccl ? L.drawn.otherNccl : L.drawn.other) = true;
+        (lr.cls == KernelClass::Gemm ? L.drawn.gemm : lr.cls == KernelClass::OtherNccl ? L.drawn.otherNccl : L.drawn.other) = true;
     }
 }
 
@@ -254,7 +236,7 @@ public:
     void rowLabel(int row) {
         PlacedLabel l(rowLabelKind(sc_, row), row, rowLabelText(sc_, row));
         l.font = l.kind == LabelKind::Late ? fonts_.late : fonts_.row;
-        l.color = l.kind == LabelKind::Late ? QColor(0xd6, 0x3c, 0x2f).darker(120)
+        l.color = l.kind == LabelKind::Late ? palette::kLate.darker(120)
                   : l.kind == LabelKind::Missing ? QColor(Qt::darkGray) : QColor(60, 60, 60);
         double w = boxWidth(l.font, l.text), h = boxHeight(l.font);
         for (double dy : {0.0, -2.0, -4.0, -6.0, 2.0}) {
@@ -279,11 +261,11 @@ public:
         const LaunchGeometry& g = L_.launch;
         double ax = m_.px(LM.apiEnd);
         QString api = QString::fromStdString(LM.label);
-        QString prefix = ax < left_ ? QObject::tr("CPU launch %1 before the view").arg(dur(int64_t(m_.nsAt(left_) - LM.apiEnd)))
-                                    : QObject::tr("CPU launch");
+        const QString prefix = QString::fromStdString(
+            launchLabelPrefix(ax < left_ ? std::optional<int64_t>(int64_t(m_.nsAt(left_) - LM.apiEnd)) : std::nullopt));
         PlacedLabel l(LabelKind::Launch, g.row);
         l.font = fonts_.launch;
-        l.color = QColor(0x6a, 0x1b, 0x9a).darker(120);
+        l.color = palette::kLaunchNccl.darker(120);
         double h = boxHeight(l.font);
         double markerX = ax < left_ ? left_ + 10 : ax > right_ ? right_ - 10 : ax;
         auto [a, e] = rowSpan(g.row);
@@ -317,9 +299,9 @@ public:
         for (size_t k = 0; k < L_.predecessors.size(); ++k) {
             const Bar& b = sc_.bars[size_t(L_.predecessors[k])];
             const QRectF& box = L_.predRects[k];
-            PlacedLabel l(LabelKind::Predecessor, b.row, predecessorText(b, false));
+            PlacedLabel l(LabelKind::Predecessor, b.row, QString::fromStdString(predecessorLabel(b.kind, false)));
             l.font = fonts_.predecessor;
-            l.color = QColor(0xff, 0x8c, 0x00).darker(160);
+            l.color = palette::kPredecessor.darker(160);
             const double h = boxHeight(l.font);
             auto [a, e] = rowSpan(b.row);
             // (the label's box may touch the bars: its text has air above and below within it)
@@ -327,7 +309,7 @@ public:
             const double gapBottom = b.row + 1 < int(sc_.rows.size()) ? m_.py(b.row + 1 - kMainHalf) : m_.plot.bottom() - 1.0;
             const double besideTop = std::clamp(box.center().y() - h / 2, gapTop, std::max(gapTop, gapBottom - h));
             for (bool shortText : {false, true}) {
-                const QString text = predecessorText(b, shortText);
+                const QString text = QString::fromStdString(predecessorLabel(b.kind, shortText));
                 const double w = boxWidth(l.font, text);
                 std::optional<QRectF> r = placer_.right(std::max(box.left(), left_ + 1), box.bottom() + 1, w, h, 40);
                 if (!r) r = placer_.left(std::min(box.right(), right_ - 1), box.bottom() + 1, w, h, 40);

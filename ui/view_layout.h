@@ -12,8 +12,8 @@
 
 #include <vector>
 
-#include "collective_scene.h"
-#include "lane_lod.h"
+#include "scene/collective_scene.h"
+#include "scene/lane_lod.h"
 
 namespace skewui {
 
@@ -47,7 +47,7 @@ struct PlacedLabel {
 
 struct LaneRect {
     QRectF rect;
-    LaneClass cls;
+    skew::KernelClass cls;  // Gemm, OtherNccl or Other
 };
 
 struct LaunchGeometry {
@@ -81,24 +81,21 @@ struct LayoutFonts {
     explicit LayoutFonts(const QFont& base);
 };
 
-// Text of the label beside row `row`'s bar ("+88.2 us", "late arriver: +3.34 ms", "first, waited 3.34 ms").
-QString rowLabelText(const CollectiveScene& sc, int row);
-LabelKind rowLabelKind(const CollectiveScene& sc, int row);
+// The label beside row `row`'s bar: its kind, and its text (core's rowLabel).
+LabelKind rowLabelKind(const skew::CollectiveScene& sc, int row);
+QString rowLabelText(const skew::CollectiveScene& sc, int row);
 
 // Widest row label in pixels: the time fit leaves this much room right of the latest end.
-double widestRowLabel(const CollectiveScene& sc, const LayoutFonts& fonts);
+double widestRowLabel(const skew::CollectiveScene& sc, const LayoutFonts& fonts);
 
 // Row range [row0, row1] that fits `rows` rows in `heightPx`, with room above the first row for
 // the CPU launch marker and its label when the late arriver is the first row, and below the last
 // row for the predecessor's box and its label when the late arriver is the last row.
 std::pair<double, double> rowRange(int rows, double heightPx, bool launchOnFirstRow, bool predecessorOnLastRow, const LayoutFonts& fonts);
 // The rows rowRange needs room for: the launch's on the first row, a predecessor's on the last.
-bool launchOnFirstRow(const CollectiveScene& sc);
-bool predecessorOnLastRow(const CollectiveScene& sc);
+bool launchOnFirstRow(const skew::CollectiveScene& sc);
+bool predecessorOnLastRow(const skew::CollectiveScene& sc);
 
-// The predecessor's label, and the shorter text used where the long one finds no room.
-QString predecessorText(const Bar& b, bool shortText);
-
-SceneLayout layoutScene(const CollectiveScene& sc, const AxisMapping& m, const LayoutFonts& fonts);
+SceneLayout layoutScene(const skew::CollectiveScene& sc, const AxisMapping& m, const LayoutFonts& fonts);
 
 }  // namespace skewui

@@ -25,7 +25,7 @@
 #include <fstream>
 #include <regex>
 
-#include "collective_scene.h"
+#include "scene/kernel_details.h"
 #include "collective_view.h"
 #include "compare_delta_model.h"
 #include "compare_events.h"

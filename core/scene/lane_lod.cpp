@@ -1,18 +1,9 @@
-#include "lane_lod.h"
+#include "scene/lane_lod.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace skewui {
-
-LaneClass laneClassOf(BarKind kind) {
-    switch (kind) {
-    case BarKind::Other: return LaneClass::Other;
-    case BarKind::OtherNccl: return LaneClass::OtherNccl;
-    case BarKind::Gemm: return LaneClass::Gemm;
-    default: return LaneClass::None;
-    }
-}
+namespace skew {
 
 std::vector<ColumnBusy> laneBusy(const CollectiveScene& sc, int row, const PixelColumns& cols) {
     std::vector<ColumnBusy> busy(size_t(std::max(cols.count, 0)));
@@ -27,7 +18,7 @@ std::vector<ColumnBusy> laneBusy(const CollectiveScene& sc, int row, const Pixel
         if (b.x0 >= x1Ns) break;
         double a = std::max(b.x0, cols.x0Ns), e = std::min(b.x1, x1Ns);
         if (e < a) continue;
-        LaneClass cls = laneClassOf(b.kind);
+        const KernelClass cls = b.kind;  // a thin-lane bar is Gemm, OtherNccl or Other
         int c0 = std::clamp(int(std::floor((a - cols.x0Ns) / cols.nsPerPx)), 0, cols.count - 1);
         int c1 = std::clamp(int(std::ceil((e - cols.x0Ns) / cols.nsPerPx)) - 1, c0, cols.count - 1);
         for (int c = c0; c <= c1; ++c) {
@@ -38,34 +29,34 @@ std::vector<ColumnBusy> laneBusy(const CollectiveScene& sc, int row, const Pixel
                 t = 1e-9;             // a zero-length kernel still ran: the smallest possible share
             }
             ColumnBusy& cb = busy[size_t(c)];
-            (cls == LaneClass::Gemm ? cb.gemm : cls == LaneClass::OtherNccl ? cb.otherNccl : cb.other) += t;
+            (cls == KernelClass::Gemm ? cb.gemm : cls == KernelClass::OtherNccl ? cb.otherNccl : cb.other) += t;
         }
     }
     return busy;
 }
 
-LaneClass dominantClass(const ColumnBusy& b) {
-    if (b.gemm <= 0 && b.otherNccl <= 0 && b.other <= 0) return LaneClass::None;
-    if (b.gemm >= b.otherNccl && b.gemm >= b.other) return LaneClass::Gemm;
-    if (b.otherNccl >= b.other) return LaneClass::OtherNccl;
-    return LaneClass::Other;
+KernelClass dominantClass(const ColumnBusy& b) {
+    if (b.gemm <= 0 && b.otherNccl <= 0 && b.other <= 0) return KernelClass::None;
+    if (b.gemm >= b.otherNccl && b.gemm >= b.other) return KernelClass::Gemm;
+    if (b.otherNccl >= b.other) return KernelClass::OtherNccl;
+    return KernelClass::Other;
 }
 
-std::vector<LaneClass> laneColumns(const CollectiveScene& sc, int row, const PixelColumns& cols) {
+std::vector<KernelClass> laneColumns(const CollectiveScene& sc, int row, const PixelColumns& cols) {
     std::vector<ColumnBusy> busy = laneBusy(sc, row, cols);
-    std::vector<LaneClass> out(busy.size());
+    std::vector<KernelClass> out(busy.size());
     for (size_t i = 0; i < busy.size(); ++i) out[i] = dominantClass(busy[i]);
     return out;
 }
 
-std::vector<LaneRun> laneRuns(const std::vector<LaneClass>& columns) {
+std::vector<LaneRun> laneRuns(const std::vector<KernelClass>& columns) {
     std::vector<LaneRun> runs;
     for (int i = 0; i < int(columns.size()); ++i) {
-        if (columns[size_t(i)] == LaneClass::None) continue;
+        if (columns[size_t(i)] == KernelClass::None) continue;
         if (!runs.empty() && runs.back().last == i - 1 && runs.back().cls == columns[size_t(i)]) runs.back().last = i;
         else runs.push_back({i, i, columns[size_t(i)]});
     }
     return runs;
 }
 
-}  // namespace skewui
+}  // namespace skew
