@@ -26,11 +26,11 @@
 #include <regex>
 
 #include "scene/kernel_details.h"
-#include "collective_view.h"
-#include "compare_delta_model.h"
-#include "compare_events.h"
-#include "compare_rank_bars.h"
-#include "compare_view.h"
+#include "views/collective/collective_view.h"
+#include "views/compare/compare_delta_model.h"
+#include "views/compare/compare_events.h"
+#include "views/compare/compare_rank_bars.h"
+#include "views/compare/compare_view.h"
 #include "cli/command_line.h"
 #include "gen_fixture.h"
 #include "gui_entry.h"
@@ -38,9 +38,9 @@
 #include "json_value.h"
 #include "main_window.h"
 #include "report/format.h"
-#include "run_palette.h"
-#include "skew_cdf_chart.h"
-#include "stepmap_view.h"
+#include "common/palette.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
+#include "views/stepmap/stepmap_view.h"
 
 using namespace testutil;
 using namespace skewui;

@@ -13,7 +13,7 @@
 
 #include <filesystem>
 
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "report/format.h"
 #include "gen_fixture.h"
 #include "json_value.h"

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/analysis.h"
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "gui_util.h"
 #include "scene/lane_lod.h"
 #include "session.h"

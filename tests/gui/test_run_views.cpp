@@ -18,17 +18,17 @@
 
 #include <filesystem>
 
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "gen_fixture.h"
-#include "heatmap_view.h"
+#include "views/heatmap/heatmap_view.h"
 #include "main_window.h"
 #include "model/loader.h"
 #include "report/format.h"
 #include "models.h"
-#include "run_palette.h"
-#include "skew_cdf_chart.h"
-#include "stepmap_view.h"
-#include "timeline_view.h"
+#include "common/palette.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
+#include "views/stepmap/stepmap_view.h"
+#include "views/timeline/timeline_view.h"
 
 using namespace testutil;
 using namespace skewui;

@@ -22,10 +22,10 @@
 #include <cmath>
 #include <vector>
 
-#include "overview_strip.h"
-#include "rank_labels.h"
+#include "views/timeline/overview_strip.h"
+#include "common/rank_labels.h"
 #include "session.h"
-#include "timeline_raster.h"
+#include "views/timeline/timeline_raster.h"
 
 class QScrollBar;
 

@@ -1,4 +1,4 @@
-#include "timeline_raster.h"
+#include "views/timeline/timeline_raster.h"
 
 #include <QColor>
 #include <QtConcurrent/QtConcurrentMap>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "run_palette.h"
+#include "common/palette.h"
 
 using namespace skew;
 

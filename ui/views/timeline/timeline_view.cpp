@@ -1,4 +1,4 @@
-#include "timeline_view.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QApplication>
 #include <QKeyEvent>
@@ -13,13 +13,13 @@
 #include <cinttypes>
 #include <cmath>
 
-#include "rank_labels.h"
+#include "common/rank_labels.h"
 #include "report/format.h"
 #include "report/info_report.h"
-#include "run_palette.h"
+#include "common/palette.h"
 #include "scene/view_texts.h"
-#include "timeline_raster.h"
-#include "view_export.h"
+#include "views/timeline/timeline_raster.h"
+#include "common/view_export.h"
 
 using namespace skew;
 

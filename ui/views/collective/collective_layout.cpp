@@ -1,4 +1,4 @@
-#include "view_layout.h"
+#include "views/collective/collective_layout.h"
 
 #include <QFontMetricsF>
 #include <QObject>
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <optional>
 
-#include "run_palette.h"
+#include "common/palette.h"
 #include "scene/view_texts.h"
 
 namespace skewui {

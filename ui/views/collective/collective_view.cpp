@@ -1,13 +1,13 @@
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
 
-#include "plot_export.h"
-#include "rank_labels.h"
-#include "run_palette.h"
+#include "common/view_export.h"
+#include "common/rank_labels.h"
+#include "common/palette.h"
 #include "scene/view_texts.h"
 
 namespace skewui {

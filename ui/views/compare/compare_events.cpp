@@ -1,4 +1,4 @@
-#include "compare_events.h"
+#include "views/compare/compare_events.h"
 
 #include <QHeaderView>
 #include <QStyle>
@@ -8,7 +8,7 @@
 #include <set>
 
 #include "report/format.h"
-#include "run_palette.h"
+#include "common/palette.h"
 
 namespace skewui {
 

@@ -1,4 +1,4 @@
-#include "rank_labels.h"
+#include "common/rank_labels.h"
 
 #include <QApplication>
 #include <QStyle>

@@ -3,7 +3,7 @@
 // waiting part (start to the latest start) is drawn apart from the transfer part, the rank's other
 // streams in a thin lane below, the predecessor and the late arriver's CPU launch marked.
 // All bars are painted by one layerable from a prepared CollectiveScene (no item per event); the
-// pixel layout (view_layout.h) is computed after QCustomPlot's own layout and before painting.
+// pixel layout (collective_layout.h) is computed after QCustomPlot's own layout and before painting.
 
 #include <qcustomplot.h>
 
@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "scene/collective_scene.h"
-#include "view_layout.h"
+#include "views/collective/collective_layout.h"
 
 namespace skewui {
 

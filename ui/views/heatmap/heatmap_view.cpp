@@ -1,4 +1,4 @@
-#include "heatmap_view.h"
+#include "views/heatmap/heatmap_view.h"
 
 #include <QComboBox>
 #include <QToolTip>
@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "plot_export.h"
+#include "common/view_export.h"
 #include "report/format.h"
-#include "run_palette.h"
+#include "common/palette.h"
 #include "scene/view_texts.h"
 
 using namespace skew;

@@ -1,9 +1,9 @@
-#include "compare_rank_bars.h"
+#include "views/compare/compare_rank_bars.h"
 
 #include <algorithm>
 
-#include "rank_labels.h"
-#include "run_palette.h"
+#include "common/rank_labels.h"
+#include "common/palette.h"
 
 namespace skewui {
 

@@ -1,10 +1,10 @@
-#include "skew_cdf_chart.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "report/info_report.h"
-#include "run_palette.h"
+#include "common/palette.h"
 #include "timeline/run_maps.h"
 
 namespace skewui {

@@ -1,4 +1,4 @@
-#include "compare_view.h"
+#include "views/compare/compare_view.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -20,20 +20,20 @@
 #include <cmath>
 #include <memory>
 
-#include "collective_view.h"
-#include "compare_delta_model.h"
-#include "compare_events.h"
-#include "compare_rank_bars.h"
+#include "views/collective/collective_view.h"
+#include "views/compare/compare_delta_model.h"
+#include "views/compare/compare_events.h"
+#include "views/compare/compare_rank_bars.h"
 #include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "report/format.h"
-#include "run_palette.h"
+#include "common/palette.h"
 #include "scene/collective_scene.h"
 #include "scene/kernel_details.h"
 #include "scene/view_texts.h"
-#include "skew_cdf_chart.h"
-#include "stepmap_view.h"
-#include "view_export.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
+#include "views/stepmap/stepmap_view.h"
+#include "common/view_export.h"
 
 namespace skewui {
 

@@ -1,11 +1,11 @@
-#include "compare_delta_model.h"
+#include "views/compare/compare_delta_model.h"
 
 #include <QColor>
 
 #include <cmath>
 
 #include "report/format.h"
-#include "run_palette.h"
+#include "common/palette.h"
 
 namespace skewui {
 

@@ -1,4 +1,4 @@
-#include "overview_strip.h"
+#include "views/timeline/overview_strip.h"
 
 #include <QObject>
 #include <QPainter>
@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "report/info_report.h"
-#include "run_palette.h"
+#include "common/palette.h"
 
 namespace skewui {
 
