@@ -5,6 +5,7 @@
 // sides of a comparison.
 
 #include <QColor>
+#include <QPainter>
 
 #include <algorithm>
 #include <cstdint>
@@ -68,6 +69,12 @@ inline QColor lateScale(double t) {
 inline const QColor kTypicalTick(0xae, 0xb9, 0xc6);
 inline QColor skewRampColor(double t) { return lateScale(0.42 + 0.3 * std::clamp(t, 0.0, 1.0)); }
 inline QColor skewTickColor(double t) { return t <= 0 ? kTypicalTick : skewRampColor(t); }
+// The skew colour key of the overview strip and the step map (each places its end values its own
+// way): the typical colour's box, h tall, and the ramp of r's width, one pixel column per step.
+inline void paintTypicalKey(QPainter& p, double x, double y, double h) { p.fillRect(QRectF(x, y, 4, h), kTypicalTick); }
+inline void paintSkewRamp(QPainter& p, const QRectF& r) {
+    for (int i = 0; i < int(r.width()); ++i) p.fillRect(QRectF(r.left() + i, r.top(), 1, r.height()), skewTickColor((i + 1) / r.width()));
+}
 
 // Distinct colours for ranks (late rank of a big event in the step map): Tableau 10 without its
 // red, which would read as the alert red of late and big events (kLate), and without its grey,

@@ -6,12 +6,12 @@
 
 #include "report/format.h"
 #include "common/palette.h"
+#include "common/text.h"
 
 namespace skewui {
 
 namespace {
 
-QString dur(int64_t ns) { return QString::fromStdString(skew::formatDuration(ns)); }
 QString signedDur(int64_t ns) {
     if (ns == 0) return QStringLiteral("0");
     return (ns > 0 ? "+" : "\u2212") + dur(ns < 0 ? -ns : ns);

@@ -9,11 +9,11 @@
 
 #include "report/format.h"
 #include "common/palette.h"
+#include "common/text.h"
 
 namespace skewui {
 
 namespace {
-QString dur(int64_t ns) { return QString::fromStdString(skew::formatDuration(ns)); }
 constexpr size_t kLargest = 5;  // a side without big events lists this many of its largest skews
 }  // namespace
 

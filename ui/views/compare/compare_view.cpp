@@ -28,6 +28,7 @@
 #include "report/compare_report.h"
 #include "report/format.h"
 #include "common/palette.h"
+#include "common/text.h"
 #include "scene/collective_scene.h"
 #include "scene/kernel_details.h"
 #include "scene/view_texts.h"
@@ -414,7 +415,7 @@ QString CompareView::scaleNoteText() const {
     if (collA_->scene().collective < 0 || collB_->scene().collective < 0) return {};
     const double a = collA_->xAxis->range().size(), b = collB_->xAxis->range().size();  // ms
     if (a <= 0 || b <= 0 || std::max(a, b) < 1.5 * std::min(a, b)) return {};
-    auto span = [](double ms) { return QString::fromStdString(skew::formatDuration(int64_t(std::llround(ms * 1e6)))); };
+    auto span = [](double ms) { return dur(ms * 1e6); };
     const QString why = collA_->isFitted() && collB_->isFitted() ? tr("each fitted to its collective") : tr("zoomed; Fit Collective fits both");
     return tr("\u26A0 Time scales differ: A's view spans %1, B's %2 (%3)").arg(span(a), span(b), why);
 }

@@ -9,6 +9,7 @@
 #include "common/view_export.h"
 #include "report/format.h"
 #include "common/palette.h"
+#include "common/text.h"
 #include "scene/view_texts.h"
 
 using namespace skew;
@@ -18,7 +19,6 @@ namespace skewui {
 using namespace palette;
 
 namespace {
-QString dur(double ns) { return QString::fromStdString(formatDuration(int64_t(std::llround(ns)))); }
 constexpr int kPanelW = 250;
 constexpr double kLo = 1000;  // 1 us: the low end of the colour scale
 }  // namespace

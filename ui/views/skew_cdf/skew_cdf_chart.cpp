@@ -5,6 +5,7 @@
 
 #include "report/info_report.h"
 #include "common/palette.h"
+#include "common/text.h"
 #include "timeline/run_maps.h"
 
 namespace skewui {
@@ -179,7 +180,7 @@ void SkewCdfChart::fill(const std::vector<std::pair<QCPGraph*, std::vector<int64
         ys << 1;
         gr->setData(xs, ys, true);
         double p50 = v.empty() ? 0 : skew::percentileSorted(v, 50);
-        gr->setName(tr("%1, p50 %2").arg(names[int(k)], QString::fromStdString(skew::formatDuration(int64_t(std::llround(p50))))));
+        gr->setName(tr("%1, p50 %2").arg(names[int(k)], dur(p50)));
         gr->addToLegend();
     }
     xAxis->setRange(lo, hi);

@@ -9,6 +9,7 @@
 #include "common/view_export.h"
 #include "report/format.h"
 #include "common/palette.h"
+#include "common/text.h"
 #include "scene/view_texts.h"
 
 using namespace skew;
@@ -16,10 +17,6 @@ using namespace skew;
 namespace skewui {
 
 using namespace palette;
-
-namespace {
-QString dur(double ns) { return QString::fromStdString(formatDuration(int64_t(std::llround(ns)))); }
-}  // namespace
 
 class StepMapLayer : public QCPLayerable {
 public:
@@ -213,10 +210,10 @@ private:
         p->setPen(QColor(50, 50, 50));
         p->drawText(QPointF(x, y0 + 11), tick);
         x += fm.horizontalAdvance(tick) + 8;
-        p->fillRect(QRectF(x, y0 + 2, 4, 10), kTypicalTick);
+        paintTypicalKey(*p, x, y0 + 2, 10);
         p->drawText(QPointF(x + 6, y0 + 11), lo);
         x += 8 + fm.horizontalAdvance(lo) + 4;
-        for (int i = 0; i < 40; ++i) p->fillRect(QRectF(x + i, y0 + 2, 1, 10), skewTickColor((i + 1) / 40.0));
+        paintSkewRamp(*p, QRectF(x, y0 + 2, 40, 10));
         x += 44;
         p->drawText(QPointF(x, y0 + 11), hi);
     }

@@ -7,6 +7,7 @@
 
 #include "report/info_report.h"
 #include "common/palette.h"
+#include "common/text.h"
 
 namespace skewui {
 
@@ -134,7 +135,7 @@ QString OverviewStrip::tooltip(const QRect& r, double x) const {
     for (int i = std::max(0, c - 2); i <= std::min(r.width() - 1, c + 2); ++i)
         if (cols_.maxSkew[size_t(i)] > best) best = cols_.maxSkew[size_t(i)], big = cols_.big[size_t(i)];
     if (best >= 0)
-        t += QObject::tr("\nlargest start skew here: %1%2").arg(QString::fromStdString(skew::formatDuration(best)), big ? QObject::tr(" (big)") : QString());
+        t += QObject::tr("\nlargest start skew here: %1%2").arg(dur(double(best)), big ? QObject::tr(" (big)") : QString());
     for (size_t i = 0; i < steps_.size(); ++i) {
         double a = double(steps_[i]), b = i + 1 < steps_.size() ? double(steps_[i + 1]) : t1_;
         double tt = timeAt(r, x);
@@ -150,19 +151,19 @@ void OverviewStrip::paintKey(QPainter& p, const QRectF& r, const QFont& font) co
     f.setPointSizeF(std::max(6.5, font.pointSizeF() - 1.5));
     p.setFont(f);
     const QFontMetrics fm(f);
-    const QString lo = QString::fromUtf8("\u2264") + QString::fromStdString(skew::formatDuration(scale_.lo)), hi = QString::fromStdString(skew::formatDuration(scale_.hi));
+    const QString lo = QString::fromUtf8("\u2264") + dur(double(scale_.lo)), hi = dur(double(scale_.hi));
     const double y = r.top() + (r.height() - 8) / 2, barW = 32;
     // the end values when they fit, else the colours alone (the tooltip names them)
     const bool text = 6 + fm.horizontalAdvance(lo) + 4 + barW + 2 + fm.horizontalAdvance(hi) + 8 <= r.width();
     double x = r.left();
-    p.fillRect(QRectF(x, y, 4, 8), kTypicalTick);
+    paintTypicalKey(p, x, y, 8);
     x += 6;
     p.setPen(QColor(60, 60, 60));
     if (text) {
         p.drawText(QRectF(x, r.top(), fm.horizontalAdvance(lo) + 2, r.height()), Qt::AlignLeft | Qt::AlignVCenter, lo);
         x += fm.horizontalAdvance(lo) + 4;
     }
-    for (int i = 0; i < int(barW); ++i) p.fillRect(QRectF(x + i, y, 1, 8), skewTickColor((i + 1) / barW));
+    paintSkewRamp(p, QRectF(x, y, barW, 8));
     x += barW + 2;
     if (text) {
         p.drawText(QRectF(x, r.top(), fm.horizontalAdvance(hi) + 2, r.height()), Qt::AlignLeft | Qt::AlignVCenter, hi);
@@ -174,7 +175,7 @@ void OverviewStrip::paintKey(QPainter& p, const QRectF& r, const QFont& font) co
 QString OverviewStrip::keyTooltip() const {
     return QObject::tr("Overview ticks by start skew: grey-blue at or below the run's median (%1), orange on a log scale up to the big "
                        "threshold (%2), red: big events")
-        .arg(QString::fromStdString(skew::formatDuration(scale_.lo)), QString::fromStdString(skew::formatDuration(scale_.hi)));
+        .arg(dur(double(scale_.lo)), dur(double(scale_.hi)));
 }
 
 }  // namespace skewui

@@ -17,6 +17,7 @@
 #include "report/format.h"
 #include "report/info_report.h"
 #include "common/palette.h"
+#include "common/text.h"
 #include "scene/view_texts.h"
 #include "views/timeline/timeline_raster.h"
 #include "common/view_export.h"
@@ -34,7 +35,6 @@ constexpr int kHeaderH = 20, kLaneH = 18, kMaxLaneH = 36, kCpuH = 12, kRankGap =
 constexpr int kScrollW = 12;
 constexpr double kMinSpanNs = 50;
 
-QString dur(double ns) { return QString::fromStdString(formatDuration(int64_t(std::llround(ns)))); }
 
 // "1.234 567 s": seconds with as many decimals as the tick step needs, grouped by three
 QString tickLabel(double ns, double stepNs) {
