@@ -12,6 +12,7 @@
 class QComboBox;
 
 #include "session.h"
+#include "views/run_view.h"
 #include "timeline/run_maps.h"
 
 namespace skewui {
@@ -19,23 +20,23 @@ namespace skewui {
 class HeatmapLayer;
 class HeatmapTitle;
 
-class HeatmapView : public QCustomPlot {
+class HeatmapView : public QCustomPlot, public RunView {
     Q_OBJECT
 public:
     explicit HeatmapView(QWidget* parent = nullptr);
     ~HeatmapView() override;
 
-    void setSession(SessionPtr s);
+    void setSession(SessionPtr s) override;
     void setGroup(int group);            // refits
     int group() const { return group_; }
     QComboBox* groupBox() const { return groupBox_; }  // shown with two groups or more
     QString title() const;
     QString shownTitle() const;  // elided at its end when the view is narrow
     QRect titleTextRect() const;
-    void setSelectedCollective(int c);   // switches to its group
-    int selectedCollective() const { return selected_; }
+    void setSelectedCollective(int c) override;   // switches to its group
+    int selectedCollective() const override { return selected_; }
     void resetZoom();
-    void zoomBy(double factor);  // as the wheel zooms, about the centre; factor < 1 zooms in
+    void zoomBy(double factor) override;  // as the wheel zooms, about the centre; factor < 1 zooms in
 
     // the pixel centre of a cell, and the (collective, slot) a point falls in (-1 when none)
     QPointF cellCenter(int collective, int slot) const;
@@ -43,7 +44,14 @@ public:
     const skew::HeatmapCells& cells() const { return cells_; }  // of the last frame
     QString tooltipAt(const QPointF& pos) const;
 
-    bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
+    bool exportTo(const QString& path, int width, int height, QString* error = nullptr) override;
+
+    // RunView
+    QWidget* widget() override { return this; }
+    void fit() override { resetZoom(); }
+    QString tabTitle() const override { return tr("Heatmap"); }
+    QString tabToolTip() const override { return tr("Each rank's lateness in every collective"); }
+    QString viewName() const override { return QStringLiteral("heatmap"); }
 
 signals:
     void collectiveClicked(int collective);

@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "session.h"
+#include "views/run_view.h"
 #include "timeline/run_maps.h"
 
 class QPushButton;
@@ -16,22 +17,22 @@ namespace skewui {
 
 class StepMapLayer;
 
-class StepMapView : public QCustomPlot {
+class StepMapView : public QCustomPlot, public RunView {
     Q_OBJECT
 public:
     explicit StepMapView(QWidget* parent = nullptr);
     ~StepMapView() override;
 
-    void setSession(SessionPtr s);
+    void setSession(SessionPtr s) override;
     // one group's steps alone, titled "<side>: N steps ..." (a side of the compare view)
     void setGroupSession(SessionPtr s, int group, const QString& side);
     // resetZoom shows at least this much of the step (two maps on one axis fit the longer step)
     void setFitSpanNs(int64_t ns) { fitSpanNs_ = ns; }
-    void setSelectedCollective(int c);
-    int selectedCollective() const { return selected_; }
+    void setSelectedCollective(int c) override;
+    int selectedCollective() const override { return selected_; }
     const skew::StepMap& map() const { return map_; }
     void resetZoom();
-    void zoomBy(double factor);  // as the wheel zooms, about the centre; factor < 1 zooms in
+    void zoomBy(double factor) override;  // as the wheel zooms, about the centre; factor < 1 zooms in
 
     // pixel centre of a collective's tick or marker (tests, keyboard), and the collective under a point
     QPointF collectivePos(int collective) const;
@@ -39,7 +40,14 @@ public:
     QPushButton* settingsButton() const { return settings_; }
     QString tooltipAt(const QPointF& pos) const;
 
-    bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
+    bool exportTo(const QString& path, int width, int height, QString* error = nullptr) override;
+
+    // RunView
+    QWidget* widget() override { return this; }
+    void fit() override { resetZoom(); }
+    QString tabTitle() const override { return tr("Step map"); }
+    QString tabToolTip() const override { return tr("Where in the step the collectives and big late arrivals fall"); }
+    QString viewName() const override { return QStringLiteral("stepmap"); }
 
 signals:
     void collectiveClicked(int collective);

@@ -25,27 +25,28 @@
 #include "views/timeline/overview_strip.h"
 #include "common/rank_labels.h"
 #include "session.h"
+#include "views/run_view.h"
 #include "views/timeline/timeline_raster.h"
 
 class QScrollBar;
 
 namespace skewui {
 
-class TimelineView : public QWidget {
+class TimelineView : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit TimelineView(QWidget* parent = nullptr);
 
-    void setSession(SessionPtr s);  // fits the whole run
+    void setSession(SessionPtr s) override;  // fits the whole run
     SessionPtr session() const { return s_; }
-    void setSelectedCollective(int c);  // the band; the view pans to it when it is off screen
-    int selectedCollective() const { return selected_; }
+    void setSelectedCollective(int c) override;  // the band; the view pans to it when it is off screen
+    int selectedCollective() const override { return selected_; }
 
     // visible time range, aligned ns
     void setRange(double t0, double t1);
     double rangeStart() const { return t0_; }
     double rangeEnd() const { return t1_; }
-    void fit();
+    void fit() override;
     void fitCollective();                   // F
     void zoomAt(double factor, double x);   // x in widget pixels; factor < 1 zooms in
     void zoomAtPointer(double factor);      // the keys' zoom: at the mouse over the rows, else the centre
@@ -86,7 +87,18 @@ public:
 
     void paintTo(QPainter& p, const QSize& size, bool screen = false);
     QImage render(const QSize& size);      // a frame, as exported (tests and benchmark)
-    bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
+    bool exportTo(const QString& path, int width, int height, QString* error = nullptr) override;
+
+    // RunView: the zoom keys zoom at the pointer; --range sets the visible range
+    QWidget* widget() override { return this; }
+    void zoomBy(double factor) override { zoomAtPointer(factor); }
+    bool setTimeRange(double t0, double t1) override {
+        setRange(t0, t1);
+        return true;
+    }
+    QString tabTitle() const override { return tr("Timeline"); }
+    QString tabToolTip() const override { return tr("Every rank and stream over the whole run"); }
+    QString viewName() const override { return QStringLiteral("timeline"); }
     void invalidate() { bodyKey_ = {}; }   // drop the cached frame body, as a new range does (benchmark)
 
 signals:

@@ -1,0 +1,23 @@
+#include "views/run_view.h"
+
+#include "views/heatmap/heatmap_view.h"
+#include "views/stepmap/stepmap_view.h"
+#include "views/timeline/timeline_view.h"
+
+namespace skewui {
+
+const std::vector<std::string>& runViewNames() {
+    static const std::vector<std::string> names = {"timeline", "stepmap", "heatmap"};
+    return names;
+}
+
+RunView* createRunView(std::string_view name, QWidget* parent) {
+    if (name == "timeline") return new TimelineView(parent);
+    if (name == "stepmap") return new StepMapView(parent);
+    if (name == "heatmap") return new HeatmapView(parent);
+    return nullptr;
+}
+
+RunView* asRunView(QWidget* w) { return dynamic_cast<RunView*>(w); }
+
+}  // namespace skewui
