@@ -82,6 +82,11 @@ std::vector<std::string> stepMapEmptyTexts(const StepMap& m) {
             "No steps: no NVTX range matches the step pattern."};
 }
 
+std::string kernelClassName(KernelClass c) {
+    static const char* names[] = {"NCCL transfer", "NCCL waiting", "GEMM", "other NCCL", "other", "none"};
+    return names[size_t(c)];
+}
+
 // ---- titles -----------------------------------------------------------------------------------
 
 std::string groupOpNames(const Group& g, const std::string& separator) {

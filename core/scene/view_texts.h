@@ -37,6 +37,9 @@ std::string heatmapEmptyText();                 // no group to show
 // The step map without steps: its texts longest first (the view shows the longest that fits).
 std::vector<std::string> stepMapEmptyTexts(const StepMap& m);
 
+// "NCCL transfer", "NCCL waiting", "GEMM", "other NCCL", "other": a class in a merged pixel's text
+std::string kernelClassName(KernelClass c);
+
 // ---- titles -----------------------------------------------------------------------------------
 
 std::string groupOpNames(const Group& g, const std::string& separator);  // "AllGather/ReduceScatter"

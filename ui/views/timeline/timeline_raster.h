@@ -3,8 +3,8 @@
 // rank blocks' backgrounds, the time grid, the selected collective's band, the stacked class shares
 // of each pixel column (from core's TimelineIndex: never a colour that did not run there), kernel
 // outlines once kernels are a few pixels wide, and the CPU launch rows. Rows are independent
-// (disjoint pixel rows): each rank is one task on the thread pool. The widget (timeline_view.cpp)
-// lays the rows out and draws the gutter, ruler and overlays around this image.
+// (disjoint pixel rows): each rank is one task on the thread pool. The rows are laid out by
+// timeline_layout.h; the gutter, ruler and overlays around this image are timeline_passes.h.
 
 #include <QImage>
 
@@ -12,15 +12,9 @@
 #include <vector>
 
 #include "session.h"
+#include "views/timeline/timeline_layout.h"
 
 namespace skewui {
-
-// One row of the timeline, in content coordinates (before scrolling).
-struct TimelineRow {
-    enum Kind { Header, Lane, Cpu } kind;
-    int rank, lane;  // lane: index in Rank::lanes (Lane rows)
-    int y, h;
-};
 
 // bottom-to-top order of the stacked classes in a pixel column (the legend lists them too)
 constexpr skew::KernelClass kStackOrder[] = {skew::KernelClass::NcclTransfer, skew::KernelClass::NcclWait, skew::KernelClass::Gemm,

@@ -5,28 +5,33 @@
 // (from core's TimelineIndex: never a colour that did not run there); late arrivers and big events
 // are markers on top at any zoom; the selected collective is a band across its ranks.
 //
+// The widget wires input to parts that know no widget, as Qt Creator's tracing library does: the
+// zoom state (timeline_zoom.h), the row layout and frame areas (timeline_layout.h), the body raster
+// (timeline_raster.h), the render passes around and over it (timeline_passes.h), the markers
+// (timeline_markers.h) and the hit test with its hover texts (timeline_hits.h). The same paintTo()
+// draws the screen and every export (PNG/SVG/PDF), so `render --view timeline` equals the viewer's.
+//
 // Why a QWidget painter and not QCustomPlot here: the frame is one image of merged pixel columns
 // plus a few overlays, with a label gutter, a ruler that carries a selected range and an overview
-// band; QCustomPlot's axes and interactions would all be overridden. The same paintTo() draws the
-// screen and every export (PNG/SVG/PDF), so `render --view timeline` equals the viewer's export.
+// band; QCustomPlot's axes and interactions would all be overridden.
 //
 // Navigation as in Nsight Systems and Perfetto: wheel or Ctrl+wheel zooms at the cursor, drag pans,
 // W/S zoom and A/D pan, drag on the ruler zooms to that range, Shift+drag measures a range,
 // Home/0 fits the run, F fits the selected collective, Z zooms to the measured range, Esc clears it.
 
-#include <QHash>
 #include <QImage>
-#include <QStaticText>
 #include <QWidget>
 
 #include <cmath>
 #include <vector>
 
-#include "views/timeline/overview_strip.h"
-#include "common/rank_labels.h"
 #include "session.h"
 #include "views/run_view.h"
-#include "views/timeline/timeline_raster.h"
+#include "views/timeline/overview_strip.h"
+#include "views/timeline/timeline_hits.h"
+#include "views/timeline/timeline_layout.h"
+#include "views/timeline/timeline_text.h"
+#include "views/timeline/timeline_zoom.h"
 
 class QScrollBar;
 
@@ -44,24 +49,26 @@ public:
 
     // visible time range, aligned ns
     void setRange(double t0, double t1);
-    double rangeStart() const { return t0_; }
-    double rangeEnd() const { return t1_; }
+    double rangeStart() const { return zoom_.start(); }
+    double rangeEnd() const { return zoom_.end(); }
     void fit() override;
     void fitCollective();                   // F
     void zoomAt(double factor, double x);   // x in widget pixels; factor < 1 zooms in
     void zoomAtPointer(double factor);      // the keys' zoom: at the mouse over the rows, else the centre
     void panBy(double fraction);            // of the visible span
     void setMeasure(double a, double b);    // the selected range on the ruler (NaN clears)
-    double measureStart() const { return measureA_; }
-    double measureEnd() const { return measureB_; }
+    double measureStart() const { return zoom_.measureStart(); }
+    double measureEnd() const { return zoom_.measureEnd(); }
     void setRankCollapsed(int rank, bool collapsed);
-    bool rankCollapsed(int rank) const { return size_t(rank) < collapsed_.size() && collapsed_[size_t(rank)]; }
+    bool rankCollapsed(int rank) const { return layout_.collapsed(rank); }
     void scrollRows(int pixels);
+    const TimelineZoom& zoom() const { return zoom_; }
+    const TimelineLayout& layout() const { return layout_; }
 
     using Row = TimelineRow;  // content coordinates (before scrolling)
-    const std::vector<Row>& rows() const { return rows_; }
-    int rowOf(int rank, int lane) const;   // the Lane row, or the rank's header when collapsed; -1
-    int cpuRowOf(int rank) const;
+    const std::vector<Row>& rows() const { return layout_.rows(); }
+    int rowOf(int rank, int lane) const { return layout_.rowOf(rank, lane); }  // the Lane row, or the rank's header when collapsed; -1
+    int cpuRowOf(int rank) const { return layout_.cpuRowOf(rank); }
     QRect rowsArea() const;                // where the rows are drawn, widget coordinates
     QRect rulerArea() const;
     QRect overviewArea() const;
@@ -71,12 +78,7 @@ public:
     double xAtTime(double t) const;        // ns -> widget x (column left edge)
     skew::PixelMap pixelMap() const;       // the rows area's columns for the visible range
 
-    struct Hit {
-        enum Kind { None, Kernel, Launch, Marker, Header } kind = None;
-        int rank = -1, lane = -1;
-        int64_t index = -1;   // the kernel in lane (rank, lane); a launch hit: the kernel it launched
-        int collective = -1;  // the kernel's collective, or the marker's
-    };
+    using Hit = TimelineHit;
     Hit hitTest(const QPointF& p) const;
     QString tooltipAt(const QPointF& p) const;
     // groups whose ordinary late arrivers are not drawn at this zoom (too many collectives in view)
@@ -88,6 +90,7 @@ public:
     void paintTo(QPainter& p, const QSize& size, bool screen = false);
     QImage render(const QSize& size);      // a frame, as exported (tests and benchmark)
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr) override;
+    void invalidate() { bodyKey_ = {}; }   // drop the cached frame body, as a new range does (benchmark)
 
     // RunView: the zoom keys zoom at the pointer; --range sets the visible range
     QWidget* widget() override { return this; }
@@ -99,7 +102,6 @@ public:
     QString tabTitle() const override { return tr("Timeline"); }
     QString tabToolTip() const override { return tr("Every rank and stream over the whole run"); }
     QString viewName() const override { return QStringLiteral("timeline"); }
-    void invalidate() { bodyKey_ = {}; }   // drop the cached frame body, as a new range does (benchmark)
 
 signals:
     void collectiveClicked(int collective);
@@ -119,95 +121,40 @@ protected:
     void enterEvent(QEnterEvent* e) override;
 
 private:
-    struct Frame {
-        QSize size;
-        int gutter = 0;
-        bool scroll = false;
-        QRect overview, ruler, rows, legend;
-    };
-    struct Marker {
-        QRectF r;  // where it can be clicked
-        int collective;
-        int row;
-        double x;  // the late arriver's start
-        bool big;
-    };
-    struct MarkerLabel {
-        QRectF box;
-        QString text;
-        int collective;
-    };
-    struct BodyKey {
+    // what the cached images were drawn for
+    struct CacheKey {
         double t0 = NAN, t1 = NAN;
         int scroll = -1, w = -1, h = -1, layout = -1;
         qreal dpr = 0;
         int selected = -1;
-        bool operator==(const BodyKey& o) const {
+        bool operator==(const CacheKey& o) const {
             return t0 == o.t0 && t1 == o.t1 && scroll == o.scroll && w == o.w && h == o.h && layout == o.layout && dpr == o.dpr &&
                    selected == o.selected;
         }
     };
 
-    Frame frame(const QSize& size) const;
+    TimelineState state() const;  // the widget's own frame, as the mouse sees it
     void layoutRows();
-    std::vector<Row> layoutFor(int areaH, int& contentH) const;
-    static int areaHeight(const QSize& size);
     void updateScrollBar();
-    int clampScroll(int y, const Frame& f) const;
-    void buildBody(const Frame& f, qreal dpr, QImage& into) const;  // the rows' pixels, opaque (timeline_raster.cpp)
-    void paintBackgrounds(QPainter& p, const Frame& f) const;
-    void paintGutter(QPainter& p, const Frame& f) const;
-    void paintRuler(QPainter& p, const Frame& f, bool screen) const;
-    void paintOverlays(QPainter& p, const Frame& f, bool screen);
-    void paintKernelNames(QPainter& p, const Frame& f) const;
-    void paintSelection(QPainter& p, const Frame& f) const;
-    void paintLaunchLines(QPainter& p, const Frame& f) const;
-    void paintMarkers(QPainter& p, const Frame& f) const;
-    void paintMeasure(QPainter& p, const Frame& f, bool screen) const;
-    double xIn(const QRect& rows, double t) const;      // ns -> x in the rows area `rows`
-    double rowTopIn(const QRect& rows, int row) const;  // top of row `row` there, after scrolling
-    void paintLegend(QPainter& p, const Frame& f) const;
-    std::vector<Marker> markers(const Frame& f) const;  // late arrivers to draw, by x
-    std::vector<MarkerLabel> markerLabels(const Frame& f, const std::vector<Marker>& mks) const;
-    std::vector<int> thinnedGroups(const Frame& f) const;
-    QString rowsBelowNote(const Frame& f) const;
-    void paintRowsNote(QPainter& p, const Frame& f) const;
-    QRectF keyRect(const Frame& f) const;  // the overview ticks' colour key, left of the strip
-    double spanLimit() const;
-    int laneOfSlot(int collective, int slot, int& rank) const;
-    QString kernelTip(int rank, int lane, int64_t k) const;
-    // text from a cache of laid-out strings: frames repeat the same labels and kernel names, and
-    // shaping them anew every frame would cost more than the level of detail itself
-    enum FontKind { Base, Small, Bold, SmallBold, FontKinds };
-    QFont fontOf(FontKind k) const;
-    void drawText(QPainter& p, const QRectF& r, const QString& s, FontKind k, Qt::Alignment a) const;
-    QString elidedName(skew::StrId name, int width) const;
-    QString elided(const QString& s, FontKind k, int width) const;
+    void rangeUpdated();  // repaint and say so
+    void paintGutter(QPainter& p, const TimelineState& st, qreal dpr, bool screen);
+    void paintBody(QPainter& p, const TimelineState& st, qreal dpr, bool screen);
+    void paintLegend(QPainter& p, const TimelineState& st, qreal dpr, bool screen);
+    void toggleRank(int rank) { setRankCollapsed(rank, !rankCollapsed(rank)); }
+    void endDrag(const QPointF& pos);
 
     SessionPtr s_;
     OverviewStrip strip_;
-    double t0_ = 0, t1_ = 1;
-    int scrollY_ = 0;
+    TimelineZoom zoom_;
+    TimelineLayout layout_;
+    mutable TimelineText text_;
     int selected_ = -1;
-    double measureA_ = NAN, measureB_ = NAN;
-    std::vector<bool> collapsed_;
-    std::vector<Row> rows_;
-    int contentH_ = 0;
-    int gutter_ = 150;  // label column width, set by layoutRows
-    RankLabelElider labels_;  // the rank labels elided keeping what tells the files apart
-    int layoutH_ = -1;  // the rows area height rows_ was laid out for
     int layoutVersion_ = 0;
     QScrollBar* vbar_ = nullptr;
 
-    mutable QHash<QString, QStaticText> textCache_[FontKinds];
-    mutable QHash<quint64, QString> nameCache_;
-
-    // the cached body of the screen frame
-    BodyKey bodyKey_;
-    QImage body_;
-    BodyKey gutterKey_;
-    QImage gutterImg_;
-    QImage legendImg_;
+    // the cached parts of the screen frame
+    CacheKey bodyKey_, gutterKey_;
+    QImage body_, gutterImg_, legendImg_;
     bool legendThinned_ = false;  // what legendImg_ was drawn for
 
     // mouse
