@@ -76,9 +76,20 @@ void CompareEventsList::setPair(CompareSessionPtr c, int pair) {
         quiet_ = false;
         return;
     }
-    const skew::GroupPair& p = c->comparison.pairs[size_t(pair)];
     std::set<uint32_t> listedA, listedB;
-    for (const skew::PositionChange& pc : p.positions) {
+    addPositions(listedA, listedB);
+    addSide(false, listedA);
+    addSide(true, listedB);
+    // section and position rows span the columns: their text is a sentence, not a row of figures
+    for (int i = 0; i < topLevelItemCount(); ++i) topLevelItem(i)->setFirstColumnSpanned(true);
+    expandAll();
+    fitColumns();
+    quiet_ = false;
+}
+
+// per position of the step that held a big event on either side, the big collectives of A and B there
+void CompareEventsList::addPositions(std::set<uint32_t>& listedA, std::set<uint32_t>& listedB) {
+    for (const skew::PositionChange& pc : c_->comparison.pairs[size_t(pair_)].positions) {
         auto* top = new QTreeWidgetItem(this);
         top->setText(0, tr("position %1 %2: big A %3/%4 \u2192 B %5/%6")
                             .arg(pc.position)
@@ -95,50 +106,52 @@ void CompareEventsList::setPair(CompareSessionPtr c, int pair) {
         for (uint32_t ci : pc.collectivesA) addCollective(top, false, ci), listedA.insert(ci);
         for (uint32_t ci : pc.collectivesB) addCollective(top, true, ci), listedB.insert(ci);
     }
-    for (bool sideB : {false, true}) {
-        const Session& s = sideB ? *c->b : *c->a;
-        const skew::Group& g = s.analysis.groups[size_t(sideB ? p.b : p.a)];
-        const std::set<uint32_t>& listed = sideB ? listedB : listedA;
-        std::vector<uint32_t> big, all;
-        for (uint32_t i = 0; i < g.count; ++i) {
-            const uint32_t ci = g.firstCollective + i;
-            const skew::Collective& col = s.analysis.collectives[ci];
-            if (!col.complete) continue;
-            all.push_back(ci);
-            if (col.big && !listed.count(ci)) big.push_back(ci);
-        }
-        const QString side = sideB ? tr("B (after)") : tr("A (before)");
-        QTreeWidgetItem* top = nullptr;
-        if (!big.empty()) {
-            top = new QTreeWidgetItem(this);
-            top->setText(0, listed.empty() ? tr("%1: %2 big events").arg(sideB ? "B" : "A").arg(big.size())
-                                           : tr("%1: %2 more big events").arg(sideB ? "B" : "A").arg(big.size()));
-            top->setToolTip(0, tr("%1: big events not at a position listed above").arg(side));
-            for (uint32_t ci : big) addCollective(top, sideB, ci);
-        } else if (listed.empty()) {
-            // nothing big: the largest start skews, so there is still something to follow
-            std::partial_sort(all.begin(), all.begin() + std::min(all.size(), kLargest), all.end(), [&](uint32_t x, uint32_t y) {
-                return s.analysis.collectives[x].startSkew() > s.analysis.collectives[y].startSkew();
-            });
-            all.resize(std::min(all.size(), kLargest));
-            top = new QTreeWidgetItem(this);
-            top->setText(0, tr("%1: largest start skews (no big events)").arg(sideB ? "B" : "A"));
-            top->setToolTip(0, tr("No start skew above %1 in %2; its %3 largest")
-                                   .arg(dur(s.analysis.options.bigSkewNs), side)
-                                   .arg(all.size()));
-            for (uint32_t ci : all) addCollective(top, sideB, ci);
-        }
-        if (top) {
-            QFont f = top->font(0);
-            f.setBold(true);
-            top->setFont(0, f);
-            top->setForeground(0, sideB ? palette::kSideB : palette::kSideA);
-        }
+}
+
+// a side's big events not listed at a position; a side without any lists its largest start skews
+void CompareEventsList::addSide(bool sideB, const std::set<uint32_t>& listed) {
+    const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
+    const Session& s = sideB ? *c_->b : *c_->a;
+    const skew::Group& g = s.analysis.groups[size_t(sideB ? p.b : p.a)];
+    std::vector<uint32_t> big, all;
+    for (uint32_t i = 0; i < g.count; ++i) {
+        const uint32_t ci = g.firstCollective + i;
+        const skew::Collective& col = s.analysis.collectives[ci];
+        if (!col.complete) continue;
+        all.push_back(ci);
+        if (col.big && !listed.count(ci)) big.push_back(ci);
     }
-    // section and position rows span the columns: their text is a sentence, not a row of figures
-    for (int i = 0; i < topLevelItemCount(); ++i) topLevelItem(i)->setFirstColumnSpanned(true);
-    expandAll();
-    // the collectives' columns fitted to them (a spanned row's text does not widen its column)
+    const QString side = sideB ? tr("B (after)") : tr("A (before)");
+    QTreeWidgetItem* top = nullptr;
+    if (!big.empty()) {
+        top = new QTreeWidgetItem(this);
+        top->setText(0, listed.empty() ? tr("%1: %2 big events").arg(sideB ? "B" : "A").arg(big.size())
+                                       : tr("%1: %2 more big events").arg(sideB ? "B" : "A").arg(big.size()));
+        top->setToolTip(0, tr("%1: big events not at a position listed above").arg(side));
+        for (uint32_t ci : big) addCollective(top, sideB, ci);
+    } else if (listed.empty()) {
+        // nothing big: the largest start skews, so there is still something to follow
+        std::partial_sort(all.begin(), all.begin() + std::min(all.size(), kLargest), all.end(), [&](uint32_t x, uint32_t y) {
+            return s.analysis.collectives[x].startSkew() > s.analysis.collectives[y].startSkew();
+        });
+        all.resize(std::min(all.size(), kLargest));
+        top = new QTreeWidgetItem(this);
+        top->setText(0, tr("%1: largest start skews (no big events)").arg(sideB ? "B" : "A"));
+        top->setToolTip(0, tr("No start skew above %1 in %2; its %3 largest")
+                               .arg(dur(s.analysis.options.bigSkewNs), side)
+                               .arg(all.size()));
+        for (uint32_t ci : all) addCollective(top, sideB, ci);
+    }
+    if (!top) return;
+    QFont f = top->font(0);
+    f.setBold(true);
+    top->setFont(0, f);
+    top->setForeground(0, sideB ? palette::kSideB : palette::kSideA);
+}
+
+// the collectives' columns fitted to them (a spanned row's text does not widen its column); the
+// width that shows the section lines (bold, spanning the columns) and those columns whole
+void CompareEventsList::fitColumns() {
     QFontMetrics fm(font());
     std::array<int, 4> w{};
     for (QTreeWidgetItemIterator it(this); *it; ++it)
@@ -151,12 +164,10 @@ void CompareEventsList::setPair(CompareSessionPtr c, int pair) {
         setColumnWidth(col, cw);  // the last too: its width when there is no room to stretch it
         columns += cw;
     }
-    // the section lines (bold, spanning the columns) and the collectives' columns shown whole
     int lines = 0;
     for (int i = 0; i < topLevelItemCount(); ++i)
         lines = std::max(lines, QFontMetrics(topLevelItem(i)->font(0)).horizontalAdvance(topLevelItem(i)->text(0)) + indentation() + 16);
     widthNeeded_ = std::max(lines, columns) + 2 * frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    quiet_ = false;
 }
 
 QTreeWidgetItem* CompareEventsList::itemOf(bool sideB, int collective) const {

@@ -7,6 +7,8 @@
 
 #include <QTreeWidget>
 
+#include <set>
+
 #include "session.h"
 
 namespace skewui {
@@ -27,6 +29,9 @@ signals:
     void collectiveActivated(bool sideB, int collective);
 
 private:
+    void addPositions(std::set<uint32_t>& listedA, std::set<uint32_t>& listedB);
+    void addSide(bool sideB, const std::set<uint32_t>& listed);
+    void fitColumns();
     QTreeWidgetItem* addCollective(QTreeWidgetItem* parent, bool sideB, uint32_t collective);
     CompareSessionPtr c_;
     int pair_ = -1;

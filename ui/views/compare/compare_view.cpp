@@ -1,14 +1,10 @@
 #include "views/compare/compare_view.h"
 
 #include <QComboBox>
-#include <QCoreApplication>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLayout>
 #include <QPlainTextEdit>
-#include <QPainter>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -17,42 +13,19 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
-#include <cmath>
-#include <memory>
 
+#include "report/analysis_report.h"
+#include "scene/collective_scene.h"
+#include "scene/kernel_details.h"
+#include "scene/view_texts.h"
 #include "views/collective/collective_view.h"
 #include "views/compare/compare_delta_model.h"
 #include "views/compare/compare_events.h"
 #include "views/compare/compare_rank_bars.h"
-#include "report/analysis_report.h"
-#include "report/compare_report.h"
-#include "report/format.h"
-#include "common/palette.h"
-#include "common/text.h"
-#include "scene/collective_scene.h"
-#include "scene/kernel_details.h"
-#include "scene/view_texts.h"
 #include "views/skew_cdf/skew_cdf_chart.h"
 #include "views/stepmap/stepmap_view.h"
-#include "common/view_export.h"
 
 namespace skewui {
-
-namespace {
-
-QString sideTag(bool sideB) {
-    return QString("<b style=\"color:%1\">%2</b>")
-        .arg((sideB ? palette::kSideB : palette::kSideA).name(), sideB ? QObject::tr("B (after)") : QObject::tr("A (before)"));
-}
-
-QString fileList(const Session& s) {
-    QStringList names;
-    for (const auto& f : s.files) names << QFileInfo(QString::fromStdString(f)).fileName();
-    if (names.size() > 3) return names.mid(0, 2).join(", ") + QObject::tr(" and %1 more").arg(names.size() - 2);
-    return names.join(", ");
-}
-
-}  // namespace
 
 // The header: the files, the pair of groups shown, the verdict in numbers, the notes.
 void CompareView::buildHeader(QVBoxLayout* root) {
@@ -411,22 +384,6 @@ void CompareView::fitCollectives() {
     collB_->resetZoom();
 }
 
-QString CompareView::scaleNoteText() const {
-    if (collA_->scene().collective < 0 || collB_->scene().collective < 0) return {};
-    const double a = collA_->xAxis->range().size(), b = collB_->xAxis->range().size();  // ms
-    if (a <= 0 || b <= 0 || std::max(a, b) < 1.5 * std::min(a, b)) return {};
-    auto span = [](double ms) { return dur(ms * 1e6); };
-    const QString why = collA_->isFitted() && collB_->isFitted() ? tr("each fitted to its collective") : tr("zoomed; Fit Collective fits both");
-    return tr("\u26A0 Time scales differ: A's view spans %1, B's %2 (%3)").arg(span(a), span(b), why);
-}
-
-void CompareView::updateScaleNote() {
-    const QString t = scaleNoteText();
-    if (t == scaleNote_->text() && scaleNote_->isVisible() == !t.isEmpty()) return;
-    scaleNote_->setText(t);
-    scaleNote_->setVisible(!t.isEmpty());
-}
-
 void CompareView::showDetails(bool sideB, int rank, int lane, quint32 kernel) {
     if (!c_) return;
     const Session& s = sideB ? *c_->b : *c_->a;
@@ -451,179 +408,5 @@ bool CompareView::showLateArriver() {
 }
 
 QString CompareView::detailsText() const { return details_->toPlainText(); }
-
-QString CompareView::verdictText() const {
-    if (!c_ || pair_ < 0) return {};
-    return QString::fromStdString(skew::verdictLine(c_->sideA(), c_->sideB(), c_->comparison.pairs[size_t(pair_)]));
-}
-
-QString CompareView::pairingText() const {
-    if (!c_ || pair_ < 0 || (fromB_ ? selB_ : selA_) < 0) return {};
-    const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
-    const Session& from = fromB_ ? *c_->b : *c_->a;
-    const Session& to = fromB_ ? *c_->a : *c_->b;
-    const skew::Collective& c = from.analysis.collectives[size_t(fromB_ ? selB_ : selA_)];
-    const int other = fromB_ ? selA_ : selB_;
-    const QString toName = fromB_ ? tr("A") : tr("B");
-    if (by_ == skew::PairedCollective::By::StepPosition)
-        return other >= 0 ? tr("paired by step %1 and position %2 (both captures run the same op sequence per step)").arg(c.step).arg(c.positionInStep)
-                          : tr("%1 has no collective at step %2, position %3").arg(toName).arg(c.step).arg(c.positionInStep);
-    const QString why = p.sameStepSequence ? tr("it lies outside the steps") : QString::fromStdString(p.byIndexWhy);
-    if (other >= 0) return tr("paired by index #%1: %2").arg(c.index).arg(why);
-    const skew::Group& g = to.analysis.groups[size_t(fromB_ ? p.a : p.b)];
-    return tr("%1's group has %2 collectives, none is #%3 (paired by index: %4)").arg(toName).arg(g.count).arg(c.index).arg(why);
-}
-
-void CompareView::updateSideLabels() {
-    for (bool sideB : {false, true}) {
-        QLabel* l = sideB ? collLabelB_ : collLabelA_;
-        const int sel = sideB ? selB_ : selA_;
-        if (!c_ || pair_ < 0) {
-            l->setText(sideTag(sideB));
-            continue;
-        }
-        QString text = sideTag(sideB), tip;
-        if (sel >= 0) {
-            const Session& s = sideB ? *c_->b : *c_->a;
-            const skew::Collective& c = s.analysis.collectives[size_t(sel)];
-            text += QString(" \u00B7 #%1").arg(c.index);
-            if (c.step) text += tr(" \u00B7 step %1, pos %2").arg(c.step).arg(c.positionInStep);
-        }
-        const bool origin = sideB == fromB_;
-        if (origin && sel >= 0) {
-            text += tr(" \u00B7 <i>selected</i>");
-        } else if (!origin && (fromB_ ? selB_ : selA_) >= 0) {
-            const QString how = pairingText();
-            tip = how;
-            // the gist on the line, all of it in the tooltip
-            text += " \u00B7 <i>" + (by_ == skew::PairedCollective::By::StepPosition && sel >= 0 ? tr("paired by step and position")
-                                      : sel >= 0 ? tr("paired by index") : how).toHtmlEscaped() + "</i>";
-        }
-        l->setText(text);
-        l->setToolTip(tip);
-    }
-}
-
-QString CompareView::notesText() const {
-    if (!c_) return {};
-    QStringList out;
-    if (pair_ >= 0) {
-        const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
-        for (const auto& k : p.cautions) out << tr("Caution: %1").arg(QString::fromStdString(k));
-        for (const auto& n : p.notes) out << QString::fromStdString(n);
-    }
-    if (!c_->comparison.pairs.empty() && !c_->comparison.messages.empty()) {
-        QStringList not_;
-        for (const auto& m : c_->comparison.messages) not_ << QString::fromStdString(m);
-        out << tr("Not compared: %1").arg(not_.join("; "));
-    }
-    return out.join("\n");
-}
-
-bool CompareView::showsNotCompared() const { return stack_->currentIndex() == 1; }
-
-QString CompareView::notComparedText() const {
-    if (!c_ || !c_->comparison.pairs.empty()) return {};
-    // core's summary, its message per group and its advice
-    QStringList lines;
-    lines << QString::fromStdString(c_->comparison.summary) + ".";
-    for (const auto& m : c_->comparison.messages) lines << QString::fromStdString(m) + ".";
-    if (!c_->comparison.advice.empty()) lines << QString::fromStdString(c_->comparison.advice) + ".";
-    return lines.join("\n\n");
-}
-
-void CompareView::updateHeader() {
-    if (!c_) {
-        files_->setText(tr("No comparison open: File > Compare..."));
-        verdict_->clear();
-        notes_->clear();
-        pairLabel_->clear();
-        return;
-    }
-    files_->setText(sideTag(false) + " " + fileList(*c_->a).toHtmlEscaped() + " &nbsp;\u2192&nbsp; " + sideTag(true) + " " +
-                    fileList(*c_->b).toHtmlEscaped());
-    if (pair_ >= 0) {
-        const skew::GroupPair& p = c_->comparison.pairs[size_t(pair_)];
-        const skew::Group& ga = c_->a->analysis.groups[size_t(p.a)];
-        pairLabel_->setText(c_->comparison.pairs.size() > 1 ? tr("pair:")
-                                                            : tr("A group %1 \u2192 B group %2 \u00B7 %3 \u00B7 %4 ranks")
-                                                                  .arg(p.a).arg(p.b).arg(QString::fromStdString(skew::groupOpNames(ga, ", "))).arg(ga.width()));
-    } else {
-        pairLabel_->clear();
-    }
-    verdict_->setText(pair_ >= 0 ? verdictText() : tr("No groups were compared"));
-    const QString notes = notesText();
-    notes_->setText(notes);
-    notes_->setVisible(!notes.isEmpty());
-}
-
-void CompareView::copyStateTo(CompareView& o, const QSize& size) const {
-    o.setComparison(c_, std::max(pair_, 0));
-    const int sel = fromB_ ? selB_ : selA_;
-    if (sel >= 0) o.selectCollective(fromB_, sel);
-    o.resize(size);
-    o.setAttribute(Qt::WA_DontShowOnScreen);
-    o.show();
-    QCoreApplication::sendPostedEvents();
-    o.layout()->activate();
-    if (splittersMoved_) {
-        // the user's proportions, scaled to the export's size
-        for (auto [mine, theirs] : {std::pair{outer_, o.outer_}, std::pair{top_, o.top_}, std::pair{bottom_, o.bottom_},
-                                    std::pair{maps_, o.maps_}, std::pair{colls_, o.colls_}}) {
-            QList<int> s = mine->sizes();
-            int total = 0, their = 0;
-            for (int x : s) total += x;
-            for (int x : theirs->sizes()) their += x;
-            if (total <= 0) continue;
-            for (int& x : s) x = int(qint64(x) * their / total);
-            theirs->setSizes(s);
-        }
-        o.splittersMoved_ = true;
-    }
-    if (mapsZoomed_) {
-        o.syncing_ = true;
-        o.mapA_->xAxis->setRange(mapA_->xAxis->range());
-        o.mapB_->xAxis->setRange(mapB_->xAxis->range());
-        o.syncing_ = false;
-        o.mapsZoomed_ = true;
-    }
-    for (auto [mine, theirs] : {std::pair{collA_, o.collA_}, std::pair{collB_, o.collB_}})
-        if (!mine->isFitted()) theirs->xAxis->setRange(mine->xAxis->range());
-    QCoreApplication::sendPostedEvents();
-    for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
-    // the views' spans may have shown the scale note: lay out again with it
-    QCoreApplication::sendPostedEvents();
-    o.layout()->activate();
-    for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
-}
-
-namespace {
-
-// While the copy is rendered, each plot paints itself with QCustomPlot::toPainter, through the
-// painter's redirection into the export, instead of blitting its pixel buffer: its axes, bars,
-// curves and labels stay vectors in SVG and PDF (a PNG is the same either way).
-class PlotsAsVectors : public QObject {
-public:
-    explicit PlotsAsVectors(QWidget& root) {
-        for (QCustomPlot* plot : root.findChildren<QCustomPlot*>()) plot->installEventFilter(this);
-    }
-    bool eventFilter(QObject* o, QEvent* e) override {
-        if (e->type() != QEvent::Paint) return false;
-        auto* plot = static_cast<QCustomPlot*>(o);
-        QCPPainter painter(plot);
-        plot->toPainter(&painter, plot->width(), plot->height());
-        return true;
-    }
-};
-
-}  // namespace
-
-bool CompareView::exportTo(const QString& path, int width, int height, QString* error) const {
-    CompareView copy;
-    copyStateTo(copy, QSize(width, height));
-    const bool vector = !path.endsWith(".png", Qt::CaseInsensitive);
-    std::unique_ptr<PlotsAsVectors> vectors = vector ? std::make_unique<PlotsAsVectors>(copy) : nullptr;
-    return exportPainted(path, width, height, tr("Skewscope comparison"), [&](QPainter& p, const QSize&) { copy.render(&p); }, error);
-}
 
 }  // namespace skewui

@@ -4,9 +4,11 @@
 // On top, the verdict in numbers (core's verdictLine) and the pair selector, notes and the groups
 // that were not compared; below, the big events to follow, the step maps of A and B one above the
 // other on one locked offset-in-step axis, the selected collective of one side and its paired one
-// of the other in two collective views (a note above them when their time scales differ), and at the bottom the delta table, the start and end skew
-// CDFs of both sides overlaid and the per-rank bars. Owns the selection and how it pairs across
-// the sides (core/compare's pairedCollective); every figure comes from core.
+// of the other in two collective views (a note above them when their time scales differ), and at
+// the bottom the delta table, the start and end skew CDFs of both sides overlaid and the per-rank
+// bars. Owns the selection and how it pairs across the sides (core/compare's CollectivePairing, built
+// once per comparison); every figure comes from core. Its words are compare_header.cpp, its export
+// (a copy laid out at the export's size) compare_export.cpp.
 
 #include <QWidget>
 
