@@ -12,6 +12,7 @@
 #include "scene/collective_scene.h"
 #include "scene/kernel_details.h"
 #include "scene/lane_lod.h"
+#include "scene/rank_labels.h"
 #include "scene/view_texts.h"
 #include "timeline/run_maps.h"
 #include "timeline/timeline_index.h"
@@ -258,6 +259,10 @@ TEST(ViewTexts, TitlesAndEmptyStates) {
     EXPECT_EQ(texts[0].rfind(m.why, 0), 0u);
     EXPECT_EQ(texts[1], m.why);
     EXPECT_EQ(noCollectivesText(f.p, f.a), "");
+    EXPECT_EQ(timelineEmptyText(false), "Open exports to see the run");
+    EXPECT_EQ(timelineEmptyText(true), "No kernels in these exports");
+    EXPECT_EQ(kernelClassName(KernelClass::NcclWait), "NCCL waiting");
+    EXPECT_EQ(kernelClassName(KernelClass::OtherNccl), "other NCCL");
     // no NCCL kernel, and no kernel at all
     ProfileBuilder b;
     b.rank(0);

@@ -6,7 +6,7 @@
 #include "model/lane_index.h"
 #include "report/analysis_report.h"
 #include "report/format.h"
-#include "scene/view_texts.h"
+#include "scene/rank_labels.h"
 
 namespace skew {
 

@@ -8,15 +8,6 @@ namespace skew {
 
 namespace {
 
-bool separator(char c) { return c == '_' || c == '-' || c == '/' || c == '.' || c == ' ' || c == ':'; }
-
-// characters of UTF-8 text (continuation bytes do not count), as the viewer counts them
-size_t characters(const std::string& s, size_t bytes) {
-    size_t n = 0;
-    for (size_t i = 0; i < bytes && i < s.size(); ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
-    return n;
-}
-
 int64_t maxLateness(const CollectiveScene& sc) {
     int64_t m = 0;
     for (const auto& r : sc.rows) m = std::max(m, r.latenessNs);
@@ -24,34 +15,6 @@ int64_t maxLateness(const CollectiveScene& sc) {
 }
 
 }  // namespace
-
-// ---- rank labels ------------------------------------------------------------------------------
-
-std::vector<std::string> rankLabels(const Profile& p) {
-    std::vector<std::string> out;
-    out.reserve(p.ranks.size());
-    for (const auto& r : p.ranks) out.push_back(r.label);
-    return out;
-}
-
-std::string commonLabelStart(const std::vector<std::string>& labels) {
-    if (labels.size() < 2) return {};
-    const std::string& first = labels.front();
-    size_t n = first.size();
-    for (const std::string& l : labels) {
-        size_t i = 0;
-        while (i < n && i < l.size() && l[i] == first[i]) ++i;
-        n = i;
-    }
-    // back to just after a separator (ASCII: never inside a UTF-8 sequence), leaving every label
-    // something of its own
-    size_t cut = 0;
-    for (size_t i = 0; i < n; ++i)
-        if (separator(first[i])) cut = i + 1;
-    for (const std::string& l : labels)
-        if (l.size() <= cut) cut = 0;
-    return characters(first, cut) >= 6 ? first.substr(0, cut) : std::string();
-}
 
 // ---- empty states -----------------------------------------------------------------------------
 
@@ -80,11 +43,6 @@ std::string heatmapEmptyText() { return "No collectives were matched across rank
 std::vector<std::string> stepMapEmptyTexts(const StepMap& m) {
     return {m.why + "\n\nSet the step NVTX pattern in Analysis > Settings (analyze --step-regex).", m.why,
             "No steps: no NVTX range matches the step pattern."};
-}
-
-std::string kernelClassName(KernelClass c) {
-    static const char* names[] = {"NCCL transfer", "NCCL waiting", "GEMM", "other NCCL", "other", "none"};
-    return names[size_t(c)];
 }
 
 // ---- titles -----------------------------------------------------------------------------------
@@ -125,6 +83,11 @@ std::string heatmapTitle(const Analysis& a, int group) {
 std::string heatmapGroupItem(const Analysis& a, int group) {
     const Group& g = a.groups[size_t(group)];
     return "group " + std::to_string(group) + ": " + groupOpNames(g, "/") + " (" + std::to_string(g.count) + ")";
+}
+
+std::string kernelClassName(KernelClass c) {
+    static const char* names[] = {"NCCL transfer", "NCCL waiting", "GEMM", "other NCCL", "other", "none"};
+    return names[size_t(c)];
 }
 
 // ---- the collective view's labels -------------------------------------------------------------

@@ -1,8 +1,8 @@
 #pragma once
 // The words the views draw that come from the analysis: what a view says when it has nothing to
-// draw (empty states), the views' titles, the collective view's row and predecessor labels, and the
-// start the rank labels share (the viewer elides them keeping what tells files apart). Computed here
-// once, so the viewer and `render` say the same and tests check the words without a widget.
+// draw (empty states), the views' titles, the collective view's row and predecessor labels, the
+// kernel classes' names. Computed here once, so the viewer and `render` say the same and tests check
+// the words without a widget.
 
 #include <cstdint>
 #include <optional>
@@ -17,15 +17,6 @@
 
 namespace skew {
 
-// ---- rank labels ------------------------------------------------------------------------------
-
-std::vector<std::string> rankLabels(const Profile& p);
-// The start every label shares ("nsysai-mfu_2gpu_" of "nsysai-mfu_2gpu_before/pid 148/dev 0" and
-// "nsysai-mfu_2gpu_after/..."), cut just after a separator (_ - / . space :) and leaving every label
-// something of its own; empty with fewer than two labels or when shorter than 6 characters
-// ("dev " is not worth an ellipsis).
-std::string commonLabelStart(const std::vector<std::string>& labels);
-
 // ---- empty states -----------------------------------------------------------------------------
 
 // Why the run has no collective to show, for the window's empty page: no kernels, no NCCL kernels,
@@ -37,9 +28,6 @@ std::string heatmapEmptyText();                 // no group to show
 // The step map without steps: its texts longest first (the view shows the longest that fits).
 std::vector<std::string> stepMapEmptyTexts(const StepMap& m);
 
-// "NCCL transfer", "NCCL waiting", "GEMM", "other NCCL", "other": a class in a merged pixel's text
-std::string kernelClassName(KernelClass c);
-
 // ---- titles -----------------------------------------------------------------------------------
 
 std::string groupOpNames(const Group& g, const std::string& separator);  // "AllGather/ReduceScatter"
@@ -50,6 +38,9 @@ std::string stepMapSideTitle(const StepMap& m, const std::string& side);
 // "Lateness heatmap · group 0 of 2 (AllReduce) · 120 collectives × 8 ranks · outlined: big events (...)"
 std::string heatmapTitle(const Analysis& a, int group);
 std::string heatmapGroupItem(const Analysis& a, int group);  // the group box's "group 1: SendRecv (40)"
+
+// "NCCL transfer", "NCCL waiting", "GEMM", "other NCCL", "other": a class in a merged pixel's text
+std::string kernelClassName(KernelClass c);
 
 // ---- the collective view's labels -------------------------------------------------------------
 

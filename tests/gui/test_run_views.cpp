@@ -26,7 +26,7 @@
 #include "report/format.h"
 #include "models.h"
 #include "common/palette.h"
-#include "views/run_view.h"
+#include "views/run_view_factory.h"
 #include "views/skew_cdf/skew_cdf_chart.h"
 #include "views/stepmap/stepmap_view.h"
 #include "views/timeline/timeline_view.h"

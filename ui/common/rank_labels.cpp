@@ -3,7 +3,7 @@
 #include <QApplication>
 #include <QStyle>
 
-#include "scene/view_texts.h"
+#include "scene/rank_labels.h"
 
 namespace skewui {
 

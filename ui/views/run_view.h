@@ -1,7 +1,7 @@
 #pragma once
 // The run views (Timeline, Step map, Heatmap): what the window and `render` do with any of them, so
 // that neither dispatches on the view's type. Each is a QWidget that also implements RunView; the
-// window keeps them in its tabs, `render --view NAME` creates one by its name.
+// window keeps them in its tabs, `render --view NAME` creates one by its name (run_view_factory.h).
 //
 // What `render` does with one, as the viewer would after selecting a collective:
 //   view->widget()->resize(w, h); view->setSession(s); view->setSelectedCollective(c);
@@ -9,14 +9,9 @@
 //   view->exportTo(path, w, h, &error);
 
 #include <QString>
-
-#include <string>
-#include <string_view>
-#include <vector>
+#include <QWidget>
 
 #include "session.h"
-
-class QWidget;
 
 namespace skewui {
 
@@ -47,11 +42,7 @@ public:
     virtual QString viewName() const = 0;    // `render --view` name, and a file name hint: "timeline"
 };
 
-// `render --view` names of the run views, in the window's tab order: timeline, stepmap, heatmap.
-const std::vector<std::string>& runViewNames();
-// A new run view by its name (owned by `parent`, or by the caller without one); null for another name.
-RunView* createRunView(std::string_view name, QWidget* parent = nullptr);
-// The run view a widget is (a tab's widget), or null.
-RunView* asRunView(QWidget* w);
+// The run view a widget is (a tab's widget), or null. Making one by its name: run_view_factory.h.
+inline RunView* asRunView(QWidget* w) { return dynamic_cast<RunView*>(w); }
 
 }  // namespace skewui

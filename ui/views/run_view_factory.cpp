@@ -1,4 +1,4 @@
-#include "views/run_view.h"
+#include "views/run_view_factory.h"
 
 #include "views/heatmap/heatmap_view.h"
 #include "views/stepmap/stepmap_view.h"
@@ -17,7 +17,5 @@ RunView* createRunView(std::string_view name, QWidget* parent) {
     if (name == "heatmap") return new HeatmapView(parent);
     return nullptr;
 }
-
-RunView* asRunView(QWidget* w) { return dynamic_cast<RunView*>(w); }
 
 }  // namespace skewui
