@@ -38,11 +38,11 @@
 
 #include <random>
 
-#include "heatmap_view.h"
-#include "run_palette.h"
+#include "views/heatmap/heatmap_view.h"
+#include "common/palette.h"
 #include "session.h"
-#include "stepmap_view.h"
-#include "timeline_view.h"
+#include "views/stepmap/stepmap_view.h"
+#include "views/timeline/timeline_view.h"
 #endif
 
 namespace {

@@ -67,14 +67,14 @@ struct Brute {
             auto it = member.find({rank, lane, uint32_t(k)});
             if (it != member.end()) {
                 double w = std::clamp(double(a.collectives[it->second].maxStart), s, e);
-                o.ns[int(Work::NcclWait)] += ov(s, w);
-                o.ns[int(Work::NcclTransfer)] += ov(w, e);
+                o.ns[int(KernelClass::NcclWait)] += ov(s, w);
+                o.ns[int(KernelClass::NcclTransfer)] += ov(w, e);
             } else if (isNcclKernelName(p.strings.str(kl.name[k]))) {
-                o.ns[int(Work::OtherNccl)] += ov(s, e);
+                o.ns[int(KernelClass::OtherNccl)] += ov(s, e);
             } else if (isGemmKernelName(p.strings.str(kl.name[k]))) {
-                o.ns[int(Work::Gemm)] += ov(s, e);
+                o.ns[int(KernelClass::Gemm)] += ov(s, e);
             } else {
-                o.ns[int(Work::Other)] += ov(s, e);
+                o.ns[int(KernelClass::Other)] += ov(s, e);
             }
         }
         return o;
@@ -83,7 +83,7 @@ struct Brute {
 
 void expectSame(const ColumnSum& got, const ColumnSum& want, const std::string& where) {
     EXPECT_EQ(got.kernels, want.kernels) << where;
-    for (int w = 0; w < kWorkKinds; ++w) EXPECT_NEAR(got.ns[w], want.ns[w], 1e-3 * std::max(1.0, want.ns[w] * 1e-9)) << where << " class " << w;
+    for (int w = 0; w < kKernelClasses; ++w) EXPECT_NEAR(got.ns[w], want.ns[w], 1e-3 * std::max(1.0, want.ns[w] * 1e-9)) << where << " class " << w;
 }
 
 void checkAgainstBrute(const Profile& p, const Analysis& a, const TimelineIndex& ix, const PixelMap& m) {
@@ -255,9 +255,9 @@ TEST(TimelineLod, RealExportGemmOnlyWhereGemmRan) {
     };
     // one pixel holding the GEMM and all the elementwise kernels after it (a zoomed-out view)
     ColumnSum wide = ix.range(rank, lane, double(t0 + 2'000'000), double(t0 + 3'339'000));
-    EXPECT_EQ(int64_t(std::llround(wide.ns[int(Work::Gemm)])), sqlGemm(t0 + 2'000'000, t0 + 3'339'000));
-    EXPECT_EQ(int64_t(std::llround(wide.ns[int(Work::Gemm)])), 104'320);  // the one GEMM, nothing more
-    EXPECT_GT(wide.ns[int(Work::Other)], 1'000'000.0);                     // the elementwise kernels
+    EXPECT_EQ(int64_t(std::llround(wide.ns[int(KernelClass::Gemm)])), sqlGemm(t0 + 2'000'000, t0 + 3'339'000));
+    EXPECT_EQ(int64_t(std::llround(wide.ns[int(KernelClass::Gemm)])), 104'320);  // the one GEMM, nothing more
+    EXPECT_GT(wide.ns[int(KernelClass::Other)], 1'000'000.0);                     // the elementwise kernels
     // 10 us pixels from the first arrival: GEMM exactly where it ran, never over the elementwise kernels
     PixelMap m = PixelMap::fit(double(t0), double(t0 + 4'000'000), 400);
     std::vector<ColumnSum> cols(400);
@@ -265,15 +265,15 @@ TEST(TimelineLod, RealExportGemmOnlyWhereGemmRan) {
     int gemmCols = 0;
     for (int x = 0; x < 400; ++x) {
         const int64_t a0 = int64_t(m.boundary(x)), b0 = int64_t(m.boundary(x + 1));
-        EXPECT_EQ(int64_t(std::llround(cols[size_t(x)].ns[int(Work::Gemm)])), sqlGemm(a0, b0)) << "column " << x;
+        EXPECT_EQ(int64_t(std::llround(cols[size_t(x)].ns[int(KernelClass::Gemm)])), sqlGemm(a0, b0)) << "column " << x;
         if (a0 >= t0 + 2'250'000 && b0 <= t0 + 3'339'000) {
-            EXPECT_EQ(cols[size_t(x)].ns[int(Work::Gemm)], 0.0) << "GEMM drawn over elementwise kernels at column " << x;
-            EXPECT_GT(cols[size_t(x)].ns[int(Work::Other)], 0.0) << x;
+            EXPECT_EQ(cols[size_t(x)].ns[int(KernelClass::Gemm)], 0.0) << "GEMM drawn over elementwise kernels at column " << x;
+            EXPECT_GT(cols[size_t(x)].ns[int(KernelClass::Other)], 0.0) << x;
         }
         if (a0 >= t0 + 2'140'000 && b0 <= t0 + 2'243'000) {
-            EXPECT_NEAR(cols[size_t(x)].ns[int(Work::Gemm)], m.nsPerPx, 1e-6) << x;
+            EXPECT_NEAR(cols[size_t(x)].ns[int(KernelClass::Gemm)], m.nsPerPx, 1e-6) << x;
         }
-        gemmCols += cols[size_t(x)].ns[int(Work::Gemm)] > 0;
+        gemmCols += cols[size_t(x)].ns[int(KernelClass::Gemm)] > 0;
     }
     EXPECT_GT(gemmCols, 0);
     // dev 0 waited in its member from its start to dev 1's start: waiting part, then transfer
@@ -283,8 +283,8 @@ TEST(TimelineLod, RealExportGemmOnlyWhereGemmRan) {
             if (p.ranks[r].label == "dev 0" && p.ranks[r].lanes[l].stream == 7) r0 = int(r), l0 = int(l);
     ASSERT_GE(r0, 0);
     ColumnSum k0 = ix.range(r0, l0, double(t0), double(c.maxEnd));
-    EXPECT_EQ(int64_t(std::llround(k0.ns[int(Work::NcclWait)])), 3'339'732);
-    EXPECT_EQ(int64_t(std::llround(k0.ns[int(Work::NcclTransfer)])), 60'391'289'337 - 60'387'685'768 - 3'339'732);
+    EXPECT_EQ(int64_t(std::llround(k0.ns[int(KernelClass::NcclWait)])), 3'339'732);
+    EXPECT_EQ(int64_t(std::llround(k0.ns[int(KernelClass::NcclTransfer)])), 60'391'289'337 - 60'387'685'768 - 3'339'732);
     EXPECT_LT(double(ix.bytes().total()) / double(p.kernelCount()), 8.0);
 }
 

@@ -15,7 +15,7 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrent>
 
-#include "compare_view.h"
+#include "views/compare/compare_view.h"
 #include "main_window.h"
 #include "nsys/export_reader.h"
 #include "report/compare_report.h"

@@ -13,15 +13,15 @@
 #include "analysis/analysis.h"
 #include "cache/profile_cache.h"
 #include "cli/commands.h"
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "main_window.h"
 #include "model/loader.h"
 #include "nsys/export_reader.h"
 #include "session.h"
-#include "compare_view.h"
-#include "heatmap_view.h"
-#include "stepmap_view.h"
-#include "timeline_view.h"
+#include "views/compare/compare_view.h"
+#include "views/heatmap/heatmap_view.h"
+#include "views/stepmap/stepmap_view.h"
+#include "views/timeline/timeline_view.h"
 
 // the resources live in a static library; Q_INIT_RESOURCE must be called outside a namespace
 static void initResources() { Q_INIT_RESOURCE(resources); }

@@ -45,17 +45,17 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
-#include "collective_scene.h"
+#include "scene/kernel_details.h"
 #include "cache/profile_cache.h"
-#include "collective_view.h"
-#include "compare_view.h"
+#include "views/collective/collective_view.h"
+#include "views/compare/compare_view.h"
 #include "model/loader.h"
 #include "models.h"
 #include "nsys/export_reader.h"
-#include "rank_labels.h"
+#include "common/rank_labels.h"
 #include "report/analysis_report.h"
 #include "report/info_report.h"
-#include "skew_cdf_chart.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
 #include "util/atomic_file.h"
 
 using namespace skew;

@@ -5,13 +5,13 @@
 #include <QSplitter>
 #include <QTabWidget>
 
-#include "collective_view.h"
-#include "compare_view.h"
-#include "heatmap_view.h"
+#include "views/collective/collective_view.h"
+#include "views/compare/compare_view.h"
+#include "views/heatmap/heatmap_view.h"
 #include "main_window.h"
-#include "skew_cdf_chart.h"
-#include "stepmap_view.h"
-#include "timeline_view.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
+#include "views/stepmap/stepmap_view.h"
+#include "views/timeline/timeline_view.h"
 
 namespace skewui {
 

@@ -14,6 +14,7 @@
 // Pure computation over a loaded Profile; the only change it makes to the profile is the
 // per-file clock refinement (times shifted, Rank::clockOffsetNs recorded).
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -290,6 +291,12 @@ std::vector<Member> members(const Profile& p, const Analysis& a, const Collectiv
 std::optional<Member> member(const Profile& p, const Analysis& a, const Collective& c, size_t slot);
 // The member that is kernel `kernel` of lane (rank, lane), or nothing when that kernel is not one of `c`.
 std::optional<Member> memberOfKernel(const Profile& p, const Analysis& a, const Collective& c, int rank, int lane, uint32_t kernel);
+// The waiting part of a member that ran [startNs, endNs): from its start to the collective's latest
+// start, within the kernel; the rest of it is transfer (docs/analysis.md, Run views). The timeline's
+// level of detail and the collective view split members with this one function.
+inline int64_t memberWaitNs(const Collective& c, int64_t startNs, int64_t endNs) {
+    return std::clamp<int64_t>(c.maxStart - startNs, 0, std::max<int64_t>(0, endNs - startNs));
+}
 // A kernel's launch call (KernelLane's launch columns), or nothing when it has no launch row; and
 // that of the late arriver's kernel of a collective.
 struct LaunchCall {

@@ -10,6 +10,14 @@
 
 namespace skew {
 
+// The class of work a kernel, or a part of one, is: one set for the whole program (the timeline's
+// level of detail, the collective view's bars and thin lanes, every palette). A collective member is
+// NCCL waiting from its start to the collective's latest start (memberWaitNs) and NCCL transfer after
+// it; an NCCL kernel in no collective is other NCCL. The values index arrays (ColumnSum::ns, colour
+// tables): keep them stable. None (nothing ran: an idle pixel column) comes after the classes.
+enum class KernelClass : uint8_t { NcclTransfer, NcclWait, Gemm, OtherNccl, Other, None };
+constexpr int kKernelClasses = 5;  // None is not counted
+
 bool isGemmName(const std::string& name);
 
 // isGemmName per string id, each name looked at once.

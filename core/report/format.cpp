@@ -31,11 +31,16 @@ std::string strprintf(const char* f, ...) {
     return out;
 }
 
-std::string shortKernelName(const std::string& n) {
+std::string kernelBaseName(const std::string& n) {
     std::string s = n;
     if (s.rfind("void ", 0) == 0) s = s.substr(5);
     size_t cut = s.find_first_of("(<");
     if (cut != std::string::npos && cut > 0) s.resize(cut);
+    return s;
+}
+
+std::string shortKernelName(const std::string& n) {
+    std::string s = kernelBaseName(n);
     if (s.size() > 70) s = s.substr(0, 67) + "...";
     return s;
 }

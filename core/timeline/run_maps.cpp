@@ -18,11 +18,13 @@ void overviewColumns(const Analysis& a, const PixelMap& m, OverviewColumns& out)
     }
 }
 
-double SkewScale::position(int64_t skewNs) const {
-    if (skewNs <= lo) return 0;
-    if (skewNs >= hi) return 1;
-    return std::log(double(skewNs) / double(lo)) / std::log(double(hi) / double(lo));
+double logPosition(double v, double lo, double hi) {
+    if (v <= lo) return 0;
+    if (v >= hi || hi <= lo) return 1;
+    return std::log(v / lo) / std::log(hi / lo);
 }
+
+double SkewScale::position(int64_t skewNs) const { return logPosition(double(skewNs), double(lo), double(hi)); }
 
 SkewScale skewScale(const Analysis& a) {
     std::vector<int64_t> skews;

@@ -24,6 +24,10 @@ struct OverviewColumns {
 };
 void overviewColumns(const Analysis& a, const PixelMap& m, OverviewColumns& out);
 
+// Position of `v` on the logarithmic scale [lo, hi], in [0, 1]: 0 at or below lo, 1 at or above hi.
+// Every log colour scale of the run views (start skews, lateness) places values with this.
+double logPosition(double v, double lo, double hi);
+
 // The colour scale of start skews in the overview strip and the step map: logarithmic from the
 // median start skew of the run's complete collectives (at or below it: typical, position 0) to the
 // big threshold (position 1), so that what stands out from the typical spreads over the colours.

@@ -16,7 +16,7 @@ static_assert(TimelineIndex::kBlock == kLaneBlock);
 namespace {
 
 constexpr uint8_t kUnknown = 0xFF;
-constexpr int K = kWorkKinds;
+constexpr int K = kKernelClasses;
 
 // First index >= from where `before(index)` is false, for a predicate that holds on a prefix.
 // Gallops from `from` (the previous answer of a sweep); falls back to a binary search below it.
@@ -160,15 +160,15 @@ void TimelineIndex::sumLanes(const Profile& p) {
                 }
                 const StrId name = lane.name[k];
                 if (nameWork_[name] == kUnknown) {
-                    nameWork_[name] = uint8_t(p.opOfName(name) != CollOp::NotNccl ? Work::OtherNccl
-                                              : isGemmName(p.strings.str(name)) ? Work::Gemm
-                                                                                : Work::Other);
+                    nameWork_[name] = uint8_t(p.opOfName(name) != CollOp::NotNccl ? KernelClass::OtherNccl
+                                              : isGemmName(p.strings.str(name)) ? KernelClass::Gemm
+                                                                                : KernelClass::Other);
                 }
                 const int64_t dur = std::max<int64_t>(0, lane.end(k) - lane.start[k]);
-                int64_t wait = nameWork_[name] == uint8_t(Work::OtherNccl) ? memberWait(L, int(r), int(li), uint32_t(k), hint) : -1;
+                int64_t wait = nameWork_[name] == uint8_t(KernelClass::OtherNccl) ? memberWait(L, int(r), int(li), uint32_t(k), hint) : -1;
                 if (wait >= 0) {
-                    acc[int(Work::NcclWait)] += wait;
-                    acc[int(Work::NcclTransfer)] += dur - wait;
+                    acc[int(KernelClass::NcclWait)] += wait;
+                    acc[int(KernelClass::NcclTransfer)] += dur - wait;
                 } else {
                     acc[nameWork_[name]] += dur;
                 }
@@ -254,14 +254,13 @@ int64_t TimelineIndex::memberWait(const Lane& L, int rank, int lane, uint32_t k,
     int64_t c = memberPos(L, rank, lane, k, hint);
     if (c < 0) return -1;
     const KernelLane& l = kl(rank, lane);
-    const int64_t dur = std::max<int64_t>(0, l.end(k) - l.start[k]);
-    return std::clamp<int64_t>(a_->collectives[size_t(c)].maxStart - l.start[k], 0, dur);
+    return memberWaitNs(a_->collectives[size_t(c)], l.start[k], l.end(k));
 }
 
-Work TimelineIndex::kernelWork(int rank, int lane, uint32_t k) const {
+KernelClass TimelineIndex::kernelClass(int rank, int lane, uint32_t k) const {
     const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
-    Work w = nameWork(kl(rank, lane).name[k]);
-    if (w == Work::OtherNccl && collectiveOf(rank, lane, k) >= 0) return Work::NcclTransfer;
+    KernelClass w = nameWork(kl(rank, lane).name[k]);
+    if (w == KernelClass::OtherNccl && collectiveOf(rank, lane, k) >= 0) return KernelClass::NcclTransfer;
     (void)L;
     return w;
 }
@@ -301,10 +300,10 @@ struct TimelineIndex::Eval {
     // class split of kernel k: wait part length (or -1 for a non-member) and its class
     void split(size_t k, int64_t& wait, int& cls) {
         cls = work[kl.name[k]];
-        if (cls != int(Work::OtherNccl) || L.group < 0) {
+        if (cls != int(KernelClass::OtherNccl) || L.group < 0) {
             wait = -1;
         } else if (members) {
-            wait = std::clamp<int64_t>(members[k].maxStart - st[k], 0, std::max<int64_t>(0, en(k) - st[k]));
+            wait = memberWaitNs(members[k], st[k], en(k));
         } else {
             wait = ix.memberWait(L, rank, lane, uint32_t(k), hint);
         }
@@ -315,8 +314,8 @@ struct TimelineIndex::Eval {
         split(k, wait, cls);
         const int64_t dur = std::max<int64_t>(0, en(k) - st[k]);
         if (wait >= 0) {
-            acc[int(Work::NcclWait)] += wait;
-            acc[int(Work::NcclTransfer)] += dur - wait;
+            acc[int(KernelClass::NcclWait)] += wait;
+            acc[int(KernelClass::NcclTransfer)] += dur - wait;
         } else {
             acc[cls] += dur;
         }
@@ -331,8 +330,8 @@ struct TimelineIndex::Eval {
         if (tail <= 0) return;
         if (wait >= 0) {
             double waitTail = std::max(0.0, s + double(wait) - std::max(t, s));
-            F[int(Work::NcclWait)] -= waitTail;
-            F[int(Work::NcclTransfer)] -= tail - waitTail;
+            F[int(KernelClass::NcclWait)] -= waitTail;
+            F[int(KernelClass::NcclTransfer)] -= tail - waitTail;
         } else {
             F[cls] -= tail;
         }
@@ -413,8 +412,8 @@ void TimelineIndex::columns(int rank, int lane, const PixelMap& m, ColumnSum* ou
                 until = std::min(until, double(ev.en(k)));
                 if (wait >= 0) {
                     const double w = double(ev.st[k] + wait);
-                    if (a < w) cls = int(Work::NcclWait), until = std::min(until, w);
-                    else cls = int(Work::NcclTransfer);
+                    if (a < w) cls = int(KernelClass::NcclWait), until = std::min(until, w);
+                    else cls = int(KernelClass::NcclTransfer);
                 }
             }
             const int cUntil = std::min(c1 + 1, until == inf ? c1 + 1 : m.column(until));

@@ -15,20 +15,19 @@
 // quantised). Extra memory: 5 int64 per kBlock (16) kernels, plus small per-rank and per-group indexes
 // (bytes() says how much).
 //
-// The NCCL waiting part of a collective member is [its start, the collective's latest start]; the
-// rest of the kernel is transfer. NCCL kernels that are in no collective are "other NCCL".
+// The NCCL waiting part of a collective member is [its start, the collective's latest start]
+// (memberWaitNs); the rest of the kernel is transfer. NCCL kernels that are in no collective are
+// "other NCCL" (KernelClass).
 
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "analysis/kernel_class.h"
 #include "model/profile.h"
 
 namespace skew {
-
-enum class Work : uint8_t { NcclTransfer, NcclWait, Gemm, OtherNccl, Other };
-constexpr int kWorkKinds = 5;
 
 // Time to pixel columns: column c covers [boundary(c), boundary(c + 1)) ns.
 struct PixelMap {
@@ -46,7 +45,7 @@ struct PixelMap {
 
 // What one pixel column of a row holds.
 struct ColumnSum {
-    double ns[kWorkKinds] = {};  // time of each class inside the column
+    double ns[kKernelClasses] = {};  // time of each class inside the column
     uint32_t kernels = 0;        // kernels in the column: start < right edge and (end > left edge or start >= left edge)
 
     double busy() const {
@@ -78,7 +77,7 @@ public:
     ColumnSum range(int rank, int lane, double a, double b) const;
 
     // Class of a kernel as a whole (a collective member is NcclTransfer; its wait part is waitNs).
-    Work kernelWork(int rank, int lane, uint32_t k) const;
+    KernelClass kernelClass(int rank, int lane, uint32_t k) const;
     // The collective (index into Analysis::collectives) a kernel is a member of, or -1.
     int64_t collectiveOf(int rank, int lane, uint32_t k) const;
     // The waiting part of a member: min(collective's latest start, end) - start, clamped at 0.
@@ -126,7 +125,7 @@ private:
         bool endsSorted = true;
         bool hasNccl = false;
         bool identity = false;              // every kernel is a member, k-th kernel in the k-th collective
-        std::vector<int64_t> sums;          // (blocks + 1) x kWorkKinds: class time of kernels [0, b * kBlock)
+        std::vector<int64_t> sums;          // (blocks + 1) x kKernelClasses: class time of kernels [0, b * kBlock)
         int64_t maxEnd = 0;
         // launches: kernels with a launch call by the call's start; launchOrder empty when that is
         // kernels launchFirst, launchFirst + 1, ... in lane order (a stream's kernels are launched in
@@ -154,7 +153,7 @@ private:
     void orderCollectives(const Analysis& a);
 
     const KernelLane& kl(int rank, int lane) const { return p_->ranks[size_t(rank)].lanes[size_t(lane)]; }
-    Work nameWork(StrId name) const { return name < nameWork_.size() ? Work(nameWork_[name]) : Work::Other; }
+    KernelClass nameWork(StrId name) const { return name < nameWork_.size() ? KernelClass(nameWork_[name]) : KernelClass::Other; }
     int64_t memberPos(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
     int64_t memberWait(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
     static uint32_t launchKernel(const Lane& L, uint32_t order) { return L.launchOrder.empty() ? L.launchFirst + order : L.launchOrder[order]; }
@@ -166,7 +165,7 @@ private:
     std::vector<RankInfo> ranks_;
     std::vector<GroupInfo> groups_;
     std::vector<uint32_t> big_;
-    std::vector<uint8_t> nameWork_;  // per string id used as a kernel name: Work of a non-member
+    std::vector<uint8_t> nameWork_;  // per string id used as a kernel name: class of a non-member
 };
 
 }  // namespace skew

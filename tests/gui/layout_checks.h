@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 
 namespace guitest {
 

@@ -25,12 +25,12 @@
 #include <fstream>
 #include <regex>
 
-#include "collective_scene.h"
-#include "collective_view.h"
-#include "compare_delta_model.h"
-#include "compare_events.h"
-#include "compare_rank_bars.h"
-#include "compare_view.h"
+#include "scene/kernel_details.h"
+#include "views/collective/collective_view.h"
+#include "views/compare/compare_delta_model.h"
+#include "views/compare/compare_events.h"
+#include "views/compare/compare_rank_bars.h"
+#include "views/compare/compare_view.h"
 #include "export_checks.h"
 #include "cli/command_line.h"
 #include "gen_fixture.h"
@@ -39,9 +39,9 @@
 #include "json_value.h"
 #include "main_window.h"
 #include "report/format.h"
-#include "run_palette.h"
-#include "skew_cdf_chart.h"
-#include "stepmap_view.h"
+#include "common/palette.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
+#include "views/stepmap/stepmap_view.h"
 
 using namespace testutil;
 using namespace skewui;

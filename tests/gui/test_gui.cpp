@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "report/format.h"
 #include "export_checks.h"
 #include "gen_fixture.h"
@@ -99,7 +99,7 @@ TEST(Gui, SelectPlantedLateArriverClickItsBarReadDetails) {
         CollectiveView* v = w.view();
         int bar = -1;
         for (size_t i = 0; i < v->scene().bars.size(); ++i)
-            if (v->scene().bars[i].late && v->scene().bars[i].kind == BarKind::NcclTransfer) bar = int(i);
+            if (v->scene().bars[i].late && v->scene().bars[i].kind == skew::KernelClass::NcclTransfer) bar = int(i);
         ASSERT_GE(bar, 0);
         w.details()->clear();
         QTest::mouseClick(v, Qt::LeftButton, {}, v->barCenter(bar).toPoint());

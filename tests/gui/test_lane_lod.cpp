@@ -1,25 +1,28 @@
-// The thin lane's level of detail: per pixel column the class that took most of the column's
-// time, checked against a brute force over the profile's own kernel arrays, and on the real export
-// of issue 9: dev 1's only GEMM ends at 2.24 ms, so nothing after it may be painted GEMM.
+// The thin lane's level of detail as the collective view paints it: per pixel column the class that
+// took most of the column's time, checked against a brute force over the profile's own kernel arrays
+// at the view's own zoom, and on the real export of issue 9: dev 1's only GEMM ends at 2.24 ms, so
+// nothing after it may be painted GEMM (core's functions alone: tests/test_scene.cpp).
 
 #include <QImage>
 
 #include <gtest/gtest.h>
 
 #include "analysis/analysis.h"
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "gui_util.h"
 #include "kernel_names_oracle.h"
-#include "lane_lod.h"
+#include "scene/lane_lod.h"
 #include "session.h"
 
 using namespace skewui;
 using namespace guitest;
+using skew::KernelClass;
+using skew::PixelColumns;
 
 namespace {
 
 // Brute force: every kernel of the rank's lanes (but the member itself) against every column.
-std::vector<LaneClass> bruteColumns(const skew::Profile& p, const skew::Analysis& a, const CollectiveScene& sc, int row,
+std::vector<KernelClass> bruteColumns(const skew::Profile& p, const skew::Analysis& a, const CollectiveScene& sc, int row,
                                     const PixelColumns& cols) {
     const skew::Collective& c = a.collectives[size_t(sc.collective)];
     const skew::GroupLane& gl = a.groups[size_t(c.group)].lanes[size_t(row)];
@@ -44,40 +47,13 @@ std::vector<LaneClass> bruteColumns(const skew::Profile& p, const skew::Analysis
             }
         }
     }
-    std::vector<LaneClass> out(size_t(cols.count), LaneClass::None);
+    std::vector<KernelClass> out(size_t(cols.count), KernelClass::None);
     for (size_t i = 0; i < out.size(); ++i) {
         double best = std::max({gemm[i], nccl[i], other[i]});
         if (best <= 0) continue;
-        out[i] = gemm[i] == best ? LaneClass::Gemm : nccl[i] == best ? LaneClass::OtherNccl : LaneClass::Other;
+        out[i] = gemm[i] == best ? KernelClass::Gemm : nccl[i] == best ? KernelClass::OtherNccl : KernelClass::Other;
     }
     return out;
-}
-
-TEST(LaneLod, RunsAndDominantClass) {
-    // pure function checks with hand-made bars: a short GEMM next to long elementwise kernels
-    CollectiveScene sc;
-    sc.collective = 0;
-    sc.rows.push_back({0, "r"});
-    auto sub = [&](double x0, double x1, BarKind k) { sc.bars.push_back({x0, x1, 0, true, k, false, false, 0, 0, 0}); };
-    sub(0, 10, BarKind::Gemm);        // column 0: 10 ns GEMM, 90 ns other -> other
-    sub(10, 100, BarKind::Other);
-    sub(100, 160, BarKind::Gemm);     // column 1: 60 ns GEMM, 40 ns other -> GEMM
-    sub(160, 200, BarKind::Other);
-    sub(250, 260, BarKind::OtherNccl);  // column 2: only 10 ns of NCCL -> other NCCL
-    sub(400, 400, BarKind::Other);      // column 4: a zero-length kernel still ran
-    PixelColumns cols{0, 100, 6};
-    std::vector<LaneClass> c = laneColumns(sc, 0, cols);
-    EXPECT_EQ(c, (std::vector<LaneClass>{LaneClass::Other, LaneClass::Gemm, LaneClass::OtherNccl, LaneClass::None, LaneClass::Other,
-                                         LaneClass::None}));
-    std::vector<LaneRun> runs = laneRuns({LaneClass::Other, LaneClass::Other, LaneClass::None, LaneClass::Gemm, LaneClass::Gemm,
-                                          LaneClass::Other});
-    ASSERT_EQ(runs.size(), 3u);
-    EXPECT_EQ(runs[0].first, 0);
-    EXPECT_EQ(runs[0].last, 1);
-    EXPECT_EQ(runs[1].first, 3);
-    EXPECT_EQ(runs[1].last, 4);
-    EXPECT_EQ(runs[1].cls, LaneClass::Gemm);
-    EXPECT_EQ(runs[2].cls, LaneClass::Other);
 }
 
 TEST(LaneLod, RealExportNeverPaintsGemmWhereNoGemmRan) {
@@ -107,8 +83,8 @@ TEST(LaneLod, RealExportNeverPaintsGemmWhereNoGemmRan) {
     // the columns the view paints, against the brute force over the profile
     const QRect plot = v.axisRect()->rect();
     PixelColumns cols{v.xAxis->pixelToCoord(plot.left()) * 1e6, v.xAxis->range().size() * 1e6 / plot.width(), plot.width()};
-    std::vector<LaneClass> painted = laneColumns(sc, row, cols);
-    std::vector<LaneClass> brute = bruteColumns(s->profile, a, sc, row, cols);
+    std::vector<KernelClass> painted = laneColumns(sc, row, cols);
+    std::vector<KernelClass> brute = bruteColumns(s->profile, a, sc, row, cols);
     ASSERT_EQ(painted.size(), brute.size());
     for (size_t i = 0; i < painted.size(); ++i) EXPECT_EQ(int(painted[i]), int(brute[i])) << "column " << i;
 
@@ -117,10 +93,10 @@ TEST(LaneLod, RealExportNeverPaintsGemmWhereNoGemmRan) {
     for (int i = 0; i < cols.count; ++i) {
         double cs = cols.x0Ns + i * cols.nsPerPx, ce = cs + cols.nsPerPx;
         if (cs >= 2.25e6 && ce <= 3.34e6) {
-            EXPECT_NE(painted[size_t(i)], LaneClass::Gemm) << "column at " << cs / 1e6 << " ms";
+            EXPECT_NE(painted[size_t(i)], KernelClass::Gemm) << "column at " << cs / 1e6 << " ms";
         }
         if (cs >= 2.15e6 && ce <= 2.23e6) {
-            EXPECT_EQ(painted[size_t(i)], LaneClass::Gemm) << "column at " << cs / 1e6 << " ms";
+            EXPECT_EQ(painted[size_t(i)], KernelClass::Gemm) << "column at " << cs / 1e6 << " ms";
             ++gemmColumns;
         }
     }
@@ -143,7 +119,7 @@ TEST(LaneLod, RealExportNeverPaintsGemmWhereNoGemmRan) {
     ASSERT_EQ(v.sceneLayout().predecessors.size(), 1u);
     const Bar& pred = sc.bars[size_t(v.sceneLayout().predecessors[0])];
     EXPECT_EQ(pred.row, row);
-    EXPECT_EQ(pred.kind, BarKind::Other);
+    EXPECT_EQ(pred.kind, KernelClass::Other);
     EXPECT_LE(pred.x1, sc.launch.kernelStart);
     EXPECT_GT(pred.x1, sc.launch.kernelStart - 10'000);
     EXPECT_EQ(img.pixel(int(v.sceneLayout().predRects[0].center().x()), int(v.sceneLayout().predRects[0].center().y())) | 0xff000000u,

@@ -21,19 +21,20 @@
 #include <filesystem>
 #include <map>
 
-#include "collective_view.h"
-#include "export_checks.h"
+#include "views/collective/collective_view.h"
 #include "gen_fixture.h"
+#include "views/heatmap/heatmap_view.h"
+#include "export_checks.h"
 #include "gui_util.h"
-#include "heatmap_view.h"
 #include "main_window.h"
 #include "model/loader.h"
 #include "report/format.h"
 #include "models.h"
-#include "run_palette.h"
-#include "skew_cdf_chart.h"
-#include "stepmap_view.h"
-#include "timeline_view.h"
+#include "common/palette.h"
+#include "views/run_view_factory.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
+#include "views/stepmap/stepmap_view.h"
+#include "views/timeline/timeline_view.h"
 
 using namespace testutil;
 using namespace skewui;
@@ -1064,6 +1065,56 @@ TEST(RunViews, RenderDrawsEachViewAsTheViewerExportsIt) {
     EXPECT_TRUE(QImage(QString::fromStdString(dir + "/fit.png")).convertToFormat(QImage::Format_ARGB32) ==
                 v.render(QSize(1200, 700)).convertToFormat(QImage::Format_ARGB32));
     for (auto& e : std::filesystem::directory_iterator(dir)) EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+    std::filesystem::remove_all(dir);
+}
+
+// Through the RunView interface alone, each run view does what `render --view` does (the window's
+// and render's dispatch can go through it): the documented sequence draws render's picture, and a
+// zoom undone by fit() draws the fitted one again.
+TEST(RunViews, TheInterfaceDrawsWhatRenderDraws) {
+    SessionPtr s = load(demo().path);
+    const int c = collectiveIndex(s->analysis, 0, 102);
+    const std::string dir = tempDir("run-view-interface");
+    ASSERT_EQ(runViewNames(), (std::vector<std::string>{"timeline", "stepmap", "heatmap"}));
+    const char* titles[] = {"Timeline", "Step map", "Heatmap"};
+    for (size_t i = 0; i < runViewNames().size(); ++i) {
+        const std::string& name = runViewNames()[i];
+        SCOPED_TRACE(name);
+        std::unique_ptr<RunView> v(createRunView(name));
+        ASSERT_TRUE(v);
+        EXPECT_EQ(v->viewName().toStdString(), name);
+        EXPECT_EQ(v->tabTitle(), titles[i]);
+        EXPECT_FALSE(v->tabToolTip().isEmpty());
+        EXPECT_EQ(asRunView(v->widget()), v.get());
+        const bool timeline = name == "timeline";
+        v->widget()->resize(1400, 800);
+        v->setSession(s);
+        v->setSelectedCollective(c);
+        EXPECT_EQ(v->selectedCollective(), c);
+        EXPECT_EQ(v->setTimeRange(5.38e9, 5.45e9), timeline);  // only the timeline has a time axis
+        if (!timeline) v->fit();
+        const QString mine = QString::fromStdString(dir + "/" + name + ".png");
+        QString err;
+        ASSERT_TRUE(v->exportTo(mine, 1400, 800, &err)) << err.toStdString();
+        std::vector<std::string> args = {"render", demo().path, "--view", name, "--collective", "0:102", "--size", "1400x800",
+                                         "--output", dir + "/render-" + name + ".png"};
+        if (timeline) args.insert(args.end(), {"--range", "5.38", "5.45"});
+        RunResult r = runSkewscope(args, "QT_QPA_PLATFORM=offscreen");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_TRUE(QImage(mine).convertToFormat(QImage::Format_ARGB32) ==
+                    QImage(QString::fromStdString(dir + "/render-" + name + ".png")).convertToFormat(QImage::Format_ARGB32));
+        // zoomed in, then fitted: the whole run as after opening it
+        v->fit();
+        ASSERT_TRUE(v->exportTo(mine, 1400, 800, &err));
+        const QImage fitted = QImage(mine).convertToFormat(QImage::Format_ARGB32);
+        v->zoomBy(0.5);
+        ASSERT_TRUE(v->exportTo(mine, 1400, 800, &err));
+        EXPECT_FALSE(QImage(mine).convertToFormat(QImage::Format_ARGB32) == fitted);
+        v->fit();
+        ASSERT_TRUE(v->exportTo(mine, 1400, 800, &err));
+        EXPECT_TRUE(QImage(mine).convertToFormat(QImage::Format_ARGB32) == fitted);
+    }
+    EXPECT_EQ(createRunView("collective"), nullptr);  // not a run view
     std::filesystem::remove_all(dir);
 }
 

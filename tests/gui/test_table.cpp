@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "gui_util.h"
-#include "rank_labels.h"
+#include "common/rank_labels.h"
 
 using namespace skewui;
 using namespace guitest;

@@ -17,7 +17,7 @@
 #include <iostream>
 #include <set>
 
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "gui_util.h"
 #include "layout_checks.h"
 
@@ -83,7 +83,7 @@ TEST(ViewLayout, PredecessorLabelKeptBesideItsBoxAtThreeWindowSizes) {
             const SceneLayout& L = w.view()->sceneLayout();
             ASSERT_EQ(L.predecessors.size(), 1u);
             const Bar& pred = sc.bars[size_t(L.predecessors[0])];
-            EXPECT_EQ(pred.kind, BarKind::Gemm);
+            EXPECT_EQ(pred.kind, skew::KernelClass::Gemm);
             EXPECT_TRUE(sc.rows[size_t(pred.row)].late);
             const PlacedLabel* l = L.label(LabelKind::Predecessor, pred.row);
             ASSERT_TRUE(l && l->shown);
@@ -191,7 +191,7 @@ TEST(ViewLayout, LegendListsExactlyWhatIsDrawn) {
     ASSERT_TRUE(openAndWait(w, {demoPath()}));
     const std::pair<QRgb, const char*> legend[] = {{qRgb(0x9c, 0xbf, 0xe3), "waiting in NCCL"}, {qRgb(0x2f, 0x6f, 0xb5), "transfer"},
                                                    {qRgb(0xd6, 0x3c, 0x2f), "late arriver"},    {qRgb(0x6b, 0x8e, 0x23), "GEMM"},
-                                                   {qRgb(0x7a, 0x9c, 0xc6), "other NCCL kernel"}, {qRgb(0xb4, 0xb4, 0xb4), "other kernel"},
+                                                   {qRgb(0x4f, 0x9e, 0x9c), "other NCCL kernel"}, {qRgb(0xb4, 0xb4, 0xb4), "other kernel"},
                                                    {qRgb(0xff, 0x8c, 0x00), "predecessor"},     {qRgb(0x6a, 0x1b, 0x9a), "CPU launch"}};
     std::set<std::string> seen;
     for (Case c : {Case{0, 63}, Case{0, 102}, Case{1, 1}, Case{0, 7}, Case{1, 4}}) {
@@ -273,8 +273,8 @@ TEST(ViewLayout, HoverTooltipAndHighlightOfTheBarInDetails) {
     // the late arriver's details are shown on selection, and its bar outlined
     int late = -1, other = -1;
     for (size_t i = 0; i < sc.bars.size(); ++i) {
-        if (sc.bars[i].late && sc.bars[i].kind == BarKind::NcclTransfer) late = int(i);
-        if (!sc.bars[i].sub && !sc.bars[i].late && sc.bars[i].kind == BarKind::NcclTransfer && other < 0) other = int(i);
+        if (sc.bars[i].late && sc.bars[i].kind == skew::KernelClass::NcclTransfer) late = int(i);
+        if (!sc.bars[i].sub && !sc.bars[i].late && sc.bars[i].kind == skew::KernelClass::NcclTransfer && other < 0) other = int(i);
     }
     ASSERT_GE(late, 0);
     ASSERT_GE(other, 0);

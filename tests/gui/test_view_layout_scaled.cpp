@@ -15,7 +15,7 @@
 
 #include <iostream>
 
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "gui_util.h"
 #include "layout_checks.h"
 

@@ -37,7 +37,7 @@
 #include <memory>
 #include <regex>
 
-#include "collective_view.h"
+#include "views/collective/collective_view.h"
 #include "gui_util.h"
 #include "report/analysis_report.h"
 

@@ -1,0 +1,94 @@
+#pragma once
+// The collective view: one row per rank, each rank's NCCL kernel as a horizontal bar whose
+// waiting part (start to the latest start) is drawn apart from the transfer part, the rank's other
+// streams in a thin lane below, the predecessor and the late arriver's CPU launch marked.
+// All bars are painted by one layerable from a prepared CollectiveScene (no item per event); the
+// pixel layout (collective_layout.h) is computed after QCustomPlot's own layout and before painting.
+
+#include <qcustomplot.h>
+
+#include <functional>
+#include <memory>
+
+#include "scene/collective_scene.h"
+#include "views/collective/collective_layout.h"
+
+namespace skewui {
+
+// the scene's types (core/scene) as the view's interface names them
+using skew::Bar;
+using skew::CollectiveScene;
+
+class BarsLayer;
+class TextElement;
+class LegendElement;
+
+class CollectiveView : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit CollectiveView(QWidget* parent = nullptr);
+    ~CollectiveView() override;
+
+    void setScene(CollectiveScene scene);  // also resets the zoom to fit
+    const CollectiveScene& scene() const { return scene_; }
+    void setEmptyText(const QString& text);  // shown when there is no scene
+    void resetZoom();
+    void zoomBy(double factor);
+    void panBy(double fraction);
+    bool isFitted() const { return fitted_; }
+
+    // the pixel layout of the last replot: bar and label rectangles, lanes, launch marker
+    const SceneLayout& sceneLayout() const { return layout_; }
+    QPointF barCenter(int barIndex) const;  // for tests and keyboard navigation
+    int barAt(const QPointF& pos) const;
+
+    // the bar whose details are shown: outlined (main rows) or drawn on top of its lane (thin lane)
+    void setHighlight(int rank, int lane, quint32 kernel);
+    void clearHighlight();
+    const std::vector<int>& highlightedBars() const { return highlight_; }
+
+    // hover text of a bar (the main window knows the profile); empty: no tooltip
+    void setToolTipProvider(std::function<QString(const Bar&)> f) { tooltip_ = std::move(f); }
+    QString toolTipAt(const QPointF& pos) const;
+
+    // the why-line below the title in at most n lines, the last elided (0: all; a small view)
+    void setSubtitleMaxLines(int n);
+    QString subtitleShown() const;
+    QString titleText() const;          // the full title (drawn elided in the middle when narrow)
+    QString titleShown() const;         // the title as drawn at the current width
+    QRect titleRect() const;
+    QStringList legendEntries() const;  // what the legend lists now
+
+    bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
+
+signals:
+    void barClicked(int rank, int lane, quint32 kernel);
+    void laidOut();  // after each layout: the plot's rectangle may have changed
+
+protected:
+    void keyPressEvent(QKeyEvent* e) override;
+    bool event(QEvent* e) override;
+    void updateLayout() override;
+
+private:
+    void onMousePress(QMouseEvent* e);
+    void setXRange(double lo, double hi);
+    void updateRowTicks();
+    friend class BarsLayer;
+    CollectiveScene scene_;
+    SceneLayout layout_;
+    LayoutFonts fonts_;
+    BarsLayer* bars_ = nullptr;
+    TextElement* title_ = nullptr;
+    TextElement* subtitle_ = nullptr;
+    LegendElement* legend_ = nullptr;
+    QSharedPointer<QCPAxisTickerText> rowTicker_;
+    int tickWidth_ = -1;         // viewport width the row ticks were elided for
+    bool fitted_ = true;         // the time range follows the size (no zoom or pan since the fit)
+    bool settingRange_ = false;  // our own range changes do not end the fit
+    std::vector<int> highlight_;
+    QString emptyText_;
+    std::function<QString(const Bar&)> tooltip_;
+};
+
+}  // namespace skewui

@@ -1,0 +1,191 @@
+#include "views/skew_cdf/skew_cdf_chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/info_report.h"
+#include "common/palette.h"
+#include "common/text.h"
+#include "timeline/run_maps.h"
+
+namespace skewui {
+
+namespace {
+
+// log ticks labelled as short durations ("10 us", "1 ms")
+class DurationLogTicker : public QCPAxisTickerLog {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        if (tick < 1e3) return QString("%1 ns").arg(tick, 0, 'g', 3);
+        if (tick < 1e6) return QString("%1 us").arg(tick / 1e3, 0, 'g', 3);
+        if (tick < 1e9) return QString("%1 ms").arg(tick / 1e6, 0, 'g', 3);
+        return QString("%1 s").arg(tick / 1e9, 0, 'g', 3);
+    }
+};
+
+}  // namespace
+
+SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
+    setMinimumSize(120, 90);  // explicit: the plot layout's own hint would widen the Ranks tab (and the window's right side), and make the bottom pane taller
+    xAxis->setScaleType(QCPAxis::stLogarithmic);
+    auto ticker = QSharedPointer<DurationLogTicker>::create();
+    ticker->setLogBase(10);
+    ticker->setTickCount(4);
+    xAxis->setTicker(ticker);
+    xAxis->setLabel(tr("skew per collective (log scale)"));
+    yAxis->setLabel(tr("fraction \u2264 x"));
+    yAxis->setRange(0, 1.02);
+    plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(this, QString(), QFont(font().family(), 9, QFont::Bold));
+    plotLayout()->addElement(0, 0, title_);
+    start_ = addGraph();
+    start_->setName(tr("start skew"));
+    start_->setPen(QPen(palette::kLate, 2));
+    start_->setLineStyle(QCPGraph::lsStepLeft);
+    end_ = addGraph();
+    end_->setName(tr("end skew"));
+    end_->setPen(QPen(palette::kTransfer, 2));
+    end_->setLineStyle(QCPGraph::lsStepLeft);
+    startB_ = addGraph();
+    startB_->setLineStyle(QCPGraph::lsStepLeft);
+    endB_ = addGraph();
+    endB_->setLineStyle(QCPGraph::lsStepLeft);
+    startB_->setVisible(false);
+    endB_->setVisible(false);
+    startB_->removeFromLegend();
+    endB_->removeFromLegend();
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);  // CDFs leave the top left empty
+}
+
+QString SkewCdfChart::title() const { return title_->text(); }
+
+// Two curves of one capture leave the top left empty: the legend goes there, inside the plot. Four
+// curves of two captures can rise anywhere (a start curve far right has its foot in the bottom
+// right): the legend goes above the plot, in two columns, where no curve is.
+void SkewCdfChart::placeLegend(bool above) {
+    if (above == legendAbove()) return;
+    if (legend->layout()) legend->layout()->take(legend);
+    if (above) {  // under the title (row 0), above the axis rect
+        plotLayout()->insertRow(1);
+        plotLayout()->addElement(1, 0, legend);
+        plotLayout()->setRowStretchFactor(1, 0.001);
+        legend->setBorderPen(Qt::NoPen);
+        legend->setMargins(QMargins(4, 2, 4, 0));
+        legend->setIconSize(22, 10);
+    } else {
+        plotLayout()->simplify();  // the legend's row, now empty
+        axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+        legend->setWrap(0);
+        legend->setFillOrder(QCPLegend::foRowsFirst, true);
+        legend->setBorderPen(QPen(Qt::black));
+        legend->setMargins(QMargins(7, 5, 7, 4));
+        legend->setIconSize(32, 18);
+    }
+}
+
+// Above the plot: the pairs side by side when two columns fit the width, else one entry per row.
+void SkewCdfChart::fitLegend() {
+    if (!legendAbove()) return;
+    for (int columns : {2, 1}) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+        if (legend->minimumOuterSizeHint().width() <= width() - 4) break;
+    }
+}
+
+void SkewCdfChart::resizeEvent(QResizeEvent* e) {
+    QCustomPlot::resizeEvent(e);
+    if (legendAbove()) {
+        fitLegend();
+        replot();
+    }
+}
+
+bool SkewCdfChart::legendAbove() const { return legend->layout() == plotLayout(); }
+
+void SkewCdfChart::setGroup(SessionPtr s, int group) {
+    start_->setPen(QPen(palette::kLate, 2));
+    end_->setPen(QPen(palette::kTransfer, 2));
+    placeLegend(false);
+    startB_->setVisible(false);
+    endB_->setVisible(false);
+    startB_->removeFromLegend();
+    endB_->removeFromLegend();
+    startB_->data()->clear();
+    endB_->data()->clear();
+    if (!s || group < 0 || size_t(group) >= s->analysis.groups.size()) {
+        start_->data()->clear();
+        end_->data()->clear();
+        title_->setText(QString());
+        replot();
+        return;
+    }
+    title_->setText(tr("Group %1: %2 complete collectives").arg(group).arg(s->analysis.groups[size_t(group)].complete));
+    fill({{start_, skew::sortedSkews(s->analysis, group, false)}, {end_, skew::sortedSkews(s->analysis, group, true)}},
+         {tr("starts"), tr("ends")});
+}
+
+void SkewCdfChart::setComparison(SessionPtr a, int ga, SessionPtr b, int gb) {
+    using namespace palette;
+    // A wider and under B: where the two captures agree, B's curve runs inside A's
+    start_->setPen(QPen(kSideA, 3.5));
+    end_->setPen(QPen(kSideA, 3.5, Qt::DashLine));
+    startB_->setPen(QPen(kSideB, 1.6));
+    endB_->setPen(QPen(kSideB, 1.6, Qt::DashLine));
+    startB_->setVisible(true);
+    endB_->setVisible(true);
+    placeLegend(true);
+    for (QCPGraph* g : {start_, end_, startB_, endB_}) {
+        g->data()->clear();
+        g->removeFromLegend();
+    }
+    if (!a || !b || ga < 0 || gb < 0 || size_t(ga) >= a->analysis.groups.size() || size_t(gb) >= b->analysis.groups.size()) {
+        title_->setText(QString());
+        replot();
+        return;
+    }
+    title_->setText(tr("A group %1 (%2 complete) vs B group %3 (%4)")
+                        .arg(ga)
+                        .arg(a->analysis.groups[size_t(ga)].complete)
+                        .arg(gb)
+                        .arg(b->analysis.groups[size_t(gb)].complete));
+    // the legend in the order A start, B start, A end, B end: the pairs to compare sit together
+    fill({{start_, skew::sortedSkews(a->analysis, ga, false)}, {startB_, skew::sortedSkews(b->analysis, gb, false)},
+          {end_, skew::sortedSkews(a->analysis, ga, true)}, {endB_, skew::sortedSkews(b->analysis, gb, true)}},
+         {tr("A start"), tr("B start"), tr("A end"), tr("B end")});
+}
+
+void SkewCdfChart::fill(const std::vector<std::pair<QCPGraph*, std::vector<int64_t>>>& curves, const QStringList& names) {
+    // zero skews cannot sit on a log axis: they are drawn at the left edge
+    double lo = 1e18, hi = 1;
+    for (const auto& [g, v] : curves)
+        for (int64_t x : v)
+            if (x > 0) lo = std::min(lo, double(x)), hi = std::max(hi, double(x));
+    if (lo > hi) lo = 1, hi = 10;
+    lo = std::pow(10, std::floor(std::log10(lo)));
+    hi = std::pow(10, std::ceil(std::log10(hi)));
+    for (size_t k = 0; k < curves.size(); ++k) {
+        QCPGraph* gr = curves[k].first;
+        const std::vector<int64_t>& v = curves[k].second;
+        QVector<double> xs, ys;
+        xs << lo;
+        ys << 0;
+        for (size_t i = 0; i < v.size(); ++i) {
+            xs << std::max(lo, double(v[i]));
+            ys << double(i + 1) / double(v.size());
+        }
+        xs << hi;
+        ys << 1;
+        gr->setData(xs, ys, true);
+        double p50 = v.empty() ? 0 : skew::percentileSorted(v, 50);
+        gr->setName(tr("%1, p50 %2").arg(names[int(k)], dur(p50)));
+        gr->addToLegend();
+    }
+    xAxis->setRange(lo, hi);
+    fitLegend();
+    replot();
+}
+
+}  // namespace skewui

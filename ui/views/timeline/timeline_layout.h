@@ -1,0 +1,78 @@
+#pragma once
+// The timeline's layout without a widget: the frame's areas for a size (overview strip, ruler, rows,
+// legend, label gutter), one row per (rank, stream) grouped by rank with a header and a CPU launch
+// row, ranks collapsed to their header, and the vertical scroll. Pure geometry over the session's
+// ranks and lanes, so tests check it without painting (as Qt Creator's tracing library keeps its
+// row layout apart from the items it draws).
+
+#include <QRect>
+#include <QSize>
+
+#include <vector>
+
+#include "session.h"
+
+namespace skewui {
+
+// Heights of the frame's bands and rows, logical pixels.
+struct TimelineMetrics {
+    static constexpr int kOverviewH = 38, kRulerH = 26, kLegendH = 20, kGap = 4;
+    static constexpr int kHeaderH = 20, kLaneH = 18, kMaxLaneH = 36, kCpuH = 12, kRankGap = 4;
+    static constexpr int kScrollW = 12;
+};
+
+// One row of the timeline, in content coordinates (before scrolling).
+struct TimelineRow {
+    enum Kind { Header, Lane, Cpu } kind;
+    int rank, lane;  // lane: index in Rank::lanes (Lane rows)
+    int y, h;
+};
+
+// Where each part of a frame of `size` is drawn.
+struct TimelineFrame {
+    QSize size;
+    int gutter = 0;       // the label column's width
+    bool scroll = false;  // the rows overflow: a scroll bar on the right
+    QRect overview, ruler, rows, legend;
+};
+
+class TimelineLayout {
+public:
+    // The session's ranks, all expanded (more than 16: each collapsed to one summary row); scrolled
+    // to the top. Rows are laid out by layout().
+    void setSession(const Session* s);
+    bool collapsed(int rank) const { return size_t(rank) < collapsed_.size() && collapsed_[size_t(rank)]; }
+    // false when nothing changed; the rows need layout() again otherwise
+    bool setCollapsed(int rank, bool collapsed);
+
+    // The rows of a rows area `areaH` pixels tall: the lanes share what the headers and CPU rows
+    // leave, 18 to 36 px each, so a few ranks fill the view and many scroll.
+    void layout(int areaH);
+    int areaHeight() const { return areaH_; }   // what the rows were laid out for
+    static int areaHeight(const QSize& size);  // the rows area of a frame of `size`
+    const std::vector<TimelineRow>& rows() const { return rows_; }
+    int contentHeight() const { return contentH_; }
+
+    int rowOf(int rank, int lane) const;  // the Lane row, or the rank's header when collapsed; -1
+    int cpuRowOf(int rank) const;
+    int rowAtContentY(int y) const;       // the row at content y, -1 in the gaps between ranks
+
+    // The label gutter's width the labels want (the frame narrows it in small views).
+    void setGutterWanted(int w) { gutterWanted_ = w; }
+    TimelineFrame frame(const QSize& size) const;
+
+    int scroll() const { return scrollY_; }  // content y at the top of the rows area
+    void setScroll(int y) { scrollY_ = y; }
+    int clampScroll(int y, const TimelineFrame& f) const;
+
+private:
+    const Session* s_ = nullptr;
+    std::vector<bool> collapsed_;
+    std::vector<TimelineRow> rows_;
+    int contentH_ = 0;
+    int areaH_ = -1;
+    int gutterWanted_ = 150;
+    int scrollY_ = 0;
+};
+
+}  // namespace skewui

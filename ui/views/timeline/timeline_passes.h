@@ -1,0 +1,26 @@
+#pragma once
+// The timeline's render passes around and over its body image (timeline_raster.h), in the order the
+// widget paints them: the gutter's rank blocks and labels, the ruler with the overview strip's key
+// and the measured range, the overlays on the rows (kernel names, the selected collective, lines to
+// the CPU launches, late-arrival markers and their labels, the measured range, the note on rows cut
+// off below), and the legend. Each reads one TimelineState and paints; the same passes draw the
+// screen and every export.
+
+#include <QString>
+
+#include "views/timeline/timeline_state.h"
+
+class QPainter;
+
+namespace skewui {
+
+void paintTimelineBackgrounds(QPainter& p, const TimelineState& st);  // the gutter's part of the rank blocks
+void paintTimelineGutter(QPainter& p, const TimelineState& st);       // rank, stream and CPU row labels
+void paintTimelineRuler(QPainter& p, const TimelineState& st);        // ticks, spans, the skew key, measure, hover time
+void paintTimelineOverlays(QPainter& p, const TimelineState& st);     // clipped to the rows
+void paintTimelineLegend(QPainter& p, const TimelineState& st);
+
+// "9 more rows below (dev 5 to dev 7)" when rows are cut off at the bottom, else empty
+QString rowsBelowNote(const TimelineState& st);
+
+}  // namespace skewui
