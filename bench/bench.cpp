@@ -513,7 +513,7 @@ int main(int argc, char** argv) {
         cache.clear();
         double t0 = now();
         std::string error;
-        p.inputs[0].identity = skew::ProfileCache::identify(file);  // a load without a cache does not stat its file
+        p.inputs[0].identity = skew::identifyFile(file);  // a load without a cache does not stat its file
         if (!cache.store(p, 0, &error)) die(error);
         std::printf("  snapshot written in %.2f s (%.0f MB)\n", now() - t0, double(cache.info().bytes) / 1e6);
         cache.clear();

@@ -13,7 +13,7 @@
 #include "analysis/group_stats.h"
 #include "analysis/grouping.h"
 #include "analysis/steps.h"
-#include "nsys/export_reader.h"
+#include "util/errors.h"
 
 namespace skew {
 

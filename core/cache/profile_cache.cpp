@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "model/lane_index.h"
+#include "util/checksum.h"
 #include "util/parallel.h"
 
 namespace skew {
@@ -27,60 +28,6 @@ namespace {
 
 constexpr char kMagic[8] = {'S', 'K', 'W', 'S', 'N', 'A', 'P', '\n'};
 constexpr uint32_t kByteOrder = 0x01020304u;
-constexpr size_t kFingerprintBytes = 64 * 1024;
-
-uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-// A fast 64-bit checksum over a byte stream: four independent lanes of multiply-rotate over 8-byte
-// words (no bit of the data escapes every lane), folded with the length at the end.
-class Checksum {
-public:
-    void update(const void* data, size_t len) {
-        const unsigned char* p = static_cast<const unsigned char*>(data);
-        total_ += len;
-        while (len > 0 && fill_ > 0) {  // finish a started block
-            block_[fill_++] = *p++;
-            --len;
-            if (fill_ == 32) mix(block_), fill_ = 0;
-        }
-        while (len >= 32) {
-            mix(p);
-            p += 32;
-            len -= 32;
-        }
-        while (len > 0) block_[fill_++] = *p++, --len;
-    }
-    uint64_t final() const {
-        uint64_t l[4] = {lane_[0], lane_[1], lane_[2], lane_[3]};
-        unsigned char tail[32] = {};
-        std::memcpy(tail, block_, fill_);
-        for (int i = 0; i < 4; ++i) {
-            uint64_t w;
-            std::memcpy(&w, tail + 8 * i, 8);
-            l[i] = rotl(l[i] + w * kP2, 31) * kP1;
-        }
-        uint64_t h = rotl(l[0], 1) + rotl(l[1], 7) + rotl(l[2], 12) + rotl(l[3], 18) + total_ * kP3;
-        h ^= h >> 33;
-        h *= kP2;
-        h ^= h >> 29;
-        return h;
-    }
-
-private:
-    static constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull, kP2 = 0xC2B2AE3D27D4EB4Full, kP3 = 0x165667B19E3779F9ull;
-    void mix(const unsigned char* p) {
-        for (int i = 0; i < 4; ++i) {
-            uint64_t w;
-            std::memcpy(&w, p + 8 * i, 8);
-            lane_[i] = rotl(lane_[i] + w * kP2, 31) * kP1;
-        }
-    }
-    uint64_t lane_[4] = {kP1 + kP2, kP2, 0, ~kP1};
-    unsigned char block_[32] = {};
-    size_t fill_ = 0;
-    uint64_t total_ = 0;
-};
-
 // Buffered writes to a file descriptor, summed into the checksum.
 class Writer {
 public:
@@ -340,31 +287,6 @@ ProfileCache::ProfileCache(std::string dir, uint64_t maxBytes) : dir_(std::move(
         maxBytes_ = uint64_t(4) << 30;
         if (const char* m = std::getenv("SKEWSCOPE_CACHE_MAX_MB"); m && std::atoll(m) > 0) maxBytes_ = uint64_t(std::atoll(m)) << 20;
     }
-}
-
-FileIdentity ProfileCache::identify(const std::string& path) {
-    FileIdentity id;
-    char buf[PATH_MAX];
-    struct stat st {};
-    if (!::realpath(path.c_str(), buf) || ::stat(buf, &st) != 0 || !S_ISREG(st.st_mode)) return id;
-    int fd = ::open(buf, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return id;
-    Checksum sum;
-    std::vector<char> chunk(kFingerprintBytes);
-    ssize_t n = ::pread(fd, chunk.data(), chunk.size(), 0);
-    if (n > 0) sum.update(chunk.data(), size_t(n));
-    if (uint64_t(st.st_size) > kFingerprintBytes) {
-        n = ::pread(fd, chunk.data(), chunk.size(), std::max<off_t>(0, st.st_size - off_t(kFingerprintBytes)));
-        if (n > 0) sum.update(chunk.data(), size_t(n));
-    }
-    ::close(fd);
-    id.canonicalPath = buf;
-    id.size = uint64_t(st.st_size);
-    id.inode = uint64_t(st.st_ino);
-    id.device = uint64_t(st.st_dev);
-    id.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-    id.fingerprint = sum.final();
-    return id;
 }
 
 std::string ProfileCache::pathOf(const FileIdentity& id) const {

@@ -18,13 +18,14 @@
 
 #include "model/file_part.h"
 #include "model/profile.h"
+#include "model/snapshot_store.h"
 
 namespace skew {
 
 constexpr uint32_t kSnapshotFormat = 4;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in
                                          // parallel); 4: compact columns (32-bit durations, 16-bit codes), launches in the kernels' lanes
 
-class ProfileCache {
+class ProfileCache : public SnapshotStore {
 public:
     // `dir` empty: $SKEWSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/skewscope, else ~/.cache/skewscope.
     // `maxBytes` 0: $SKEWSCOPE_CACHE_MAX_MB, else 4 GiB.
@@ -33,17 +34,14 @@ public:
     const std::string& dir() const { return dir_; }
     uint64_t maxBytes() const { return maxBytes_; }
 
-    // The identity of `path` (stat and fingerprint); invalid when it cannot be read.
-    static FileIdentity identify(const std::string& path);
-
     // Reads the snapshot of `id` into `part`; false (with the reason) when there is none or it is
     // stale, truncated or corrupted: `part` is then left as it was.
-    bool load(const FileIdentity& id, FilePart& part, std::string* why = nullptr);
+    bool load(const FileIdentity& id, FilePart& part, std::string* why = nullptr) override;
 
     // Writes the snapshot of file `file` of `p` (times put back on the file's own clock). False with
     // the reason when the cache folder cannot be written; evicts the least recently used snapshots
     // beyond the size limit.
-    bool store(const Profile& p, int file, std::string* error = nullptr);
+    bool store(const Profile& p, int file, std::string* error = nullptr) override;
 
     struct Info {
         uint64_t entries = 0, bytes = 0;

@@ -11,11 +11,14 @@
 #include <thread>
 #include <type_traits>
 
-#include "cache/profile_cache.h"
 #include "model/file_reader.h"
 #include "model/lane_index.h"
+#include "model/snapshot_store.h"
 #include "nsys/export_reader.h"
+#include "util/errors.h"
+#include "util/file_identity.h"
 #include "util/parallel.h"
+#include "util/paths.h"
 #include "util/release_memory.h"
 #include "util/task_graph.h"
 
@@ -23,8 +26,6 @@ namespace skew {
 namespace {
 
 uint32_t pidOf(uint64_t globalPid) { return static_cast<uint32_t>((globalPid >> 24) & 0xFFFFFF); }
-
-std::string baseName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 // Moves one file's part into the profile: its strings are interned into the profile's table and
 // every string id of the part is rewritten; its lanes are returned for the rank assembly.
@@ -118,7 +119,7 @@ void buildRanks(Profile& p, std::vector<std::vector<FilePart::Lane>>& lanesPerFi
     std::sort(builds.begin(), builds.end(), [&](const RankBuild& a, const RankBuild& b) {
         const auto& pa = p.inputs[size_t(a.file)].path;
         const auto& pb = p.inputs[size_t(b.file)].path;
-        std::string ba = baseName(pa), bb = baseName(pb);
+        std::string ba = fileName(pa), bb = fileName(pb);
         if (ba != bb) return ba < bb;
         if (pa != pb) return pa < pb;
         if (a.device != b.device) return a.device < b.device;
@@ -147,8 +148,6 @@ void buildRanks(Profile& p, std::vector<std::vector<FilePart::Lane>>& lanesPerFi
 }
 
 }  // namespace
-
-std::string fileStem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
 void assignRankLabels(Profile& p) {
     std::set<int> files;
@@ -236,7 +235,7 @@ void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOpt
         }
         o.parts.emplace_back();
         if (options.cache) {
-            FileIdentity id = ProfileCache::identify(path);
+            FileIdentity id = identifyFile(path);
             if (options.cache->load(id, o.parts.back())) {
                 o.parts.back().input.path = path;
                 p.inputs.push_back(o.parts.back().input);

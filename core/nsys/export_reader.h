@@ -14,23 +14,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "util/errors.h"
+
 struct sqlite3;
 struct sqlite3_stmt;
 struct sqlite3_value;
 struct sqlite3_context;
 
 namespace skew {
-
-// Input that cannot be read: missing, not SQLite, not an export, truncated. CLI exit code 3.
-class InputError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-class Cancelled : public std::runtime_error {
-public:
-    Cancelled() : std::runtime_error("cancelled") {}
-};
 
 // A prepared statement with column lookup; step() throws InputError on a read error.
 class Query {

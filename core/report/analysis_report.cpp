@@ -3,11 +3,11 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "model/loader.h"
 #include "report/answers_report.h"
 #include "report/format.h"
 #include "report/info_report.h"
 #include "util/json.h"
+#include "util/paths.h"
 
 namespace skew {
 namespace {

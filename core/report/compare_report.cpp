@@ -4,10 +4,10 @@
 #include <cmath>
 #include <tuple>
 
-#include "model/loader.h"
 #include "report/analysis_report.h"
 #include "report/format.h"
 #include "util/json.h"
+#include "util/paths.h"
 
 namespace skew {
 namespace {

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "nsys/export_reader.h"
+#include "util/errors.h"
 
 namespace skew {
 
