@@ -31,7 +31,7 @@ namespace {
 constexpr int64_t kMs = 1'000'000;
 
 // A group's start-skew cost from member times alone: total = sum of member durations, excess =
-// total - n x shortest, over collectives every rank took part in (analysis-spec.md).
+// total - n x shortest, over collectives every rank took part in (docs/analysis.md).
 struct SideCost {
     int64_t total = 0, excess = 0;
     double share() const { return total ? double(excess) / double(total) : 0; }

@@ -1,5 +1,5 @@
 #pragma once
-// Stage 2 (analysis-spec.md, Matching inside a group): the lanes of a group lined up into
+// Stage 2 (docs/analysis.md, Matching inside a group): the lanes of a group lined up into
 // collectives. Each lane is anchored by time on a reference lane, the kernel shift with the most
 // consistent end differences is found, and lanes are merged by end time (same op, ends within a
 // tolerance); a kernel without partners opens a position of its own, missing on the other ranks.

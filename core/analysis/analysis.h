@@ -1,5 +1,5 @@
 #pragma once
-// Collective analysis (analysis-spec.md): what it produces, and analyze(), the pipeline that runs
+// Collective analysis (docs/analysis.md): what it produces, and analyze(), the pipeline that runs
 // its stages in order, one file each in this folder:
 //   grouping     lanes of NCCL kernels grouped across ranks by op sequence
 //   alignment    each group's lanes lined up into collectives (positions x ranks)
@@ -111,7 +111,7 @@ struct Validation {
     std::vector<std::string> messages;
 };
 
-// The answers of analysis-spec.md (Answers) for one group, with the figures behind them.
+// The answers of docs/analysis.md (Answers) for one group, with the figures behind them.
 enum class WhoVerdict : uint8_t { Persistent, OftenLastSmall, Rotating };
 const char* verdictName(WhoVerdict v);  // persistent | often_last_small | rotating
 
@@ -243,7 +243,7 @@ struct ClockRefinement {
     int64_t residualP90Ns = 0;   // |end residual| p90 after applying
 };
 
-// One rule of analysis-spec.md (Capture advice): what the export lacks and what to record next time.
+// One rule of docs/analysis.md (Capture advice): what the export lacks and what to record next time.
 struct CaptureAdvice {
     std::string id;        // missing_devices, no_nvtx_steps, ...
     std::string evidence;  // what in this capture triggered it, with its numbers

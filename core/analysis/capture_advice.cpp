@@ -199,7 +199,7 @@ std::string rotationEvidence(const Profile& p, const Group& g) {
            ", none late in more than half (at most " + count(most, "time") + ": " + mostRanks + ")";
 }
 
-// ab_test: in a group, big events rotate (analysis-spec.md, Answers) and more than half of them
+// ab_test: in a group, big events rotate (docs/analysis.md, Answers) and more than half of them
 // are gpu_dependency. One advice, its evidence naming each such group.
 void abTest(const Profile& p, const Analysis& a, Out& out) {
     std::string evidence;

@@ -1,5 +1,5 @@
 #pragma once
-// Stage 1 (analysis-spec.md, Kernels and collectives): lanes of NCCL kernels (one rank, one
+// Stage 1 (docs/analysis.md, Kernels and collectives): lanes of NCCL kernels (one rank, one
 // stream), grouped across ranks by their op histogram over whole lanes, one lane per rank; each
 // group is then aligned into collectives (alignment.h). Lanes that match nothing are reported.
 

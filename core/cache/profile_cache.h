@@ -1,16 +1,15 @@
 #pragma once
-// The profile cache: after a successful load, a compact binary snapshot of each export's part of
-// the profile (file_part.h: its lanes, processes, strings, metadata; times on the file's own
-// clock) is kept in the user's cache folder, never next to the input. Reopening the same file
-// reads the snapshot instead of the export.
+// The profile cache, the folder side: after a successful load, each export's part of the profile
+// is kept as a snapshot (cache/snapshot_format.h) in the user's cache folder, never next to the
+// input, and reopening the same file reads the snapshot instead of the export.
 //
-// A snapshot is keyed by the file's canonical path, size, modification time, inode, device and a
-// fingerprint of its first and last 64 KiB, plus the format version; it carries a checksum of its
-// payload, and each column its own (covered by the payload's), so columns are read in parallel. A stale, truncated or corrupted snapshot is ignored (a debug line with SKEWSCOPE_DEBUG)
-// and rebuilt. Writes go to a temporary file renamed into place (concurrent runs are safe); the
-// folder has a size limit with least-recently-used eviction; a folder that cannot be written costs
-// only the speed-up. Each file's snapshot stands alone, so the snapshots of a large job's per-rank
-// files could be made on the machines that hold them and merged like parts of one load.
+// A snapshot's file name is a hash of the export's canonical path; inside, the export's identity
+// (util/file_identity.h) and the format version decide whether it still holds. A stale, truncated
+// or corrupted snapshot is ignored (a debug line with SKEWSCOPE_DEBUG) and rebuilt. Writes go to a
+// temporary file renamed into place (concurrent runs are safe); the folder has a size limit with
+// least-recently-used eviction; a folder that cannot be written costs only the speed-up. Each
+// file's snapshot stands alone, so the snapshots of a large job's per-rank files could be made on
+// the machines that hold them and merged like parts of one load.
 
 #include <cstdint>
 #include <string>
@@ -21,9 +20,6 @@
 #include "model/snapshot_store.h"
 
 namespace skew {
-
-constexpr uint32_t kSnapshotFormat = 4;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in
-                                         // parallel); 4: compact columns (32-bit durations, 16-bit codes), launches in the kernels' lanes
 
 class ProfileCache : public SnapshotStore {
 public:

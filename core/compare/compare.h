@@ -1,5 +1,5 @@
 #pragma once
-// Comparing two captures (analysis-spec.md, `compare`): the same analysis of A (before a change) and
+// Comparing two captures (docs/analysis.md, `compare`): the same analysis of A (before a change) and
 // B (after), groups paired across them, and per pair the differences B minus A of the numbers a
 // performance engineer compares: skews, cost, big events, per-rank last counts and lateness, causes,
 // step time; and, when both sides run the same op sequence per step, the positions of the step

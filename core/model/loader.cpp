@@ -15,6 +15,7 @@
 #include "model/lane_index.h"
 #include "model/snapshot_store.h"
 #include "nsys/export_reader.h"
+#include "nsys/global_ids.h"
 #include "util/errors.h"
 #include "util/file_identity.h"
 #include "util/parallel.h"
@@ -24,8 +25,6 @@
 
 namespace skew {
 namespace {
-
-uint32_t pidOf(uint64_t globalPid) { return static_cast<uint32_t>((globalPid >> 24) & 0xFFFFFF); }
 
 // Moves one file's part into the profile: its strings are interned into the profile's table and
 // every string id of the part is rewritten; its lanes are returned for the rank assembly.

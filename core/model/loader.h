@@ -1,5 +1,7 @@
 #pragma once
-// Turns one or several exports into a Profile: one sequential scan per table, sorting in C++.
+// Turns one or several exports into a Profile: each file from its snapshot (model/snapshot_store.h)
+// or read as tasks on every core (model/file_reader.h: tables split into row-id ranges, rows sorted
+// in C++), then merged in file order, put on one time base and assembled into ranks.
 
 #include <functional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // The in-memory profile: everything the analysis and the viewer need from one or several exports,
 // in flat columnar arrays (no string per event; names are ids into one StringTable).
-// Times are int64 ns on the aligned time base (see analysis-spec.md, Inputs).
+// Times are int64 ns on the aligned time base (see docs/analysis.md, Inputs).
 
 #include <cstdint>
 #include <deque>

@@ -1,6 +1,8 @@
 #pragma once
 // Opening one Nsight Systems SQLite export safely (read-only, trusted_schema off, no SQL from the
-// file is ever run) and reading its tables with one sequential scan each, columns looked up by name.
+// file is ever run) and reading its tables: a query (Query), or a row-id range handed row by row to
+// a callback from inside SQLite (RowScan; the loader reads each big table as several such ranges,
+// each on its own connection), columns looked up by name.
 
 #include <cstdint>
 #include <functional>
