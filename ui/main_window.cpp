@@ -929,10 +929,10 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     for (const auto& w : p.warnings) warnings << QString::fromStdString(w);
     for (const auto& w : a.warnings) warnings << QString::fromStdString(w);
     for (const auto& g : a.groups)
-        if (g.validation.status != "ok")
+        if (g.validation.status != skew::ValidationStatus::Ok)
             warnings << tr("group %1 matching %2: %3 of %4 collectives complete%5")
                             .arg(g.id)
-                            .arg(QString::fromStdString(g.validation.status))
+                            .arg(QString::fromUtf8(skew::validationStatusName(g.validation.status)))
                             .arg(g.complete)
                             .arg(g.count)
                             .arg(g.validation.messages.empty() ? QString() : " - " + QString::fromStdString(g.validation.messages[0]));

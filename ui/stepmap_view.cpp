@@ -310,12 +310,12 @@ void StepMapView::rebuild(int preferredGroup) {
                              : tr("%1  \u00B7  %2 %3 steps  \u00B7  %4 big events")
                                    .arg(side_)
                                    .arg(map_.steps)
-                                   .arg(map_.source == "nvtx" ? tr("NVTX") : tr("inferred"))
+                                   .arg(map_.source == skew::StepSource::Nvtx ? tr("NVTX") : tr("inferred"))
                                    .arg(map_.big.size());
     } else if (!s_) title = tr("Step map");
     else if (map_.empty()) title = tr("Step map: no steps");
     else {
-        QString src = map_.source == "nvtx" ? tr("NVTX step ranges") : tr("steps inferred from the op sequence of group %1").arg(map_.groups[0]);
+        QString src = map_.source == skew::StepSource::Nvtx ? tr("NVTX step ranges") : tr("steps inferred from the op sequence of group %1").arg(map_.groups[0]);
         QStringList gs;
         for (int g : map_.groups) gs << QString::number(g);
         title = tr("Step map  \u00B7  %1 steps (%2)  \u00B7  %3 collectives of group %4  \u00B7  %5 big events (start skew > %6)")
@@ -344,9 +344,9 @@ void StepMapView::resetZoom() {
 void StepMapView::setSelectedCollective(int c) {
     selected_ = (s_ && c >= 0 && size_t(c) < s_->analysis.collectives.size()) ? c : -1;
     // inferred steps number each group apart: show the selected collective's group when it has steps
-    if (selected_ >= 0 && map_.source == "inferred" && side_.isEmpty()) {
+    if (selected_ >= 0 && map_.source == skew::StepSource::Inferred && side_.isEmpty()) {
         const int g = s_->analysis.collectives[size_t(selected_)].group;
-        if (g != map_.groups[0] && s_->analysis.groups[size_t(g)].stepsSource == "inferred") rebuild(g);
+        if (g != map_.groups[0] && s_->analysis.groups[size_t(g)].stepsSource == skew::StepSource::Inferred) rebuild(g);
     }
     replot();
 }

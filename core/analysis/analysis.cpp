@@ -75,6 +75,22 @@ const char* causeLabel(Cause c) {
     }
 }
 
+const char* validationStatusName(ValidationStatus s) {
+    switch (s) {
+    case ValidationStatus::Ok: return "ok";
+    case ValidationStatus::Warn: return "warn";
+    default: return "error";
+    }
+}
+
+const char* stepSourceName(StepSource s) {
+    switch (s) {
+    case StepSource::Nvtx: return "nvtx";
+    case StepSource::Inferred: return "inferred";
+    default: return "none";
+    }
+}
+
 const Collective* Analysis::find(int group, uint32_t index) const {
     if (group < 0 || size_t(group) >= groups.size()) return nullptr;
     const Group& g = groups[size_t(group)];

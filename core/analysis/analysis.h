@@ -104,8 +104,13 @@ struct PartialCollective {
     std::vector<int> missingRanks;
 };
 
+// How well a group's lanes matched: error when no collective is complete, warn with partial
+// collectives or messages.
+enum class ValidationStatus : uint8_t { Ok, Warn, Error };
+const char* validationStatusName(ValidationStatus s);  // ok | warn | error (the reports' words)
+
 struct Validation {
-    std::string status = "ok";  // ok | warn | error
+    ValidationStatus status = ValidationStatus::Ok;
     uint32_t sequenceMismatches = 0;
     std::vector<PartialCollective> partial;
     std::vector<std::string> messages;
@@ -170,6 +175,10 @@ struct Answers {
     std::vector<std::string> caveats;
 };
 
+// Where a group's training steps came from: NVTX step ranges, the op sequence's period, or none.
+enum class StepSource : uint8_t { None, Nvtx, Inferred };
+const char* stepSourceName(StepSource s);  // none | nvtx | inferred (the reports' words)
+
 struct Group {
     int id = 0;
     std::vector<GroupLane> lanes;  // one per rank, in rank order
@@ -180,7 +189,7 @@ struct Group {
     Percentiles startSkew, endSkew;
     Cost cost;
     std::vector<RankStats> perRank;
-    std::string stepsSource = "none";
+    StepSource stepsSource = StepSource::None;
     uint32_t stepCount = 0;
     uint32_t inferredPeriod = 0;
     int64_t stepMedianNs = 0;         // median duration of the NVTX step ranges its collectives fall in; 0 otherwise

@@ -130,7 +130,7 @@ void causeAnswer(const Profile& p, const Analysis& a, const Group& g, Answers& a
 }
 
 void caveats(const Profile& p, const Group& g, Answers& ans) {
-    if (g.stepsSource == "none") ans.caveats.push_back("no steps (no NVTX step ranges, no repeating op sequence): positions in the step are unknown");
+    if (g.stepsSource == StepSource::None) ans.caveats.push_back("no steps (no NVTX step ranges, no repeating op sequence): positions in the step are unknown");
     else if (g.stepCount < 3)
         ans.caveats.push_back("only " + std::to_string(g.stepCount) + " step" + (g.stepCount == 1 ? "" : "s") +
                               ": a position that recurs is not established");

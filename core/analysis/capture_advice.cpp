@@ -86,7 +86,7 @@ Evidence gatherEvidence(const Profile& p, const Analysis& a) {
         if (c.cause == Cause::GpuDependency || c.cause == Cause::GpuOther) ++e.gpuCaused;
         if (c.cause == Cause::CpuLaunch) ++e.cpuCaused;
     }
-    for (const Group& g : a.groups) e.nvtxSteps |= g.stepsSource == "nvtx";
+    for (const Group& g : a.groups) e.nvtxSteps |= g.stepsSource == StepSource::Nvtx;
     for (const auto& in : p.inputs) {
         e.nvtxRanges += in.nvtxRanges;
         e.syncRows += in.syncRows;
@@ -118,7 +118,7 @@ void noNvtxSteps(const Analysis& a, const Evidence& e, Out& out) {
     if (e.nvtxSteps || a.groups.empty()) return;
     out.push_back({"no_nvtx_steps",
                    "no NVTX range matches the step pattern (" + count(e.nvtxRanges, "NVTX range") + " read); steps are " +
-                       (a.groups[0].stepsSource == "none" ? "unknown" : "inferred from the op period"),
+                       (a.groups[0].stepsSource == StepSource::None ? "unknown" : "inferred from the op period"),
                    "Mark each training step with an NVTX range (torch.cuda.nvtx.range_push(f\"step {i}\") ... "
                    "range_pop(), or the PyTorch profiler's ProfilerStep#N) and trace NVTX (--trace=cuda,nvtx), so "
                    "that big events can be placed in the step."});

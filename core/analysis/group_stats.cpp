@@ -104,7 +104,7 @@ void groupStatistics(const Profile& p, Analysis& a, const AnalysisOptions& o, co
             g.validation.messages.push_back("end times do not cluster (end skew p50 " + std::to_string(g.endSkew.p50) +
                                             " ns vs start skew p50 " + std::to_string(g.startSkew.p50) +
                                             " ns): matching may pair the wrong kernels");
-            if (g.validation.status == "ok") g.validation.status = "warn";
+            if (g.validation.status == ValidationStatus::Ok) g.validation.status = ValidationStatus::Warn;
         }
     }
 }

@@ -65,7 +65,7 @@ void percentilesJson(JsonWriter& w, const char* key, const Percentiles& q) {
 
 void validationJson(JsonWriter& w, const Profile& p, const Group& g) {
     const Validation& v = g.validation;
-    w.key("validation").beginObject().field("status", v.status).field("sequence_mismatches", v.sequenceMismatches);
+    w.key("validation").beginObject().field("status", validationStatusName(v.status)).field("sequence_mismatches", v.sequenceMismatches);
     w.key("dropped").beginObject();
     for (const auto& gl : g.lanes)
         w.key(labelOf(p, gl.rank)).beginObject().field("leading", gl.droppedLeading).field("trailing", gl.droppedTrailing).endObject();
@@ -168,7 +168,7 @@ void groupJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group& 
             .field("mean_lateness_ns", rs.meanLatenessNs).field("mean_lateness_excl_big_ns", rs.meanLatenessExclBigNs)
             .field("nccl_kernel_ns", rs.ncclKernelNs).field("nccl_only_ns", rs.ncclOnlyNs).endObject();
     w.endArray();
-    w.key("steps").beginObject().field("source", g.stepsSource).field("count", g.stepCount);
+    w.key("steps").beginObject().field("source", stepSourceName(g.stepsSource)).field("count", g.stepCount);
     if (g.inferredPeriod) w.field("period", g.inferredPeriod);
     if (g.stepMedianNs) w.field("median_ns", g.stepMedianNs);
     w.endObject();
@@ -386,7 +386,7 @@ private:
             streams += (streams.empty() ? "" : ", ") + labelOf(p_, gl.rank) + ": " + std::to_string(p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].stream);
         line("Streams: " + streams);
         const Validation& v = g.validation;
-        line(strprintf("Matching: %s. %u of %u complete; end skew p50 %s vs start skew p50 %s%s", v.status.c_str(), g.complete, g.count,
+        line(strprintf("Matching: %s. %u of %u complete; end skew p50 %s vs start skew p50 %s%s", validationStatusName(v.status), g.complete, g.count,
                        dur(g.endSkew.p50).c_str(), dur(g.startSkew.p50).c_str(), endsCluster(g) ? " (ends cluster: matching trusted)" : ""));
         for (const auto& m : v.messages) bullet(m);
         if (!v.partial.empty()) {
@@ -401,8 +401,8 @@ private:
         }
         line(strprintf("Start skew: p50 %s, p90 %s, max %s", dur(g.startSkew.p50).c_str(), dur(g.startSkew.p90).c_str(), dur(g.startSkew.max).c_str()));
         line(strprintf("End skew:   p50 %s, p90 %s, max %s", dur(g.endSkew.p50).c_str(), dur(g.endSkew.p90).c_str(), dur(g.endSkew.max).c_str()));
-        if (g.stepsSource == "nvtx") line(strprintf("Steps: %u, from NVTX ranges (median %s)", g.stepCount, dur(g.stepMedianNs).c_str()));
-        else if (g.stepsSource == "inferred") line(strprintf("Steps: %u, inferred from the op sequence (period %u collectives)", g.stepCount, g.inferredPeriod));
+        if (g.stepsSource == StepSource::Nvtx) line(strprintf("Steps: %u, from NVTX ranges (median %s)", g.stepCount, dur(g.stepMedianNs).c_str()));
+        else if (g.stepsSource == StepSource::Inferred) line(strprintf("Steps: %u, inferred from the op sequence (period %u collectives)", g.stepCount, g.inferredPeriod));
         else line("Steps: none found (no NVTX step ranges, no repeating sequence of two ops or more)");
         const Cost& c = g.cost;
         line(strprintf("Start-skew cost: %s excess of %s NCCL kernel time (%s); lateness sum %s", dur(c.excessNs).c_str(), dur(c.totalNs).c_str(),

@@ -128,7 +128,7 @@ private:
                                                                 formatDuration(bp.offsetMedianNs).c_str());
             }
             s = "Big events sit at recurring positions of the step: " + list + ".";
-        } else if (g_.stepsSource != "none") {
+        } else if (g_.stepsSource != StepSource::None) {
             s = "No position of the step holds big events in two steps or more.";
         }
         if (ans_.big.size() < 2) return s;

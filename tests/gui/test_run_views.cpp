@@ -827,7 +827,7 @@ TEST(RunViews, StepMapWithoutStepsOffersTheStepPattern) {
     s->files = {demo().path};
     s->profile = skew::loadProfile({demo().path});
     s->analysis = skew::analyze(s->profile, o);
-    for (auto& g : s->analysis.groups) g.stepsSource = "none", g.stepCount = 0;
+    for (auto& g : s->analysis.groups) g.stepsSource = skew::StepSource::None, g.stepCount = 0;
     for (auto& c : s->analysis.collectives) c.step = 0;
     indexSession(*s);
     StepMapView v;
