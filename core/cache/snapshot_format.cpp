@@ -90,7 +90,7 @@ std::string readMeta(Reader& r, FilePart& part) {
 // into them, and into the coded columns); they join the part afterwards.
 struct Layout {
     std::vector<std::unique_ptr<Process>> procs;
-    std::vector<std::unique_ptr<FilePart::Lane>> lanes;
+    std::vector<std::unique_ptr<FilePart::KeyedLane>> lanes;
     std::deque<Reader::Coded> coded;  // (a deque: the column jobs point into its elements)
 };
 
@@ -119,8 +119,8 @@ void readProcessesAndLanes(Reader& r, const FilePart& part, Layout& out) {
         r.vec(w.start), r.ints(w.duration), readCoded(w.deviceIds, false), readCoded(w.streamIds, false);
     }
     for (uint32_t n = r.pod<uint32_t>(); r.ok && n > 0; --n) {
-        out.lanes.push_back(std::make_unique<FilePart::Lane>());
-        FilePart::Lane& l = *out.lanes.back();
+        out.lanes.push_back(std::make_unique<FilePart::KeyedLane>());
+        FilePart::KeyedLane& l = *out.lanes.back();
         l.globalPid = r.pod<uint64_t>();
         l.device = r.pod<int32_t>();
         l.lane.stream = r.pod<int32_t>();

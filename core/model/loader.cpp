@@ -28,7 +28,7 @@ namespace {
 
 // Moves one file's part into the profile: its strings are interned into the profile's table and
 // every string id of the part is rewritten; its lanes are returned for the rank assembly.
-void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Lane>& lanes) {
+void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::KeyedLane>& lanes) {
     std::vector<StrId> map;
     const bool identity = p.strings.size() == 1;  // the first part: take its table as it is
     if (identity) {
@@ -64,7 +64,7 @@ void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Lane
 }
 
 // Puts file `file` on the aligned time base: adds `off` to every time of it.
-void alignFile(Profile& p, int file, std::vector<FilePart::Lane>& lanes, size_t firstLane, int64_t off) {
+void alignFile(Profile& p, int file, std::vector<FilePart::KeyedLane>& lanes, size_t firstLane, int64_t off) {
     if (off == 0) return;
     for (size_t i = firstLane; i < lanes.size(); ++i) shiftTimes(lanes[i].lane, off);
     for (auto& pr : p.processes)
@@ -102,7 +102,7 @@ struct Converted {
 };
 
 // The ranks from the lanes of every file: one per (file, process, device), in the spec's order.
-void buildRanks(Profile& p, std::vector<std::vector<FilePart::Lane>>& lanesPerFile) {
+void buildRanks(Profile& p, std::vector<std::vector<FilePart::KeyedLane>>& lanesPerFile) {
     std::vector<RankBuild> builds;
     for (size_t fi = 0; fi < lanesPerFile.size(); ++fi)
         for (auto& l : lanesPerFile[fi]) {
@@ -314,7 +314,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     alignInputs(p);
     readExports(p, options, o);
 
-    std::vector<std::vector<FilePart::Lane>> lanesPerFile(o.parts.size());
+    std::vector<std::vector<FilePart::KeyedLane>> lanesPerFile(o.parts.size());
     for (size_t fi = 0; fi < o.parts.size(); ++fi) {
         InputFile& in = p.inputs[fi];
         const InputFile& read = o.parts[fi].input;
