@@ -275,7 +275,7 @@ void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, co
             const skew::Collective& c = s->analysis.collectives[i];
             if (!c.big) continue;
             ++big;
-            const skew::GroupLane& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+            const skew::GroupSlot& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
             const QPoint at(int(tl.xAtTime(double(c.maxStart))), tl.rowRect(tl.rowOf(gl.rank, gl.lane)).top() + 3);
             const QColor px(img.pixel(at));
             const bool colour = std::abs(px.red() - late.red()) <= 20 && std::abs(px.green() - late.green()) <= 20 &&

@@ -833,7 +833,7 @@ TwoFiles twoFiles(int64_t ahead) {
     f.p.processes[size_t(f.p.ranks[2].process)].file = 1;
     skew::Group g;
     for (int r = 0; r < 3; ++r) {
-        skew::GroupLane gl;
+        skew::GroupSlot gl;
         gl.rank = r;
         gl.kernels = {0, 1, 2, 3, 4};
         g.lanes.push_back(gl);

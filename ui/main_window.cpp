@@ -605,7 +605,7 @@ void MainWindow::buildMenus() {
         if (!session_ || current_ < 0) return;
         const Collective& c = session_->analysis.collectives[size_t(current_)];
         if (c.lateSlot < 0) return;
-        const GroupLane& gl = session_->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+        const GroupSlot& gl = session_->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
         onBarClicked(gl.rank, gl.lane, session_->analysis.slotKernel(c, size_t(c.lateSlot)));
     });
 
@@ -1124,7 +1124,7 @@ void MainWindow::selectCollective(int c) {
     const Collective& col = session_->analysis.collectives[size_t(c)];
     details_->clear();
     if (col.lateSlot >= 0) {
-        const GroupLane& gl = session_->analysis.groups[size_t(col.group)].lanes[size_t(col.lateSlot)];
+        const GroupSlot& gl = session_->analysis.groups[size_t(col.group)].lanes[size_t(col.lateSlot)];
         uint32_t k = session_->analysis.slotKernel(col, size_t(col.lateSlot));
         details_->setPlainText(QString::fromStdString(kernelDetails(session_->profile, session_->analysis, c, gl.rank, gl.lane, k, &session_->nvtx)));
         view_->setHighlight(gl.rank, gl.lane, k);

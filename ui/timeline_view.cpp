@@ -300,7 +300,7 @@ void TimelineView::setSelectedCollective(int c) {
 
 int TimelineView::laneOfSlot(int collective, int slot, int& rank) const {
     const Collective& c = s_->analysis.collectives[size_t(collective)];
-    const GroupLane& gl = s_->analysis.groups[size_t(c.group)].lanes[size_t(slot)];
+    const GroupSlot& gl = s_->analysis.groups[size_t(c.group)].lanes[size_t(slot)];
     rank = gl.rank;
     return gl.lane;
 }

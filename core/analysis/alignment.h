@@ -18,7 +18,7 @@ struct ShiftEstimate {
 
 // How `lane` lines up with `ref`: the shift (up to +-12 kernels around a time anchor) at which ops
 // agree over most of both lanes and end differences are most consistent.
-ShiftEstimate estimateShift(const Profile& p, const GroupLane& ref, const GroupLane& lane);
+ShiftEstimate estimateShift(const Profile& p, const GroupSlot& ref, const GroupSlot& lane);
 
 // Fills g.cells, g.count and g.positionOps from g.lanes, on the clock of lane `refSlot`; messages
 // for lanes without kernels in the window or that do not line up go to g.validation.

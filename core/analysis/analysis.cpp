@@ -101,7 +101,7 @@ const Collective* Analysis::find(int group, uint32_t index) const {
 std::optional<Member> member(const Profile& p, const Analysis& a, const Collective& c, size_t s) {
     const uint32_t k = a.slotKernel(c, s);
     if (k == kMissing) return std::nullopt;
-    const GroupLane& gl = a.groups[size_t(c.group)].lanes[s];
+    const GroupSlot& gl = a.groups[size_t(c.group)].lanes[s];
     const KernelLane& kl = p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
     return Member{s, gl.rank, gl.lane, k, kl.start[k], kl.end(k), kl.start[k] - c.minStart};
 }

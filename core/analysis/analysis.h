@@ -73,7 +73,7 @@ constexpr Cause kAllCauses[kCauses] = {Cause::CpuLaunch, Cause::GpuDependency, C
 constexpr uint32_t kMissing = 0xFFFFFFFFu;
 
 // One rank's NCCL kernels on one stream inside a group.
-struct GroupLane {
+struct GroupSlot {
     int rank = 0;
     int lane = 0;                   // index into Rank::lanes
     std::vector<uint32_t> kernels;  // indices into the KernelLane, start order, trimmed
@@ -181,7 +181,7 @@ const char* stepSourceName(StepSource s);  // none | nvtx | inferred (the report
 
 struct Group {
     int id = 0;
-    std::vector<GroupLane> lanes;  // one per rank, in rank order
+    std::vector<GroupSlot> lanes;  // one per rank, in rank order
     std::vector<uint32_t> cells;   // collectives x lanes: kernel index in the lane's KernelLane or kMissing
     uint32_t firstCollective = 0, count = 0, complete = 0;  // range in Analysis::collectives
     std::map<std::string, uint32_t> ops;  // op name -> collectives

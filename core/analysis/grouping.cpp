@@ -160,7 +160,7 @@ void groupLanes(const Profile& p, const AnalysisOptions& o, Analysis& a) {
         Group g;
         for (size_t m : members) {
             LaneCand& c = cands[m];
-            GroupLane gl;
+            GroupSlot gl;
             gl.rank = c.rank;
             gl.lane = c.lane;
             gl.kernels = std::move(c.kernels);

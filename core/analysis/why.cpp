@@ -13,7 +13,7 @@ WhyFinder::WhyFinder(const Profile& p)
 
 void WhyFinder::explain(const Group& g, Collective& c) {
     const size_t s = size_t(c.lateSlot);
-    const GroupLane& gl = g.lanes[s];
+    const GroupSlot& gl = g.lanes[s];
     const Rank& r = p_.ranks[size_t(gl.rank)];
     const KernelLane& kl = r.lanes[size_t(gl.lane)];
     const uint32_t k = g.cells[size_t(c.index - 1) * g.width() + s];

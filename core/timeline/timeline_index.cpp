@@ -108,7 +108,7 @@ void TimelineIndex::markGroupSlots(const Profile& p, const Analysis& a) {
         const Group& grp = a.groups[g];
         groups_[g].missing.resize(grp.width());
         for (size_t s = 0; s < grp.width(); ++s) {
-            const GroupLane& gl = grp.lanes[s];
+            const GroupSlot& gl = grp.lanes[s];
             RankInfo& ri = ranks_[size_t(gl.rank)];
             ri.lanes.resize(p.ranks[size_t(gl.rank)].lanes.size());
             LaneInfo& L = ri.lanes[size_t(gl.lane)];
