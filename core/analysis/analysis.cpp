@@ -91,6 +91,12 @@ const char* stepSourceName(StepSource s) {
     }
 }
 
+std::string opList(const Group& g, bool counts) {
+    std::string s;
+    for (const auto& [op, n] : g.ops) s += (s.empty() ? "" : ", ") + op + (counts ? " " + std::to_string(n) : std::string());
+    return s;
+}
+
 const Collective* Analysis::find(int group, uint32_t index) const {
     if (group < 0 || size_t(group) >= groups.size()) return nullptr;
     const Group& g = groups[size_t(group)];

@@ -281,6 +281,10 @@ struct Analysis {
     const Collective* find(int group, uint32_t index) const;  // by group and 1-based index, or null
 };
 
+// A group's ops with their collectives ("AllGather 90, ReduceScatter 45"), or their names alone
+// ("AllGather, ReduceScatter"), in the reports' order.
+std::string opList(const Group& g, bool counts = true);
+
 // Runs every stage. Throws Cancelled when the progress callback says so, std::invalid_argument
 // for a step pattern that does not compile.
 Analysis analyze(Profile& profile, const AnalysisOptions& options = {});

@@ -4,10 +4,14 @@
 #include <cstdlib>
 
 #include "model/file_reader_state.h"
+#include "util/text.h"
 
 namespace skew {
 
 using namespace reader;
+
+const char* const kReadTables[5] = {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
+                                    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"};
 
 void ReadProgress::add(uint64_t rows) {
     done_ += rows;
@@ -36,7 +40,7 @@ bool FileReader::State::readable(const std::string& t, std::initializer_list<con
 
 void FileReader::State::warnSkipped(std::vector<std::string>& to, uint64_t count, const char* what, const std::string& table, const char* columns) {
     if (count == 0) return;
-    to.push_back(part.input.path + ": " + std::to_string(count) + " " + what + " row" + (count == 1 ? "" : "s") +
+    to.push_back(part.input.path + ": " + plural(count, std::string(what) + " row") +
                             " with an unusable " + columns + " (text, NULL, fractional, out of range, or ending "
                             "before it starts) skipped in " + table);
 }
@@ -115,14 +119,6 @@ void FileReader::State::prepareTables() {
 
 FileReader::FileReader(ExportFile& file, FilePart& part, ReadProgress& progress) : s_(std::make_unique<State>(file, part, progress)) {}
 FileReader::~FileReader() = default;
-
-double FileReader::estimatedRows() {
-    double rows = 0;
-    for (const char* t : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
-                          "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
-        rows += double(s_->file.estimatedRows(t));
-    return rows;
-}
 
 void FileReader::plan(TaskGraph& g) {
     State* s = s_.get();

@@ -43,14 +43,15 @@ private:
 
 constexpr uint64_t kProgressEvery = 1 << 16;  // rows between progress counts (and cancel checks)
 
+// The tables a read goes over, whose rows the progress counts.
+extern const char* const kReadTables[5];
+
 class FileReader {
 public:
     // `file` is the already opened (metadata) connection of `path`; `part.input` must be filled.
     FileReader(ExportFile& file, FilePart& part, ReadProgress& progress);
     ~FileReader();
 
-    // Rows the read will go over (for progress).
-    double estimatedRows();
     // Adds this file's tasks to `graph`; the FilePart is complete when they have all run.
     void plan(TaskGraph& graph);
 

@@ -64,9 +64,9 @@ void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Keye
 }
 
 // Puts file `file` on the aligned time base: adds `off` to every time of it.
-void alignFile(Profile& p, int file, std::vector<FilePart::KeyedLane>& lanes, size_t firstLane, int64_t off) {
+void alignFile(Profile& p, int file, std::vector<FilePart::KeyedLane>& lanes, int64_t off) {
     if (off == 0) return;
-    for (size_t i = firstLane; i < lanes.size(); ++i) shiftTimes(lanes[i].lane, off);
+    for (auto& l : lanes) shiftTimes(l.lane, off);
     for (auto& pr : p.processes)
         if (pr.file == file) shiftTimes(pr, off);
 }
@@ -285,9 +285,7 @@ void readExports(const Profile& p, const LoadOptions& options, OpenedInputs& o) 
     double totalRows = 0;
     for (const auto& f : o.files)
         if (f)
-            for (const char* t : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
-                                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
-                totalRows += double(f->estimatedRows(t));
+            for (const char* t : kReadTables) totalRows += double(f->estimatedRows(t));
     ReadProgress prog(totalRows);
     std::vector<std::unique_ptr<FileReader>> readers;
     TaskGraph graph;
@@ -324,7 +322,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
         in.syncRows = read.syncRows;
         in.readWarnings = o.parts[fi].warnings;
         mergePart(p, std::move(o.parts[fi]), int(fi), lanesPerFile[fi]);
-        alignFile(p, int(fi), lanesPerFile[fi], 0, in.alignNs);
+        alignFile(p, int(fi), lanesPerFile[fi], in.alignNs);
     }
     std::vector<FilePart>().swap(o.parts);
     buildRanks(p, lanesPerFile);

@@ -229,7 +229,7 @@ void TimelineIndex::orderCollectives(const Analysis& a) {
 
 // Position of kernel k among its group slot's kernels (which are the non-missing cells of the
 // slot's column, in order), turned into the collective's position; -1 when k is not a member.
-int64_t TimelineIndex::memberPos(const LaneInfo& L, int, int, uint32_t k, uint32_t& hint) const {
+int64_t TimelineIndex::memberPos(const LaneInfo& L, uint32_t k, uint32_t& hint) const {
     if (L.group < 0) return -1;
     const Group& g = a_->groups[size_t(L.group)];
     if (L.identity) return int64_t(g.firstCollective) + int64_t(k);
@@ -251,7 +251,7 @@ int64_t TimelineIndex::memberPos(const LaneInfo& L, int, int, uint32_t k, uint32
 }
 
 int64_t TimelineIndex::memberWait(const LaneInfo& L, int rank, int lane, uint32_t k, uint32_t& hint) const {
-    int64_t c = memberPos(L, rank, lane, k, hint);
+    int64_t c = memberPos(L, k, hint);
     if (c < 0) return -1;
     const KernelLane& l = kl(rank, lane);
     const int64_t dur = std::max<int64_t>(0, l.end(k) - l.start[k]);
@@ -259,16 +259,14 @@ int64_t TimelineIndex::memberWait(const LaneInfo& L, int rank, int lane, uint32_
 }
 
 Work TimelineIndex::kernelWork(int rank, int lane, uint32_t k) const {
-    const LaneInfo& L = ranks_[size_t(rank)].lanes[size_t(lane)];
     Work w = nameWork(kl(rank, lane).name[k]);
     if (w == Work::OtherNccl && collectiveOf(rank, lane, k) >= 0) return Work::NcclTransfer;
-    (void)L;
     return w;
 }
 
 int64_t TimelineIndex::collectiveOf(int rank, int lane, uint32_t k) const {
     uint32_t hint = 0;
-    return memberPos(ranks_[size_t(rank)].lanes[size_t(lane)], rank, lane, k, hint);
+    return memberPos(ranks_[size_t(rank)].lanes[size_t(lane)], k, hint);
 }
 
 int64_t TimelineIndex::waitNs(int rank, int lane, uint32_t k) const {

@@ -157,7 +157,7 @@ private:
 
     const KernelLane& kl(int rank, int lane) const { return p_->ranks[size_t(rank)].lanes[size_t(lane)]; }
     Work nameWork(StrId name) const { return name < nameWork_.size() ? Work(nameWork_[name]) : Work::Other; }
-    int64_t memberPos(const LaneInfo& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
+    int64_t memberPos(const LaneInfo& L, uint32_t k, uint32_t& hint) const;
     int64_t memberWait(const LaneInfo& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
     static uint32_t launchKernel(const LaneInfo& L, uint32_t order) { return L.launchOrder.empty() ? L.launchFirst + order : L.launchOrder[order]; }
     std::pair<uint32_t, uint32_t> launchRange(int rank, int lane, double a, double b) const;  // order positions

@@ -40,8 +40,6 @@ void TaskGraph::run(size_t threads, std::atomic<bool>& cancel, const std::functi
     auto worker = [&] {
         std::unique_lock<std::mutex> lock(m);
         const size_t self = nextWorker++;
-        lock.unlock();
-        lock.lock();
         while (true) {
             changed.wait(lock, [&] { return !ready.empty() || finished + running == tasks_.size() || cancel; });
             if (cancel || ready.empty()) {

@@ -615,7 +615,7 @@ TEST(CompareView, OpensOnTheWorstCollectiveThatHasAPair) {
     ASSERT_TRUE(paired);
     EXPECT_FALSE(paired->text(0).contains("no pair"));
     // and core's choice is the same on both sides of the pair
-    EXPECT_EQ(skew::worstPairedCollective(c->sideA(), c->sideB(), c->comparison.pairs[0], true), v->selectedA());
+    EXPECT_EQ(skew::CollectivePairing(c->sideA(), c->sideB(), c->comparison.pairs[0], true).worst(), v->selectedA());
     // the generated pair: A's worst (a planted 30 ms event) has its pair in B at the same step and position
     auto g = load(before().path, after().path);
     auto gv = shownAt(g, {1600, 900});
