@@ -275,7 +275,7 @@ void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, co
             const skew::Collective& c = s->analysis.collectives[i];
             if (!c.big) continue;
             ++big;
-            const skew::GroupLane& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+            const skew::GroupSlot& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
             const QPoint at(int(tl.xAtTime(double(c.maxStart))), tl.rowRect(tl.rowOf(gl.rank, gl.lane)).top() + 3);
             const QColor px(img.pixel(at));
             const bool colour = std::abs(px.red() - late.red()) <= 20 && std::abs(px.green() - late.green()) <= 20 &&
@@ -513,7 +513,7 @@ int main(int argc, char** argv) {
         cache.clear();
         double t0 = now();
         std::string error;
-        p.inputs[0].identity = skew::ProfileCache::identify(file);  // a load without a cache does not stat its file
+        p.inputs[0].identity = skew::identifyFile(file);  // a load without a cache does not stat its file
         if (!cache.store(p, 0, &error)) die(error);
         std::printf("  snapshot written in %.2f s (%.0f MB)\n", now() - t0, double(cache.info().bytes) / 1e6);
         cache.clear();

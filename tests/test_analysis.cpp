@@ -174,8 +174,8 @@ TEST(Analysis, DemoMatchesTruth) {
     EXPECT_EQ(g.complete, 135u);
     EXPECT_EQ(g.ops.at("AllGather"), 90u);
     EXPECT_EQ(g.ops.at("ReduceScatter"), 45u);
-    EXPECT_EQ(g.validation.status, "ok");
-    EXPECT_EQ(g.stepsSource, "nvtx");
+    EXPECT_EQ(g.validation.status, skew::ValidationStatus::Ok);
+    EXPECT_EQ(g.stepsSource, skew::StepSource::Nvtx);
     EXPECT_EQ(g.stepCount, 5u);
     checkGroupAgainstTruth(a, g, gen.result, 0);
     checkPlanted(p, a, g, gen.result);
@@ -256,7 +256,7 @@ TEST(Analysis, StepsInferredWithoutNvtx) {
     skew::Profile p = skew::loadProfile({gen.path});
     Analysis a = skew::analyze(p);
     const auto& g = groupWithOp(a, "AllGather");
-    EXPECT_EQ(g.stepsSource, "inferred");
+    EXPECT_EQ(g.stepsSource, skew::StepSource::Inferred);
     EXPECT_EQ(g.inferredPeriod, 27u);
     EXPECT_EQ(g.stepCount, 5u);
     // the truth's earliest member start of each collective, and of each step's first collective
@@ -310,7 +310,7 @@ TEST(Analysis, MissingCollectiveIsPartialAndNamed) {
     const auto& g = groupWithOp(a, "AllGather");
     EXPECT_EQ(g.count, 135u);
     EXPECT_EQ(g.complete, 133u);
-    EXPECT_EQ(g.validation.status, "warn");
+    EXPECT_EQ(g.validation.status, skew::ValidationStatus::Warn);
     EXPECT_EQ(g.validation.sequenceMismatches, 2u);
     ASSERT_EQ(g.validation.partial.size(), 2u);
     EXPECT_EQ(g.validation.partial[0].index, 40u);
@@ -477,7 +477,7 @@ TEST(Analysis, RealMfuBefore) {
     EXPECT_EQ(g.count, 33u);
     EXPECT_EQ(g.complete, 33u);
     EXPECT_EQ(g.ops.at("SendRecv"), 33u);
-    EXPECT_EQ(g.validation.status, "ok");
+    EXPECT_EQ(g.validation.status, skew::ValidationStatus::Ok);
     // expected: the k-th SendRecv of each device, straight from SQL
     auto column = [&](int dev, const char* col) {
         std::vector<int64_t> v;
@@ -575,7 +575,7 @@ TEST(Analysis, RanksWithoutKernelsInTheWindowAreNamed) {
     ASSERT_EQ(g.width(), 7u);
     EXPECT_EQ(g.count, 1u);
     EXPECT_EQ(g.complete, 0u);
-    EXPECT_EQ(g.validation.status, "error");
+    EXPECT_EQ(g.validation.status, skew::ValidationStatus::Error);
     ASSERT_EQ(g.validation.partial.size(), 1u);
     EXPECT_EQ(g.validation.partial[0].missingRanks, (std::vector<int>{0, 1, 2, 3, 5, 6}));
     bool named = false;

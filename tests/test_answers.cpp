@@ -69,7 +69,7 @@ TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
         skew::Profile p = skew::loadProfile({gen.path});
         Analysis a = skew::analyze(p);
         const auto& g = fsdp(a);
-        EXPECT_EQ(g.stepsSource, nvtx ? "nvtx" : "inferred");
+        EXPECT_EQ(g.stepsSource, nvtx ? skew::StepSource::Nvtx : skew::StepSource::Inferred);
         const skew::Answers& ans = g.answers;
         const TruthAnswers truth = truthAnswers(gen, 0, 8, a.options.bigSkewNs, nvtx);
         ASSERT_EQ(truth.bigIndices.size(), 10u);  // the planted ones, all over the threshold
@@ -217,7 +217,7 @@ TEST(AnswersRun, RealCaptureHasNoStepsAndSaysSo) {
     skew::Profile p = skew::loadProfile({realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"});
     Analysis a = skew::analyze(p);
     ASSERT_EQ(a.groups.size(), 1u);
-    EXPECT_EQ(a.groups[0].stepsSource, "none");
+    EXPECT_EQ(a.groups[0].stepsSource, skew::StepSource::None);
     EXPECT_THAT(a.groups[0].answers.caveats, Contains(HasSubstr("no steps")));
     EXPECT_TRUE(hasAdvice(a, "no_nvtx_steps"));
     EXPECT_THAT(skew::analysisMarkdown(p, a), HasSubstr("Thin evidence: no steps (no NVTX step ranges, no repeating op sequence)"));

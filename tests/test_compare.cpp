@@ -36,7 +36,7 @@ namespace {
 constexpr int64_t kMs = 1'000'000;
 
 // A group's start-skew cost from member times alone: total = sum of member durations, excess =
-// total - n x shortest, over collectives every rank took part in (analysis-spec.md).
+// total - n x shortest, over collectives every rank took part in (docs/analysis.md).
 struct SideCost {
     int64_t total = 0, excess = 0;
     double share() const { return total ? double(excess) / double(total) : 0; }
@@ -484,7 +484,7 @@ TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
     for (uint32_t i = 1; i <= ga.count; ++i) {
         SCOPED_TRACE(i);
         const uint32_t ci = ga.firstCollective + i - 1;
-        skew::PairedCollective pc = skew::pairedCollective(A.side(), B.side(), *fsdp, true, ci);
+        skew::PairedCollective pc = skew::CollectivePairing(A.side(), B.side(), *fsdp, true).of(ci);
         EXPECT_EQ(pc.by, skew::PairedCollective::By::StepPosition);
         if (i <= 27) {
             EXPECT_EQ(pc.collective, -1);  // B has no collective in its first step
@@ -493,7 +493,7 @@ TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
         ASSERT_GE(pc.collective, 0);
         EXPECT_EQ(B.a.collectives[size_t(pc.collective)].index, i - 27);
         // and back
-        skew::PairedCollective back = skew::pairedCollective(A.side(), B.side(), *fsdp, false, uint32_t(pc.collective));
+        skew::PairedCollective back = skew::CollectivePairing(A.side(), B.side(), *fsdp, false).of(uint32_t(pc.collective));
         EXPECT_EQ(back.collective, int(ci));
     }
     // the worst collective that has a pair: A's largest start skew outside its first step (the one
@@ -504,20 +504,20 @@ TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
         const skew::Collective& col = A.a.collectives[ga.firstCollective + i];
         if (col.complete && col.step >= 2 && col.startSkew() > best) best = col.startSkew(), want = int(ga.firstCollective + i);
     }
-    EXPECT_EQ(skew::worstPairedCollective(A.side(), B.side(), *fsdp, true), want);
+    EXPECT_EQ(skew::CollectivePairing(A.side(), B.side(), *fsdp, true).worst(), want);
     int64_t bestB = -1;
     int wantB = -1;
     for (uint32_t i = 0; i < gb.count; ++i) {
         const skew::Collective& col = B.a.collectives[gb.firstCollective + i];
         if (col.complete && col.startSkew() > bestB) bestB = col.startSkew(), wantB = int(gb.firstCollective + i);
     }
-    EXPECT_EQ(skew::worstPairedCollective(A.side(), B.side(), *fsdp, false), wantB);
+    EXPECT_EQ(skew::CollectivePairing(A.side(), B.side(), *fsdp, false).worst(), wantB);
     // without steps (the real pair, SendRecv only) collectives pair by index: B has 31 of A's 33
     Loaded RA(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"), RB(realDataDir() + "/nsysai-mfu_2gpu_after.sqlite");
     skew::Comparison rc = skew::compareCaptures(RA.side(), RB.side());
     ASSERT_EQ(rc.pairs.size(), 1u);
     for (uint32_t i = 1; i <= 33; ++i) {
-        skew::PairedCollective pc = skew::pairedCollective(RA.side(), RB.side(), rc.pairs[0], true, i - 1);
+        skew::PairedCollective pc = skew::CollectivePairing(RA.side(), RB.side(), rc.pairs[0], true).of(i - 1);
         EXPECT_EQ(pc.by, skew::PairedCollective::By::Index);
         EXPECT_EQ(pc.collective, i <= 31 ? int(i - 1) : -1);
     }
@@ -530,7 +530,7 @@ TEST(Compare, CollectivesPairByStepAndPositionElseByIndex) {
         if (i < 31 && sk > largestPaired) largestPaired = sk, worstPaired = int(i);
     }
     EXPECT_EQ(worst, 31);
-    EXPECT_EQ(skew::worstPairedCollective(RA.side(), RB.side(), rc.pairs[0], true), worstPaired);
+    EXPECT_EQ(skew::CollectivePairing(RA.side(), RB.side(), rc.pairs[0], true).worst(), worstPaired);
 }
 
 TEST(Compare, RanksThatDifferAreNamed) {

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "cache/profile_cache.h"
+#include "cache/snapshot_format.h"
 #include "gen_fixture.h"
 #include "model/loader.h"
 #include "test_util.h"

@@ -323,7 +323,7 @@ TEST(Steps, NestedNvtxStepRangesUseTheOutermost) {
     skew::Profile p = b.build();
     Analysis a = skew::analyze(p);
     ASSERT_EQ(a.groups.size(), 1u);
-    EXPECT_EQ(a.groups[0].stepsSource, "nvtx");
+    EXPECT_EQ(a.groups[0].stepsSource, skew::StepSource::Nvtx);
     EXPECT_EQ(a.groups[0].stepCount, 2u);
     std::vector<uint32_t> steps, positions;
     for (const auto& c : a.collectives) steps.push_back(c.step), positions.push_back(c.positionInStep);
@@ -336,7 +336,7 @@ TEST(Steps, NestedNvtxStepRangesUseTheOutermost) {
 TEST(Steps, InferredAndNone) {
     skew::Profile p = alternating(6, false).build();
     Analysis a = skew::analyze(p);
-    EXPECT_EQ(a.groups[0].stepsSource, "inferred");
+    EXPECT_EQ(a.groups[0].stepsSource, skew::StepSource::Inferred);
     EXPECT_EQ(a.groups[0].inferredPeriod, 2u);
     EXPECT_EQ(a.groups[0].stepCount, 3u);
     EXPECT_EQ(a.collectives[3].step, 2u);
@@ -344,7 +344,7 @@ TEST(Steps, InferredAndNone) {
     EXPECT_EQ(a.collectives[3].offsetInStepNs, 10 * kMs);
     skew::Profile q = alternating(6, true).build();
     Analysis one = skew::analyze(q);
-    EXPECT_EQ(one.groups[0].stepsSource, "none");
+    EXPECT_EQ(one.groups[0].stepsSource, skew::StepSource::None);
     EXPECT_EQ(one.groups[0].stepCount, 0u);
     for (const auto& c : one.collectives) EXPECT_EQ(c.step, 0u);
     EXPECT_THAT(skew::analysisText(q, one), HasSubstr("Steps: none found"));
@@ -367,7 +367,7 @@ TEST(GroupStats, EndsThatDoNotClusterAreNamed) {
     const auto& g = a.groups[0];
     EXPECT_EQ(g.complete, 4u);
     EXPECT_FALSE(skew::endsCluster(g));
-    EXPECT_EQ(g.validation.status, "warn");
+    EXPECT_EQ(g.validation.status, skew::ValidationStatus::Warn);
     EXPECT_THAT(g.validation.messages, ::testing::Contains(HasSubstr("end times do not cluster (end skew p50 500000 ns")));
 }
 
@@ -716,7 +716,7 @@ TEST(Alignment, MissingKernelMakesAPartialCollectiveNamedAsMismatch) {
     const auto& g = a.groups[0];
     EXPECT_EQ(g.count, 8u);
     EXPECT_EQ(g.complete, 5u);
-    EXPECT_EQ(g.validation.status, "warn");
+    EXPECT_EQ(g.validation.status, skew::ValidationStatus::Warn);
     EXPECT_EQ(g.validation.sequenceMismatches, 1u);
     ASSERT_EQ(g.validation.partial.size(), 3u);
     EXPECT_EQ(g.validation.partial[2].index, 5u);
@@ -873,7 +873,7 @@ TwoFiles twoFiles(int64_t ahead) {
     f.p.processes[size_t(f.p.ranks[2].process)].file = 1;
     skew::Group g;
     for (int r = 0; r < 3; ++r) {
-        skew::GroupLane gl;
+        skew::GroupSlot gl;
         gl.rank = r;
         gl.kernels = {0, 1, 2, 3, 4};
         g.lanes.push_back(gl);
@@ -976,7 +976,7 @@ TEST(Clocks, FirstFileWithoutACompleteCollectiveLeavesTheMedianAsReference) {
     Analysis a;
     skew::Group g0;
     for (int r : {0, 1}) {
-        skew::GroupLane gl;
+        skew::GroupSlot gl;
         gl.rank = r;
         gl.lane = r;  // dev 0's stream 8, dev 1's stream 8 (its lanes: 7, 8)
         g0.lanes.push_back(gl);
@@ -985,7 +985,7 @@ TEST(Clocks, FirstFileWithoutACompleteCollectiveLeavesTheMedianAsReference) {
     g0.count = 5;
     skew::Group g1;
     for (int r : {1, 2, 3}) {
-        skew::GroupLane gl;
+        skew::GroupSlot gl;
         gl.rank = r;
         gl.lane = 0;
         gl.kernels = {0, 1, 2, 3, 4};

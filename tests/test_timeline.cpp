@@ -315,7 +315,7 @@ TEST(RunMaps, StepMapPutsEachPlantedBigEventAtItsStepAndOffset) {
     Profile p = loadProfile({g.path});
     Analysis a = analyze(p);
     StepMap m = buildStepMap(p, a, 0);
-    EXPECT_EQ(m.source, "nvtx");
+    EXPECT_EQ(m.source, skew::StepSource::Nvtx);
     EXPECT_EQ(m.steps, 5u);
     EXPECT_EQ(m.big.size(), g.result.late.size());
     const skewgen::GenConfig cfg = skewgen::demoConfig();
@@ -354,7 +354,7 @@ TEST(RunMaps, StepMapWithoutStepsSaysWhy) {
     AnalysisOptions o;
     o.stepRegex = "^no such step$";
     Analysis a = analyze(p, o);
-    for (auto& g : a.groups) g.stepsSource = "none", g.stepCount = 0;
+    for (auto& g : a.groups) g.stepsSource = skew::StepSource::None, g.stepCount = 0;
     for (auto& c : a.collectives) c.step = 0;
     StepMap m = buildStepMap(p, a, 0);
     EXPECT_TRUE(m.empty());

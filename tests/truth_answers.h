@@ -1,5 +1,5 @@
 #pragma once
-// The answers of analysis-spec.md (Answers) computed from the generator's truth alone: member start
+// The answers of docs/analysis.md (Answers) computed from the generator's truth alone: member start
 // times and launch ends, the planted late arrivers and their GEMMs, the step ranges' starts. The
 // oracle of the answers tests (test_answers.cpp, test_cli_analyze.cpp); it shares no code with
 // core/analysis.

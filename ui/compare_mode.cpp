@@ -17,6 +17,7 @@
 
 #include "views/compare/compare_view.h"
 #include "main_window.h"
+#include "cache/profile_cache.h"
 #include "nsys/export_reader.h"
 #include "report/compare_report.h"
 #include "util/atomic_file.h"

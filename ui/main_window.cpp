@@ -605,7 +605,7 @@ void MainWindow::buildMenus() {
         if (!session_ || current_ < 0) return;
         const Collective& c = session_->analysis.collectives[size_t(current_)];
         if (c.lateSlot < 0) return;
-        const GroupLane& gl = session_->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+        const GroupSlot& gl = session_->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
         onBarClicked(gl.rank, gl.lane, session_->analysis.slotKernel(c, size_t(c.lateSlot)));
     });
 
@@ -929,10 +929,10 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
     for (const auto& w : p.warnings) warnings << QString::fromStdString(w);
     for (const auto& w : a.warnings) warnings << QString::fromStdString(w);
     for (const auto& g : a.groups)
-        if (g.validation.status != "ok")
+        if (g.validation.status != skew::ValidationStatus::Ok)
             warnings << tr("group %1 matching %2: %3 of %4 collectives complete%5")
                             .arg(g.id)
-                            .arg(QString::fromStdString(g.validation.status))
+                            .arg(QString::fromUtf8(skew::validationStatusName(g.validation.status)))
                             .arg(g.complete)
                             .arg(g.count)
                             .arg(g.validation.messages.empty() ? QString() : " - " + QString::fromStdString(g.validation.messages[0]));
@@ -1124,7 +1124,7 @@ void MainWindow::selectCollective(int c) {
     const Collective& col = session_->analysis.collectives[size_t(c)];
     details_->clear();
     if (col.lateSlot >= 0) {
-        const GroupLane& gl = session_->analysis.groups[size_t(col.group)].lanes[size_t(col.lateSlot)];
+        const GroupSlot& gl = session_->analysis.groups[size_t(col.group)].lanes[size_t(col.lateSlot)];
         uint32_t k = session_->analysis.slotKernel(col, size_t(col.lateSlot));
         details_->setPlainText(QString::fromStdString(kernelDetails(session_->profile, session_->analysis, c, gl.rank, gl.lane, k, &session_->nvtx)));
         view_->setHighlight(gl.rank, gl.lane, k);

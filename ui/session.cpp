@@ -16,7 +16,7 @@ void indexSession(Session& s) {
 }
 
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
-                                     const std::function<bool(double)>& progress, skew::ProfileCache* cache) {
+                                     const std::function<bool(double)>& progress, skew::SnapshotStore* cache) {
     auto s = std::make_shared<Session>();
     s->files = files;
     auto t0 = std::chrono::steady_clock::now();
@@ -37,7 +37,7 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
 
 std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& filesA, const std::vector<std::string>& filesB,
                                                const skew::AnalysisOptions& options, const std::function<bool(double)>& progress,
-                                               skew::ProfileCache* cache) {
+                                               skew::SnapshotStore* cache) {
     auto c = std::make_shared<CompareSession>();
     auto side = [&](const std::vector<std::string>& files, double from, const char* name) -> SessionPtr {
         try {

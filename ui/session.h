@@ -16,7 +16,7 @@
 #include "timeline/timeline_index.h"
 
 namespace skew {
-class ProfileCache;
+class SnapshotStore;
 }
 
 namespace skewui {
@@ -46,7 +46,7 @@ void indexSession(Session& s);
 // Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile. With a cache,
 // files are read from their snapshots when valid (storing new ones is the caller's: after showing).
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
-                                     const std::function<bool(double)>& progress, skew::ProfileCache* cache = nullptr);
+                                     const std::function<bool(double)>& progress, skew::SnapshotStore* cache = nullptr);
 
 // Two captures compared (File > Compare, `skewscope A... --vs B...`): each side a whole session,
 // and the pairing of their groups from core/compare. Replaced as a whole like a Session.
@@ -77,6 +77,6 @@ struct SideError : std::runtime_error {
 };
 std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& filesA, const std::vector<std::string>& filesB,
                                                const skew::AnalysisOptions& options, const std::function<bool(double)>& progress,
-                                               skew::ProfileCache* cache = nullptr);
+                                               skew::SnapshotStore* cache = nullptr);
 
 }  // namespace skewui

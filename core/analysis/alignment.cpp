@@ -20,7 +20,7 @@ struct Position {
 
 // Estimates how a lane lines up with the reference: the kernel shift at which ops agree and end
 // differences are most consistent, and the end offset at that shift.
-ShiftEstimate estimateShift(const Profile& p, const GroupLane& ref, const GroupLane& lane) {
+ShiftEstimate estimateShift(const Profile& p, const GroupSlot& ref, const GroupSlot& lane) {
     const KernelLane& kr = p.ranks[size_t(ref.rank)].lanes[size_t(ref.lane)];
     const KernelLane& kl = p.ranks[size_t(lane.rank)].lanes[size_t(lane.lane)];
     const long n = long(lane.kernels.size()), m = long(ref.kernels.size());
@@ -74,7 +74,7 @@ ShiftEstimate estimateShift(const Profile& p, const GroupLane& ref, const GroupL
 void alignGroup(const Profile& p, Group& g, size_t refSlot) {
     const size_t n = g.width();
     // The reference (the most kernels in the window) defines the clock the merge runs on.
-    const GroupLane& ref = g.lanes[refSlot];
+    const GroupSlot& ref = g.lanes[refSlot];
     const KernelLane& refLane = laneOf(p, g, refSlot);
     std::vector<int64_t> spacing;
     for (size_t i = 1; i < ref.kernels.size(); ++i) spacing.push_back(refLane.end(ref.kernels[i]) - refLane.end(ref.kernels[i - 1]));
@@ -87,7 +87,7 @@ void alignGroup(const Profile& p, Group& g, size_t refSlot) {
     for (size_t s = 0; s < n; ++s)
         if (s != refSlot) slotOrder.push_back(s);
     for (size_t s : slotOrder) {
-        GroupLane& gl = g.lanes[s];
+        GroupSlot& gl = g.lanes[s];
         const KernelLane& kl = laneOf(p, g, s);
         int64_t off = 0, tol = 0;
         if (gl.kernels.empty()) {

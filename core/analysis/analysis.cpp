@@ -13,7 +13,7 @@
 #include "analysis/group_stats.h"
 #include "analysis/grouping.h"
 #include "analysis/steps.h"
-#include "nsys/export_reader.h"
+#include "util/errors.h"
 
 namespace skew {
 
@@ -75,6 +75,28 @@ const char* causeLabel(Cause c) {
     }
 }
 
+const char* validationStatusName(ValidationStatus s) {
+    switch (s) {
+    case ValidationStatus::Ok: return "ok";
+    case ValidationStatus::Warn: return "warn";
+    default: return "error";
+    }
+}
+
+const char* stepSourceName(StepSource s) {
+    switch (s) {
+    case StepSource::Nvtx: return "nvtx";
+    case StepSource::Inferred: return "inferred";
+    default: return "none";
+    }
+}
+
+std::string opList(const Group& g, bool counts) {
+    std::string s;
+    for (const auto& [op, n] : g.ops) s += (s.empty() ? "" : ", ") + op + (counts ? " " + std::to_string(n) : std::string());
+    return s;
+}
+
 const Collective* Analysis::find(int group, uint32_t index) const {
     if (group < 0 || size_t(group) >= groups.size()) return nullptr;
     const Group& g = groups[size_t(group)];
@@ -85,7 +107,7 @@ const Collective* Analysis::find(int group, uint32_t index) const {
 std::optional<Member> member(const Profile& p, const Analysis& a, const Collective& c, size_t s) {
     const uint32_t k = a.slotKernel(c, s);
     if (k == kMissing) return std::nullopt;
-    const GroupLane& gl = a.groups[size_t(c.group)].lanes[s];
+    const GroupSlot& gl = a.groups[size_t(c.group)].lanes[s];
     const KernelLane& kl = p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
     return Member{s, gl.rank, gl.lane, k, kl.start[k], kl.end(k), kl.start[k] - c.minStart};
 }

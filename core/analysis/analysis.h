@@ -1,5 +1,5 @@
 #pragma once
-// Collective analysis (analysis-spec.md): what it produces, and analyze(), the pipeline that runs
+// Collective analysis (docs/analysis.md): what it produces, and analyze(), the pipeline that runs
 // its stages in order, one file each in this folder:
 //   grouping     lanes of NCCL kernels grouped across ranks by op sequence
 //   alignment    each group's lanes lined up into collectives (positions x ranks)
@@ -74,7 +74,7 @@ constexpr Cause kAllCauses[kCauses] = {Cause::CpuLaunch, Cause::GpuDependency, C
 constexpr uint32_t kMissing = 0xFFFFFFFFu;
 
 // One rank's NCCL kernels on one stream inside a group.
-struct GroupLane {
+struct GroupSlot {
     int rank = 0;
     int lane = 0;                   // index into Rank::lanes
     std::vector<uint32_t> kernels;  // indices into the KernelLane, start order, trimmed
@@ -105,14 +105,19 @@ struct PartialCollective {
     std::vector<int> missingRanks;
 };
 
+// How well a group's lanes matched: error when no collective is complete, warn with partial
+// collectives or messages.
+enum class ValidationStatus : uint8_t { Ok, Warn, Error };
+const char* validationStatusName(ValidationStatus s);  // ok | warn | error (the reports' words)
+
 struct Validation {
-    std::string status = "ok";  // ok | warn | error
+    ValidationStatus status = ValidationStatus::Ok;
     uint32_t sequenceMismatches = 0;
     std::vector<PartialCollective> partial;
     std::vector<std::string> messages;
 };
 
-// The answers of analysis-spec.md (Answers) for one group, with the figures behind them.
+// The answers of docs/analysis.md (Answers) for one group, with the figures behind them.
 enum class WhoVerdict : uint8_t { Persistent, OftenLastSmall, Rotating };
 const char* verdictName(WhoVerdict v);  // persistent | often_last_small | rotating
 
@@ -171,9 +176,13 @@ struct Answers {
     std::vector<std::string> caveats;
 };
 
+// Where a group's training steps came from: NVTX step ranges, the op sequence's period, or none.
+enum class StepSource : uint8_t { None, Nvtx, Inferred };
+const char* stepSourceName(StepSource s);  // none | nvtx | inferred (the reports' words)
+
 struct Group {
     int id = 0;
-    std::vector<GroupLane> lanes;  // one per rank, in rank order
+    std::vector<GroupSlot> lanes;  // one per rank, in rank order
     std::vector<uint32_t> cells;   // collectives x lanes: kernel index in the lane's KernelLane or kMissing
     uint32_t firstCollective = 0, count = 0, complete = 0;  // range in Analysis::collectives
     std::map<std::string, uint32_t> ops;  // op name -> collectives
@@ -181,7 +190,7 @@ struct Group {
     Percentiles startSkew, endSkew;
     Cost cost;
     std::vector<RankStats> perRank;
-    std::string stepsSource = "none";
+    StepSource stepsSource = StepSource::None;
     uint32_t stepCount = 0;
     uint32_t inferredPeriod = 0;
     int64_t stepMedianNs = 0;         // median duration of the NVTX step ranges its collectives fall in; 0 otherwise
@@ -244,7 +253,7 @@ struct ClockRefinement {
     int64_t residualP90Ns = 0;   // |end residual| p90 after applying
 };
 
-// One rule of analysis-spec.md (Capture advice): what the export lacks and what to record next time.
+// One rule of docs/analysis.md (Capture advice): what the export lacks and what to record next time.
 struct CaptureAdvice {
     std::string id;        // missing_devices, no_nvtx_steps, ...
     std::string evidence;  // what in this capture triggered it, with its numbers
@@ -272,6 +281,10 @@ struct Analysis {
     int earlyRank(const Collective& c) const { return c.earlySlot < 0 ? -1 : slotRank(c, size_t(c.earlySlot)); }
     const Collective* find(int group, uint32_t index) const;  // by group and 1-based index, or null
 };
+
+// A group's ops with their collectives ("AllGather 90, ReduceScatter 45"), or their names alone
+// ("AllGather, ReduceScatter"), in the reports' order.
+std::string opList(const Group& g, bool counts = true);
 
 // Runs every stage. Throws Cancelled when the progress callback says so, std::invalid_argument
 // for a step pattern that does not compile.

@@ -10,7 +10,7 @@ void findAnomalies(const Profile& p, Analysis& a, const AnalysisOptions& o) {
     an.threshold = o.anomalyThreshold;
     std::array<double, kOps> sum{}, cnt{};
     for (const Group& g : a.groups)
-        for (const GroupLane& gl : g.lanes) {
+        for (const GroupSlot& gl : g.lanes) {
             const KernelLane& kl = p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)];
             for (size_t i = 0; i < gl.kernels.size(); ++i) {
                 sum[size_t(gl.ops[i])] += double(kl.end(gl.kernels[i]) - kl.start[gl.kernels[i]]);

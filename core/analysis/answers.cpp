@@ -6,6 +6,7 @@
 #include <set>
 
 #include "util/saturating.h"
+#include "util/text.h"
 
 namespace skew {
 
@@ -130,13 +131,13 @@ void causeAnswer(const Profile& p, const Analysis& a, const Group& g, Answers& a
 }
 
 void caveats(const Profile& p, const Group& g, Answers& ans) {
-    if (g.stepsSource == "none") ans.caveats.push_back("no steps (no NVTX step ranges, no repeating op sequence): positions in the step are unknown");
+    if (g.stepsSource == StepSource::None) ans.caveats.push_back("no steps (no NVTX step ranges, no repeating op sequence): positions in the step are unknown");
     else if (g.stepCount < 3)
-        ans.caveats.push_back("only " + std::to_string(g.stepCount) + " step" + (g.stepCount == 1 ? "" : "s") +
+        ans.caveats.push_back("only " + plural(g.stepCount, "step") +
                               ": a position that recurs is not established");
     const size_t big = ans.big.size();
     if (big > 0 && big < 3)
-        ans.caveats.push_back("only " + std::to_string(big) + " big event" + (big == 1 ? "" : "s") +
+        ans.caveats.push_back("only " + plural(big, "big event") +
                               ": whether they rotate, and their causes, rest on little");
     if (const size_t partial = g.validation.partial.size(); partial > 0)
         ans.caveats.push_back(partial == 1 ? std::string("1 collective lacks a rank and is left out")

@@ -1,5 +1,5 @@
 #pragma once
-// Stage 9 (analysis-spec.md, Answers): per group, the three questions of a late-arriver
+// Stage 9 (docs/analysis.md, Answers): per group, the three questions of a late-arriver
 // investigation answered from the numbers of the earlier stages, with the figures behind each
 // answer, and caveats where the evidence is thin.
 //  1. who arrived late: the big collectives and their late ranks;
@@ -13,7 +13,7 @@
 
 namespace skew {
 
-// The verdict's thresholds (analysis-spec.md): last in at least half, twice the others' median
+// The verdict's thresholds (docs/analysis.md): last in at least half, twice the others' median
 // mean lateness; or a last count significant at p < 0.001.
 constexpr double kOftenLastP = 0.001;
 // A verdict that names a rank over fewer collectives than this is said to rest on thin evidence.

@@ -3,10 +3,11 @@
 #include <cstdio>
 #include <set>
 
+#include "util/text.h"
+
 namespace skew {
 namespace {
 
-std::string count(uint64_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 // Where the Nsight Systems documentation places an option's spelling; docs/analysis.md (Capture
 // advice) cites each page. A renamed option: `older` in the guides up to `lastOlder`, `newer` from
@@ -86,7 +87,7 @@ Evidence gatherEvidence(const Profile& p, const Analysis& a) {
         if (c.cause == Cause::GpuDependency || c.cause == Cause::GpuOther) ++e.gpuCaused;
         if (c.cause == Cause::CpuLaunch) ++e.cpuCaused;
     }
-    for (const Group& g : a.groups) e.nvtxSteps |= g.stepsSource == "nvtx";
+    for (const Group& g : a.groups) e.nvtxSteps |= g.stepsSource == StepSource::Nvtx;
     for (const auto& in : p.inputs) {
         e.nvtxRanges += in.nvtxRanges;
         e.syncRows += in.syncRows;
@@ -117,8 +118,8 @@ void missingDevices(const Profile& p, const Spelling& nsys, Out& out) {
 void noNvtxSteps(const Analysis& a, const Evidence& e, Out& out) {
     if (e.nvtxSteps || a.groups.empty()) return;
     out.push_back({"no_nvtx_steps",
-                   "no NVTX range matches the step pattern (" + count(e.nvtxRanges, "NVTX range") + " read); steps are " +
-                       (a.groups[0].stepsSource == "none" ? "unknown" : "inferred from the op period"),
+                   "no NVTX range matches the step pattern (" + plural(e.nvtxRanges, "NVTX range") + " read); steps are " +
+                       (a.groups[0].stepsSource == StepSource::None ? "unknown" : "inferred from the op period"),
                    "Mark each training step with an NVTX range (torch.cuda.nvtx.range_push(f\"step {i}\") ... "
                    "range_pop(), or the PyTorch profiler's ProfilerStep#N) and trace NVTX (--trace=cuda,nvtx), so "
                    "that big events can be placed in the step."});
@@ -129,7 +130,7 @@ void noLaunchRows(const Profile& p, const Evidence& e, Out& out) {
     if (e.unknown == 0 && (e.runtimeRows > 0 || p.kernelCount() == 0)) return;
     out.push_back({"no_launch_rows",
                    e.runtimeRows == 0 ? "no CUDA API rows (CUPTI_ACTIVITY_KIND_RUNTIME) in the export"
-                                      : count(e.unknown, "late arriver") + " of " + count(e.complete, "complete collective") +
+                                      : plural(e.unknown, "late arriver") + " of " + plural(e.complete, "complete collective") +
                                             " without a launch row (same process and correlation id): cause unknown",
                    "Keep the CUDA API trace that --trace=cuda records by default (runtime and driver calls), and "
                    "start the capture before the first collective of the window (--capture-range=cudaProfilerApi "
@@ -140,7 +141,7 @@ void noLaunchRows(const Profile& p, const Evidence& e, Out& out) {
 void noStreamWaits(const Evidence& e, Out& out) {
     if (e.syncRows > 0 || e.gpuCaused == 0) return;
     out.push_back({"no_stream_waits",
-                   count(e.gpuCaused, "late arriver") + " caused on the GPU (gpu_dependency or gpu_other) and no "
+                   plural(e.gpuCaused, "late arriver") + " caused on the GPU (gpu_dependency or gpu_other) and no "
                                                         "synchronization rows (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)",
                    // the release that brought --cuda-event-trace was not found: no release named
                    "Capture with --trace=cuda so that stream-wait records are kept, and export without a --tables "
@@ -162,7 +163,7 @@ void noGpuMetrics(const Evidence& e, Out& out) {
 void noCpuSampling(const Evidence& e, const Spelling& nsys, Out& out) {
     if (e.cpuCaused == 0 || (e.cpuSamples && e.contextSwitches)) return;
     out.push_back({"no_cpu_sampling",
-                   count(e.cpuCaused, "late arriver") + " launched late by the CPU (cpu_launch) and " +
+                   plural(e.cpuCaused, "late arriver") + " launched late by the CPU (cpu_launch) and " +
                        (!e.cpuSamples && !e.contextSwitches ? "neither CPU samples nor context switches"
                         : !e.cpuSamples                    ? "no CPU samples (COMPOSITE_EVENTS)"
                                                            : "no context switches (SCHED_EVENTS)") +
@@ -193,13 +194,13 @@ std::string rotationEvidence(const Profile& p, const Group& g) {
     for (auto [r, n] : ans.bigLateCount)
         if (n == most) mostRanks += (mostRanks.empty() ? "" : ", ") + p.ranks[size_t(r)].label;
     const size_t big = ans.big.size();
-    return "group " + std::to_string(g.id) + ": " + count(big, "big event") + ", " +
+    return "group " + std::to_string(g.id) + ": " + plural(big, "big event") + ", " +
            std::to_string(ans.bigCauses[size_t(Cause::GpuDependency)]) + " of them gpu_dependency; late ranks: " +
            std::to_string(ans.bigLateCount.size()) + " distinct among the " + std::to_string(big) +
-           ", none late in more than half (at most " + count(most, "time") + ": " + mostRanks + ")";
+           ", none late in more than half (at most " + plural(most, "time") + ": " + mostRanks + ")";
 }
 
-// ab_test: in a group, big events rotate (analysis-spec.md, Answers) and more than half of them
+// ab_test: in a group, big events rotate (docs/analysis.md, Answers) and more than half of them
 // are gpu_dependency. One advice, its evidence naming each such group.
 void abTest(const Profile& p, const Analysis& a, Out& out) {
     std::string evidence;

@@ -1,5 +1,5 @@
 #pragma once
-// Stage 10 (analysis-spec.md, Capture advice): rules over what the export lacks, each naming the
+// Stage 10 (docs/analysis.md, Capture advice): rules over what the export lacks, each naming the
 // evidence in this capture that triggered it and what to record next time (Nsight Systems option
 // names, NCCL and PyTorch environment variables). Nsight Systems options whose release is documented
 // are spelled for the release that wrote the export (InputFile::nsysVersion); when that is unknown,

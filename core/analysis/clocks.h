@@ -1,5 +1,5 @@
 #pragma once
-// Stage 3 (analysis-spec.md, Inputs): with several files, host clocks differ by more than the
+// Stage 3 (docs/analysis.md, Inputs): with several files, host clocks differ by more than the
 // session alignment can tell. Collective ends are nearly simultaneous (NCCL finishes every rank
 // together), so each file's residual offset is the negated median of its members' ends minus each
 // collective's median end. Offsets of at least AnalysisOptions::clockOffsetMinNs are applied by

@@ -50,8 +50,8 @@ void validate(const Profile& p, const Analysis& a, Group& g) {
     if (v.sequenceMismatches > 0)
         v.messages.insert(v.messages.begin(), std::to_string(v.sequenceMismatches) +
                                                   " collective(s) inside the sequence lack a rank: op sequences differ there");
-    if (g.complete == 0) v.status = "error";
-    else if (!v.partial.empty() || !v.messages.empty()) v.status = "warn";
+    if (g.complete == 0) v.status = ValidationStatus::Error;
+    else if (!v.partial.empty() || !v.messages.empty()) v.status = ValidationStatus::Warn;
 }
 
 }  // namespace

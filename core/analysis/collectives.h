@@ -1,5 +1,5 @@
 #pragma once
-// Stage 4 (analysis-spec.md, Per collective): one Collective per position of each group, with its
+// Stage 4 (docs/analysis.md, Per collective): one Collective per position of each group, with its
 // skews, excess, big flag, late and early arriver, the why of stage 5 (why.h), and the group's
 // validation (partial collectives named, window-edge drops counted, sequence mismatches).
 

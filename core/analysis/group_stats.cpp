@@ -57,7 +57,7 @@ void groupStatistics(const Profile& p, Analysis& a, const AnalysisOptions& o, co
         for (size_t s = 0; s < a.groups[gi].width(); ++s) slots.emplace_back(gi, s);
     std::vector<std::pair<int64_t, int64_t>> times(slots.size(), {0, 0});  // kernel ns, NCCL-only ns
     parallelFor(slots.size(), o.threads, [&](size_t i) {
-        const GroupLane& gl = a.groups[slots[i].first].lanes[slots[i].second];
+        const GroupSlot& gl = a.groups[slots[i].first].lanes[slots[i].second];
         const Rank& r = p.ranks[size_t(gl.rank)];
         ncclTime(p, r, r.lanes[size_t(gl.lane)], gl.kernels, o, times[i].first, times[i].second);
     });
@@ -94,7 +94,7 @@ void groupStatistics(const Profile& p, Analysis& a, const AnalysisOptions& o, co
         const GroupSums& gs = sums[size_t(g.id)];
         for (size_t s = 0; s < n; ++s) {
             RankStats& rs = g.perRank[s];
-            const GroupLane& gl = g.lanes[s];
+            const GroupSlot& gl = g.lanes[s];
             rs.rank = gl.rank;
             rs.meanLatenessNs = g.complete ? int64_t(std::llround(double(gs.latenessSum[s]) / double(g.complete))) : 0;
             rs.meanLatenessExclBigNs = notBig ? int64_t(std::llround(double(gs.latenessSumNotBig[s]) / double(notBig))) : 0;
@@ -104,7 +104,7 @@ void groupStatistics(const Profile& p, Analysis& a, const AnalysisOptions& o, co
             g.validation.messages.push_back("end times do not cluster (end skew p50 " + std::to_string(g.endSkew.p50) +
                                             " ns vs start skew p50 " + std::to_string(g.startSkew.p50) +
                                             " ns): matching may pair the wrong kernels");
-            if (g.validation.status == "ok") g.validation.status = "warn";
+            if (g.validation.status == ValidationStatus::Ok) g.validation.status = ValidationStatus::Warn;
         }
     }
 }

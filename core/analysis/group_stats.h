@@ -1,5 +1,5 @@
 #pragma once
-// Stage 7 (analysis-spec.md, Cost of start skew and Per rank in a group), over complete
+// Stage 7 (docs/analysis.md, Cost of start skew and Per rank in a group), over complete
 // collectives: start and end skew percentiles, the cost and its big/rest split, each rank's last
 // and first counts, mean lateness (with and without big events), NCCL kernel time and the part of
 // it not overlapped by any non-NCCL kernel of the rank; the "end times do not cluster" check.

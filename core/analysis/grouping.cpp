@@ -69,7 +69,7 @@ struct LaneCand {
     uint32_t total = 0;                // NCCL kernels of the lane, window or not (for grouping)
     std::vector<uint32_t> kernels;     // those in the window
     std::vector<CollOp> ops;
-    std::array<uint32_t, kOps> hist{};
+    OpMix mix{};                       // NCCL kernels per op, window or not
     int64_t first = 0, last = 0;
     bool used = false;
 };
@@ -91,7 +91,7 @@ std::vector<LaneCand> laneCandidates(const Profile& p, const AnalysisOptions& o)
             for (uint32_t k = 0; k < l.size(); ++k) {
                 if (p.opOfName(l.name[k]) == CollOp::NotNccl) continue;
                 CollOp op = opOfKernel(r, l, k);
-                ++c.hist[size_t(op)];
+                c.mix[size_t(op)] += 1;
                 ++c.total;
                 if (!any) c.first = l.start[k];
                 any = true;
@@ -106,14 +106,13 @@ std::vector<LaneCand> laneCandidates(const Profile& p, const AnalysisOptions& o)
     return cands;
 }
 
-// The share of ops two lanes agree on, from their histograms (1: the same ops).
-double similarity(const LaneCand& a, const LaneCand& b) {
-    double diff = 0, total = double(a.total + b.total);
-    for (size_t k = 0; k < kOps; ++k) diff += std::abs(double(a.hist[k]) - double(b.hist[k]));
-    return 1.0 - diff / total;
-}
-
 }  // namespace
+
+double opMixSimilarity(const OpMix& a, const OpMix& b) {
+    double diff = 0, total = 0;
+    for (size_t k = 0; k < a.size(); ++k) diff += std::abs(a[k] - b[k]), total += a[k] + b[k];
+    return total == 0 ? 1.0 : 1.0 - diff / total;
+}
 
 void groupLanes(const Profile& p, const AnalysisOptions& o, Analysis& a) {
     std::vector<LaneCand> cands = laneCandidates(p, o);
@@ -130,12 +129,12 @@ void groupLanes(const Profile& p, const AnalysisOptions& o, Analysis& a) {
         for (size_t ri = 0; ri < p.ranks.size(); ++ri) {
             if (int(ri) == seed.rank) continue;
             size_t best = SIZE_MAX;
-            double bestSim = 0.8 - 1e-9;  // at least 80% of the ops agree
+            double bestSim = kOpMixAlikeMin;  // at least 80% of the ops agree
             for (size_t ci = 0; ci < cands.size(); ++ci) {
                 LaneCand& c = cands[ci];
                 if (c.used || c.rank != int(ri)) continue;
                 if (c.last < seed.first || c.first > seed.last) continue;  // no time overlap
-                double sim = similarity(c, seed);
+                double sim = opMixSimilarity(c.mix, seed.mix);
                 if (p.ranks[ri].lanes[size_t(c.lane)].stream == sl.stream) sim += 1e-6;  // tie-break only
                 if (sim > bestSim) bestSim = sim, best = ci;
             }
@@ -160,7 +159,7 @@ void groupLanes(const Profile& p, const AnalysisOptions& o, Analysis& a) {
         Group g;
         for (size_t m : members) {
             LaneCand& c = cands[m];
-            GroupLane gl;
+            GroupSlot gl;
             gl.rank = c.rank;
             gl.lane = c.lane;
             gl.kernels = std::move(c.kernels);

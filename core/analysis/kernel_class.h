@@ -1,6 +1,6 @@
 #pragma once
 // What kind of kernel a name is, beyond NCCL (nsys/nccl_names.h): GEMMs, by the name patterns of
-// analysis-spec.md (case-insensitive gemm|cutlass|xmma|nvjet|cublas|wgmma|matmul).
+// docs/analysis.md (case-insensitive gemm|cutlass|xmma|nvjet|cublas|wgmma|matmul).
 
 #include <cstdint>
 #include <string>

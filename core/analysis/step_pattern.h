@@ -1,5 +1,5 @@
 #pragma once
-// The NVTX step pattern (analysis-spec.md, Steps), matched with RE2: linear time in the text and
+// The NVTX step pattern (docs/analysis.md, Steps), matched with RE2: linear time in the text and
 // no recursion per character, so neither a 40,000-character NVTX text nor a pathological user
 // pattern such as ((a*)*)*$ can overflow the stack or hang. Case-insensitive, whole-text match.
 // RE2 syntax is Perl/ECMAScript-like without backreferences and lookaround.

@@ -72,7 +72,7 @@ void assignSteps(const Profile& p, Analysis& a, const StepPattern& pattern) {
             nvtx = true;
         }
         if (nvtx) {
-            g.stepsSource = "nvtx";
+            g.stepsSource = StepSource::Nvtx;
             g.stepCount = maxStep;
             std::vector<int64_t> d;
             for (auto [step, ns] : durations) d.push_back(ns);
@@ -82,7 +82,7 @@ void assignSteps(const Profile& p, Analysis& a, const StepPattern& pattern) {
         }
         const uint32_t period = opPeriod(g.positionOps);
         if (!period) continue;
-        g.stepsSource = "inferred";
+        g.stepsSource = StepSource::Inferred;
         g.inferredPeriod = period;
         g.stepCount = (g.count + period - 1) / period;
         for (uint32_t c = 0; c < g.count; ++c) {

@@ -1,5 +1,5 @@
 #pragma once
-// Stage 6 (analysis-spec.md, Steps): each collective's training step and its offset in the step.
+// Stage 6 (docs/analysis.md, Steps): each collective's training step and its offset in the step.
 // From NVTX: the outermost ranges whose text matches the step pattern, numbered 1.. in time order
 // per process; a collective belongs to the range that holds its early arriver's start (or, since
 // GPU work trails the CPU range that launched it, the last range that began before it). Without

@@ -13,7 +13,7 @@ WhyFinder::WhyFinder(const Profile& p)
 
 void WhyFinder::explain(const Group& g, Collective& c) {
     const size_t s = size_t(c.lateSlot);
-    const GroupLane& gl = g.lanes[s];
+    const GroupSlot& gl = g.lanes[s];
     const Rank& r = p_.ranks[size_t(gl.rank)];
     const KernelLane& kl = r.lanes[size_t(gl.lane)];
     const uint32_t k = g.cells[size_t(c.index - 1) * g.width() + s];
@@ -56,8 +56,9 @@ void WhyFinder::explain(const Group& g, Collective& c) {
         c.predIsGemm = gemm_(pl.name[c.predKernel]);
     }
 
-    // stream-wait records on the NCCL stream ending just before the start (the window of the
-    // predecessor's end, 1 ms wide): evidence of a GPU dependency; through the waits' interval index
+    // stream-wait records of the rank's device on the NCCL kernel's stream that end in [start - 1 ms,
+    // start + 2 us] (kWaitWindowNs, kPredAfterNs): evidence of a GPU dependency. All are counted,
+    // the latest kept; found through the waits' interval index
     const StreamWaits& w = pr.waits;
     forEachEndingIn(w, start - kWaitWindowNs, start + kPredAfterNs, [&](size_t i) {
         if (w.stream(i) != kl.stream || w.device(i) != r.device) return;

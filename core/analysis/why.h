@@ -1,5 +1,5 @@
 #pragma once
-// Stage 5 (analysis-spec.md, Why the late arriver was late), per collective: the launch row of the
+// Stage 5 (docs/analysis.md, Why the late arriver was late), per collective: the launch row of the
 // late arriver's kernel (same process and correlation id, eventClass 0/1), the split of its lateness
 // into a CPU part (the launch call ended after the first arrival) and a GPU part, the predecessor
 // (the kernel of that rank, any stream, whose end is latest just before the start), stream-wait

@@ -1,16 +1,15 @@
 #pragma once
-// The profile cache: after a successful load, a compact binary snapshot of each export's part of
-// the profile (file_part.h: its lanes, processes, strings, metadata; times on the file's own
-// clock) is kept in the user's cache folder, never next to the input. Reopening the same file
-// reads the snapshot instead of the export.
+// The profile cache, the folder side: after a successful load, each export's part of the profile
+// is kept as a snapshot (cache/snapshot_format.h) in the user's cache folder, never next to the
+// input, and reopening the same file reads the snapshot instead of the export.
 //
-// A snapshot is keyed by the file's canonical path, size, modification time, inode, device and a
-// fingerprint of its first and last 64 KiB, plus the format version; it carries a checksum of its
-// payload, and each column its own (covered by the payload's), so columns are read in parallel. A stale, truncated or corrupted snapshot is ignored (a debug line with SKEWSCOPE_DEBUG)
-// and rebuilt. Writes go to a temporary file renamed into place (concurrent runs are safe); the
-// folder has a size limit with least-recently-used eviction; a folder that cannot be written costs
-// only the speed-up. Each file's snapshot stands alone, so the snapshots of a large job's per-rank
-// files could be made on the machines that hold them and merged like parts of one load.
+// A snapshot's file name is a hash of the export's canonical path; inside, the export's identity
+// (util/file_identity.h) and the format version decide whether it still holds. A stale, truncated
+// or corrupted snapshot is ignored (a debug line with SKEWSCOPE_DEBUG) and rebuilt. Writes go to a
+// temporary file renamed into place (concurrent runs are safe); the folder has a size limit with
+// least-recently-used eviction; a folder that cannot be written costs only the speed-up. Each
+// file's snapshot stands alone, so the snapshots of a large job's per-rank files could be made on
+// the machines that hold them and merged like parts of one load.
 
 #include <cstdint>
 #include <string>
@@ -18,13 +17,11 @@
 
 #include "model/file_part.h"
 #include "model/profile.h"
+#include "model/snapshot_store.h"
 
 namespace skew {
 
-constexpr uint32_t kSnapshotFormat = 4;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in
-                                         // parallel); 4: compact columns (32-bit durations, 16-bit codes), launches in the kernels' lanes
-
-class ProfileCache {
+class ProfileCache : public SnapshotStore {
 public:
     // `dir` empty: $SKEWSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/skewscope, else ~/.cache/skewscope.
     // `maxBytes` 0: $SKEWSCOPE_CACHE_MAX_MB, else 4 GiB.
@@ -33,17 +30,14 @@ public:
     const std::string& dir() const { return dir_; }
     uint64_t maxBytes() const { return maxBytes_; }
 
-    // The identity of `path` (stat and fingerprint); invalid when it cannot be read.
-    static FileIdentity identify(const std::string& path);
-
     // Reads the snapshot of `id` into `part`; false (with the reason) when there is none or it is
     // stale, truncated or corrupted: `part` is then left as it was.
-    bool load(const FileIdentity& id, FilePart& part, std::string* why = nullptr);
+    bool load(const FileIdentity& id, FilePart& part, std::string* why = nullptr) override;
 
     // Writes the snapshot of file `file` of `p` (times put back on the file's own clock). False with
     // the reason when the cache folder cannot be written; evicts the least recently used snapshots
     // beyond the size limit.
-    bool store(const Profile& p, int file, std::string* error = nullptr);
+    bool store(const Profile& p, int file, std::string* error = nullptr) override;
 
     struct Info {
         uint64_t entries = 0, bytes = 0;

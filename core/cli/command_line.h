@@ -1,5 +1,5 @@
 #pragma once
-// The command line of analysis-spec.md parsed and checked: which command, its files, its options.
+// The command line of docs/analysis.md parsed and checked: which command, its files, its options.
 // Nothing is loaded or run here (cli/commands.h runs the headless commands).
 
 #include <string>

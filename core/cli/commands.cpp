@@ -8,7 +8,7 @@
 
 #include "cache/profile_cache.h"
 #include "model/loader.h"
-#include "nsys/export_reader.h"
+#include "util/errors.h"
 #include "analysis/analysis.h"
 #include "report/analysis_report.h"
 #include "report/compare_report.h"

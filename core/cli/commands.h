@@ -1,5 +1,5 @@
 #pragma once
-// The headless commands of analysis-spec.md's command-line contract (info, analyze, render's
+// The headless commands of docs/analysis.md's command-line contract (info, analyze, render's
 // loading, compare, cache); the arguments are parsed in cli/command_line.h.
 
 #include <cstdint>

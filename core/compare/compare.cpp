@@ -6,13 +6,14 @@
 #include <map>
 #include <set>
 
+#include "analysis/grouping.h"
+#include "util/text.h"
+
 namespace skew {
 namespace {
 
-constexpr size_t kOps = size_t(CollOp::Count);
-
-std::array<double, kOps> opShares(const Analysis& a, const Group& g) {
-    std::array<double, kOps> share{};
+OpMix opShares(const Analysis& a, const Group& g) {
+    OpMix share{};
     for (uint32_t c = 0; c < g.count; ++c) share[size_t(a.collectives[g.firstCollective + c].op)] += 1;
     for (auto& x : share) x /= std::max<double>(1, g.count);
     return share;
@@ -20,16 +21,7 @@ std::array<double, kOps> opShares(const Analysis& a, const Group& g) {
 
 // 1 when both groups run the same mix of ops, 0 when they share none.
 double opSimilarity(const Analysis& a, const Group& ga, const Analysis& b, const Group& gb) {
-    auto x = opShares(a, ga), y = opShares(b, gb);
-    double diff = 0;
-    for (size_t k = 0; k < kOps; ++k) diff += std::abs(x[k] - y[k]);
-    return 1.0 - diff / 2;
-}
-
-std::string opsText(const Group& g) {
-    std::string s;
-    for (const auto& [op, n] : g.ops) s += (s.empty() ? "" : ", ") + op + " " + std::to_string(n);
-    return s;
+    return opMixSimilarity(opShares(a, ga), opShares(b, gb));
 }
 
 std::string ranksText(const Profile& p, const Group& g) {
@@ -125,20 +117,18 @@ std::vector<CollOp> stepSequence(const Analysis& a, const Group& g) {
 
 namespace {
 
-constexpr double kAlike = 0.8;  // op mixes at least this alike pair (as lane grouping asks)
-
-std::string groupText(const Group& g) { return opsText(g) + ", " + std::to_string(g.width()) + " ranks"; }
+std::string groupText(const Group& g) { return opList(g) + ", " + std::to_string(g.width()) + " ranks"; }
 
 // The group of `other` whose op mix is most like `g`'s (at least kAlike) but that runs on another
 // number of ranks; unpaired ones first (`paired[id]`). -1 when none.
 int alikeOnOtherRanks(const Analysis& mine, const Group& g, const Analysis& other, const std::vector<bool>& paired) {
     int best = -1;
     bool bestPaired = true;
-    double bestSim = kAlike - 1e-9;
+    double bestSim = kOpMixAlikeMin;
     for (const Group& o : other.groups) {
         if (o.width() == g.width()) continue;
         const double sim = opSimilarity(mine, g, other, o);
-        if (sim <= kAlike - 1e-9) continue;
+        if (sim <= kOpMixAlikeMin) continue;
         const bool p = paired[size_t(o.id)];
         if (best < 0 || (bestPaired && !p) || (p == bestPaired && sim > bestSim)) best = o.id, bestPaired = p, bestSim = sim;
     }
@@ -158,11 +148,11 @@ void explainUnpaired(const Side& A, const Side& B, const std::vector<bool>& pair
         std::string m;
         if (like < 0) {
             m = "A group " + std::to_string(id) + " (" + groupText(ga) + ") has no counterpart in B: no group of B runs its ops (" +
-                std::to_string(int(kAlike * 100)) + "% alike) on " + std::to_string(ga.width()) + " ranks";
+                std::to_string(int(kOpMixAlike * 100)) + "% alike) on " + std::to_string(ga.width()) + " ranks";
         } else {
             const Group& gb = b.groups[size_t(like)];
             ranksDiffer = true;
-            m = "A group " + std::to_string(id) + " (" + opsText(ga) + ") runs on " + std::to_string(ga.width()) + " ranks (" +
+            m = "A group " + std::to_string(id) + " (" + opList(ga) + ") runs on " + std::to_string(ga.width()) + " ranks (" +
                 ranksText(*A.profile, ga) + "), B group " + std::to_string(like) + " runs its ops on " + std::to_string(gb.width()) + " ranks (" +
                  ranksText(*B.profile, gb) + "): ranks differ between the captures, so ";
             if (!pairedB[size_t(like)] && likeOfB[size_t(like)] < 0) {
@@ -184,16 +174,15 @@ void explainUnpaired(const Side& A, const Side& B, const std::vector<bool>& pair
         }
         if (alikeOnOtherRanks(b, gb, a, pairedA) >= 0) ranksDiffer = true;
         cmp.messages.push_back("B group " + std::to_string(id) + " (" + groupText(gb) + ") has no counterpart in A: no group of A runs its ops (" +
-                               std::to_string(int(kAlike * 100)) + "% alike) on " + std::to_string(gb.width()) + " ranks");
+                               std::to_string(int(kOpMixAlike * 100)) + "% alike) on " + std::to_string(gb.width()) + " ranks");
     }
-    auto groups = [](size_t n) { return std::to_string(n) + (n == 1 ? " group" : " groups"); };
     const size_t np = cmp.pairs.size();
     if (np == 0) cmp.summary = "No group of A (before) was compared with a group of B (after)";
     else cmp.summary = std::to_string(np) + (np == 1 ? " pair" : " pairs") + " of groups compared";
     if (np > 0 && (!cmp.unpairedA.empty() || !cmp.unpairedB.empty()))
-        cmp.summary += "; not compared: " + groups(cmp.unpairedA.size()) + " of A, " + std::to_string(cmp.unpairedB.size()) + " of B";
+        cmp.summary += "; not compared: " + plural(cmp.unpairedA.size(), "group") + " of A, " + std::to_string(cmp.unpairedB.size()) + " of B";
     if (cmp.unpairedA.empty() && cmp.unpairedB.empty()) return;
-    cmp.advice = "Groups pair when they run on the same number of ranks with the same mix of ops (" + std::to_string(int(kAlike * 100)) +
+    cmp.advice = "Groups pair when they run on the same number of ranks with the same mix of ops (" + std::to_string(int(kOpMixAlike * 100)) +
                  "% alike). Compare captures of the same job, with every rank's export on each side";
     if (ranksDiffer)
         cmp.advice += " (A has " + std::to_string(A.profile->ranks.size()) + " ranks, B " + std::to_string(B.profile->ranks.size()) +
@@ -209,7 +198,7 @@ Comparison compareCaptures(const Side& A, const Side& B) {
     std::vector<bool> usedA(a.groups.size(), false), usedB(b.groups.size(), false);
     for (const Group& ga : a.groups) {
         int best = -1;
-        double bestSim = kAlike - 1e-9;
+        double bestSim = kOpMixAlikeMin;
         for (const Group& gb : b.groups) {
             if (usedB[size_t(gb.id)] || gb.width() != ga.width()) continue;
             double sim = opSimilarity(a, ga, b, gb);
@@ -304,10 +293,6 @@ PairedCollective CollectivePairing::of(uint32_t collective) const {
     return out;
 }
 
-PairedCollective pairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA, uint32_t collective) {
-    return CollectivePairing(A, B, pair, fromA).of(collective);
-}
-
 int CollectivePairing::worst() const {
     int worst = -1;
     for (uint32_t i = 0; i < fromGroup_->count; ++i) {
@@ -316,10 +301,6 @@ int CollectivePairing::worst() const {
         if (of(fromGroup_->firstCollective + i).collective >= 0) worst = int(fromGroup_->firstCollective + i);
     }
     return worst;
-}
-
-int worstPairedCollective(const Side& A, const Side& B, const GroupPair& pair, bool fromA) {
-    return CollectivePairing(A, B, pair, fromA).worst();
 }
 
 }  // namespace skew

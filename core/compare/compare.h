@@ -1,5 +1,5 @@
 #pragma once
-// Comparing two captures (analysis-spec.md, `compare`): the same analysis of A (before a change) and
+// Comparing two captures (docs/analysis.md, `compare`): the same analysis of A (before a change) and
 // B (after), groups paired across them, and per pair the differences B minus A of the numbers a
 // performance engineer compares: skews, cost, big events, per-rank last counts and lateness, causes,
 // step time; and, when both sides run the same op sequence per step, the positions of the step
@@ -79,8 +79,8 @@ struct Comparison {
     std::string advice;
 };
 
-// Pairs groups by rank count and op mix (the share of each op; at least 80% alike, as lane
-// grouping asks of op histograms) and computes the differences.
+// Pairs groups by rank count and op mix (the share of each op; at least kOpMixAlike alike, as
+// lane grouping asks of lanes' op counts: analysis/grouping.h) and computes the differences.
 Comparison compareCaptures(const Side& a, const Side& b);
 
 // The collective of the other side paired with `collective` (an index into the `fromA` side's
@@ -92,15 +92,15 @@ struct PairedCollective {
     int collective = -1;
     By by = By::Index;
 };
-PairedCollective pairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA, uint32_t collective);
-// The same pairing for many collectives of one side (an events list, the viewer's selection, the
-// worst paired one): the other side's group indexed once by (step, position). Points into both
-// sides' analyses, which must outlive it.
+// CollectivePairing finds it for the collectives of one side (an events list, the viewer's
+// selection, the worst paired one): the other side's group indexed once by (step, position).
+// Points into both sides' analyses, which must outlive it.
 class CollectivePairing {
 public:
     CollectivePairing(const Side& a, const Side& b, const GroupPair& pair, bool fromA);
     PairedCollective of(uint32_t collective) const;
-    // worstPairedCollective of this side
+    // The collective of this side's group with the largest start skew among those that have a
+    // paired collective on the other side (complete ones only); -1 when none has.
     int worst() const;
 
 private:
@@ -110,10 +110,6 @@ private:
     bool byStep_;
     std::unordered_map<uint64_t, uint32_t> first_;  // (step << 32 | position) -> first such collective of the other side
 };
-
-// The collective of the `fromA` side's group of the pair with the largest start skew among those
-// that have a paired collective on the other side (complete ones only); -1 when none has.
-int worstPairedCollective(const Side& a, const Side& b, const GroupPair& pair, bool fromA);
 
 // The op sequence of one step of group `g` (positions 1..P), from its first complete step; empty
 // without steps.

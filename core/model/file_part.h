@@ -15,12 +15,14 @@ struct FilePart {
     InputFile input;  // alignNs is decided when files are merged
     StringTable strings;
     std::vector<CollOp> nameOps;  // per string id of `strings`
-    struct Lane {
+    // A kernel lane with the process and device it belongs to: ranks are made of lanes only when
+    // every file is read (loader.cpp).
+    struct KeyedLane {
         uint64_t globalPid = 0;
         int32_t device = 0;
         KernelLane lane;  // sorted by (start, end), indexed
     };
-    std::vector<Lane> lanes;         // in order of first appearance in the kernel table
+    std::vector<KeyedLane> lanes;         // in order of first appearance in the kernel table
     std::vector<Process> processes;  // file index set when merged
     std::vector<std::string> warnings;
 };

@@ -5,11 +5,15 @@
 // merges that put the ranges together in row-id order. The result is the same whatever the number
 // of threads: the split depends on row counts only, and merges follow the ranges' order.
 //
-// Rows are checked as they are read (analysis-spec.md; docs/analysis.md, Loading): unusable times
-// or ids are skipped and counted in one warning per table. Launch rows kept are the eventClass 0/1
-// rows of launch APIs (names with "Launch") whose process and correlation id launched a kernel of
-// the file; filtering by name while reading and by kernel after means the two tables are read at
-// the same time.
+// Rows are checked as they are read (docs/analysis.md, Loading; model/read_checks.h): unusable
+// times or ids are skipped and counted in one warning per table. Launch rows kept are the
+// eventClass 0/1 rows of launch APIs (names with "Launch") whose process and correlation id
+// launched a kernel of the file; filtering by name while reading and by kernel after means the two
+// tables are read at the same time.
+//
+// The work is in files by job: this header's FileReader plans the tasks (file_reader.cpp); the
+// tasks share a FileReader::State (file_reader_state.h) and read ranges (table_readers.cpp), merge
+// them (part_merges.cpp) and join kernels to their launches (launch_join.cpp).
 
 #include <atomic>
 #include <cstdint>
@@ -39,14 +43,15 @@ private:
 
 constexpr uint64_t kProgressEvery = 1 << 16;  // rows between progress counts (and cancel checks)
 
+// The tables a read goes over, whose rows the progress counts.
+extern const char* const kReadTables[5];
+
 class FileReader {
 public:
     // `file` is the already opened (metadata) connection of `path`; `part.input` must be filled.
     FileReader(ExportFile& file, FilePart& part, ReadProgress& progress);
     ~FileReader();
 
-    // Rows the read will go over (for progress).
-    double estimatedRows();
     // Adds this file's tasks to `graph`; the FilePart is complete when they have all run.
     void plan(TaskGraph& graph);
 

@@ -11,24 +11,24 @@
 #include <thread>
 #include <type_traits>
 
-#include "cache/profile_cache.h"
 #include "model/file_reader.h"
 #include "model/lane_index.h"
+#include "model/snapshot_store.h"
 #include "nsys/export_reader.h"
+#include "nsys/global_ids.h"
+#include "util/errors.h"
+#include "util/file_identity.h"
 #include "util/parallel.h"
+#include "util/paths.h"
 #include "util/release_memory.h"
 #include "util/task_graph.h"
 
 namespace skew {
 namespace {
 
-uint32_t pidOf(uint64_t globalPid) { return static_cast<uint32_t>((globalPid >> 24) & 0xFFFFFF); }
-
-std::string baseName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
-
 // Moves one file's part into the profile: its strings are interned into the profile's table and
 // every string id of the part is rewritten; its lanes are returned for the rank assembly.
-void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Lane>& lanes) {
+void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::KeyedLane>& lanes) {
     std::vector<StrId> map;
     const bool identity = p.strings.size() == 1;  // the first part: take its table as it is
     if (identity) {
@@ -64,9 +64,9 @@ void mergePart(Profile& p, FilePart&& part, int file, std::vector<FilePart::Lane
 }
 
 // Puts file `file` on the aligned time base: adds `off` to every time of it.
-void alignFile(Profile& p, int file, std::vector<FilePart::Lane>& lanes, size_t firstLane, int64_t off) {
+void alignFile(Profile& p, int file, std::vector<FilePart::KeyedLane>& lanes, int64_t off) {
     if (off == 0) return;
-    for (size_t i = firstLane; i < lanes.size(); ++i) shiftTimes(lanes[i].lane, off);
+    for (auto& l : lanes) shiftTimes(l.lane, off);
     for (auto& pr : p.processes)
         if (pr.file == file) shiftTimes(pr, off);
 }
@@ -102,7 +102,7 @@ struct Converted {
 };
 
 // The ranks from the lanes of every file: one per (file, process, device), in the spec's order.
-void buildRanks(Profile& p, std::vector<std::vector<FilePart::Lane>>& lanesPerFile) {
+void buildRanks(Profile& p, std::vector<std::vector<FilePart::KeyedLane>>& lanesPerFile) {
     std::vector<RankBuild> builds;
     for (size_t fi = 0; fi < lanesPerFile.size(); ++fi)
         for (auto& l : lanesPerFile[fi]) {
@@ -118,7 +118,7 @@ void buildRanks(Profile& p, std::vector<std::vector<FilePart::Lane>>& lanesPerFi
     std::sort(builds.begin(), builds.end(), [&](const RankBuild& a, const RankBuild& b) {
         const auto& pa = p.inputs[size_t(a.file)].path;
         const auto& pb = p.inputs[size_t(b.file)].path;
-        std::string ba = baseName(pa), bb = baseName(pb);
+        std::string ba = fileName(pa), bb = fileName(pb);
         if (ba != bb) return ba < bb;
         if (pa != pb) return pa < pb;
         if (a.device != b.device) return a.device < b.device;
@@ -147,8 +147,6 @@ void buildRanks(Profile& p, std::vector<std::vector<FilePart::Lane>>& lanesPerFi
 }
 
 }  // namespace
-
-std::string fileStem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
 void assignRankLabels(Profile& p) {
     std::set<int> files;
@@ -236,7 +234,7 @@ void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOpt
         }
         o.parts.emplace_back();
         if (options.cache) {
-            FileIdentity id = ProfileCache::identify(path);
+            FileIdentity id = identifyFile(path);
             if (options.cache->load(id, o.parts.back())) {
                 o.parts.back().input.path = path;
                 p.inputs.push_back(o.parts.back().input);
@@ -287,9 +285,7 @@ void readExports(const Profile& p, const LoadOptions& options, OpenedInputs& o) 
     double totalRows = 0;
     for (const auto& f : o.files)
         if (f)
-            for (const char* t : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
-                                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
-                totalRows += double(f->estimatedRows(t));
+            for (const char* t : kReadTables) totalRows += double(f->estimatedRows(t));
     ReadProgress prog(totalRows);
     std::vector<std::unique_ptr<FileReader>> readers;
     TaskGraph graph;
@@ -316,7 +312,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
     alignInputs(p);
     readExports(p, options, o);
 
-    std::vector<std::vector<FilePart::Lane>> lanesPerFile(o.parts.size());
+    std::vector<std::vector<FilePart::KeyedLane>> lanesPerFile(o.parts.size());
     for (size_t fi = 0; fi < o.parts.size(); ++fi) {
         InputFile& in = p.inputs[fi];
         const InputFile& read = o.parts[fi].input;
@@ -326,7 +322,7 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
         in.syncRows = read.syncRows;
         in.readWarnings = o.parts[fi].warnings;
         mergePart(p, std::move(o.parts[fi]), int(fi), lanesPerFile[fi]);
-        alignFile(p, int(fi), lanesPerFile[fi], 0, in.alignNs);
+        alignFile(p, int(fi), lanesPerFile[fi], in.alignNs);
     }
     std::vector<FilePart>().swap(o.parts);
     buildRanks(p, lanesPerFile);

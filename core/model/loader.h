@@ -1,5 +1,7 @@
 #pragma once
-// Turns one or several exports into a Profile: one sequential scan per table, sorting in C++.
+// Turns one or several exports into a Profile: each file from its snapshot (model/snapshot_store.h)
+// or read as tasks on every core (model/file_reader.h: tables split into row-id ranges, rows sorted
+// in C++), then merged in file order, put on one time base and assembled into ranks.
 
 #include <functional>
 #include <string>
@@ -10,12 +12,12 @@
 
 namespace skew {
 
-class ProfileCache;
+class SnapshotStore;
 
 struct LoadOptions {
-    // Snapshots of files read before (cache/profile_cache.h): files with a valid one are read from
-    // it; null: every file is read from its export.
-    ProfileCache* cache = nullptr;
+    // Snapshots of files read before (model/snapshot_store.h; the profile cache implements it):
+    // files with a valid one are read from it; null: every file is read from its export.
+    SnapshotStore* cache = nullptr;
     // Called now and then (about every 30 ms, on the thread that called loadProfile, while files are
     // read on up to one thread per core) with the phase and the overall fraction done; return false
     // to cancel (loadProfile then throws Cancelled).
@@ -27,8 +29,6 @@ Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& op
 
 // Label rule of the spec (Ranks) applied to loaded ranks; exposed for tests.
 void assignRankLabels(Profile& profile);
-
-std::string fileStem(const std::string& path);
 
 // The "no kernels on device(s) ..." warning for the device ids of one file's ranks (empty when none
 // is missing); its length is bounded by the number of ranks, whatever the ids.

@@ -1,7 +1,7 @@
 #pragma once
 // The in-memory profile: everything the analysis and the viewer need from one or several exports,
 // in flat columnar arrays (no string per event; names are ids into one StringTable).
-// Times are int64 ns on the aligned time base (see analysis-spec.md, Inputs).
+// Times are int64 ns on the aligned time base (see docs/analysis.md, Inputs).
 
 #include <cstdint>
 #include <deque>
@@ -13,6 +13,7 @@
 
 #include "model/columns.h"
 #include "nsys/nccl_names.h"
+#include "util/file_identity.h"
 
 namespace skew {
 
@@ -172,19 +173,6 @@ struct Rank {
 
 // Tables whose rows say that a capture feature was on: GPU metrics, CPU sampling, context switches.
 inline const char* const kCaptureFeatureTables[] = {"GPU_METRICS", "COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS", "SCHED_EVENTS"};
-
-// Which file was read, precisely enough to tell whether it changed since (the profile cache's key).
-struct FileIdentity {
-    std::string canonicalPath;
-    uint64_t size = 0, inode = 0, device = 0;
-    int64_t mtimeNs = 0;
-    uint64_t fingerprint = 0;  // of the file's first and last 64 KiB
-    bool valid() const { return !canonicalPath.empty(); }
-    bool operator==(const FileIdentity& o) const {
-        return canonicalPath == o.canonicalPath && size == o.size && inode == o.inode && device == o.device && mtimeNs == o.mtimeNs &&
-               fingerprint == o.fingerprint;
-    }
-};
 
 struct InputFile {
     std::string path;

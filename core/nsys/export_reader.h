@@ -1,6 +1,8 @@
 #pragma once
 // Opening one Nsight Systems SQLite export safely (read-only, trusted_schema off, no SQL from the
-// file is ever run) and reading its tables with one sequential scan each, columns looked up by name.
+// file is ever run) and reading its tables: a query (Query), or a row-id range handed row by row to
+// a callback from inside SQLite (RowScan; the loader reads each big table as several such ranges,
+// each on its own connection), columns looked up by name.
 
 #include <cstdint>
 #include <functional>
@@ -14,23 +16,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "util/errors.h"
+
 struct sqlite3;
 struct sqlite3_stmt;
 struct sqlite3_value;
 struct sqlite3_context;
 
 namespace skew {
-
-// Input that cannot be read: missing, not SQLite, not an export, truncated. CLI exit code 3.
-class InputError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-class Cancelled : public std::runtime_error {
-public:
-    Cancelled() : std::runtime_error("cancelled") {}
-};
 
 // A prepared statement with column lookup; step() throws InputError on a read error.
 class Query {

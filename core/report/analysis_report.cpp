@@ -3,17 +3,17 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "model/loader.h"
 #include "report/answers_report.h"
 #include "report/format.h"
+#include "report/page.h"
 #include "report/info_report.h"
 #include "util/json.h"
+#include "util/paths.h"
 
 namespace skew {
 namespace {
 
 std::string dur(int64_t ns) { return formatDuration(ns); }  // short, for dense formats
-const std::string& labelOf(const Profile& p, int rank) { return p.ranks[size_t(rank)].label; }
 
 }  // namespace
 
@@ -29,13 +29,13 @@ std::string predecessorText(const Profile& p, const Collective& c, const KernelL
 std::string collectiveTitle(const Profile& p, const Analysis& a, const Collective& c) {
     std::string s = strprintf("G%d #%u %s", c.group, c.index, opName(c.op));
     if (c.step) s += strprintf(", step %u +%s", c.step, dur(c.offsetInStepNs).c_str());
-    if (c.lateSlot >= 0) s += strprintf(", %s late by %s", labelOf(p, a.lateRank(c)).c_str(), dur(c.latenessNs).c_str());
+    if (c.lateSlot >= 0) s += strprintf(", %s late by %s", rankLabel(p, a.lateRank(c)).c_str(), dur(c.latenessNs).c_str());
     return s;
 }
 
 std::string collectiveShortTitle(const Profile& p, const Analysis& a, const Collective& c) {
     std::string s = opName(c.op);
-    if (c.lateSlot >= 0) s += strprintf(", %s late by %s", labelOf(p, a.lateRank(c)).c_str(), dur(c.latenessNs).c_str());
+    if (c.lateSlot >= 0) s += strprintf(", %s late by %s", rankLabel(p, a.lateRank(c)).c_str(), dur(c.latenessNs).c_str());
     return s;
 }
 
@@ -57,24 +57,24 @@ std::string whyText(const Profile& p, const Analysis& a, const Collective& c) {
 
 // ---- JSON ----------------------------------------------------------------------------------
 
-namespace {
-
 void percentilesJson(JsonWriter& w, const char* key, const Percentiles& q) {
     w.key(key).beginObject().field("p50", q.p50).field("p90", q.p90).field("max", q.max).endObject();
 }
 
+namespace {
+
 void validationJson(JsonWriter& w, const Profile& p, const Group& g) {
     const Validation& v = g.validation;
-    w.key("validation").beginObject().field("status", v.status).field("sequence_mismatches", v.sequenceMismatches);
+    w.key("validation").beginObject().field("status", validationStatusName(v.status)).field("sequence_mismatches", v.sequenceMismatches);
     w.key("dropped").beginObject();
     for (const auto& gl : g.lanes)
-        w.key(labelOf(p, gl.rank)).beginObject().field("leading", gl.droppedLeading).field("trailing", gl.droppedTrailing).endObject();
+        w.key(rankLabel(p, gl.rank)).beginObject().field("leading", gl.droppedLeading).field("trailing", gl.droppedTrailing).endObject();
     w.endObject();
     w.key("partial").beginArray();
     for (const auto& pc : v.partial) {
         w.beginObject().field("index", pc.index);
         w.key("missing").beginArray();
-        for (int r : pc.missingRanks) w.value(labelOf(p, r));
+        for (int r : pc.missingRanks) w.value(rankLabel(p, r));
         w.endArray().endObject();
     }
     w.endArray();
@@ -151,7 +151,7 @@ void answersJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group
 void groupJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group& g) {
     w.beginObject().field("id", g.id);
     w.key("streams").beginObject();
-    for (const auto& gl : g.lanes) w.field(labelOf(p, gl.rank), p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].stream);
+    for (const auto& gl : g.lanes) w.field(rankLabel(p, gl.rank), p.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].stream);
     w.endObject();
     w.field("collectives", g.count).field("complete", g.complete);
     w.key("ops").beginObject();
@@ -168,7 +168,7 @@ void groupJson(JsonWriter& w, const Profile& p, const Analysis& a, const Group& 
             .field("mean_lateness_ns", rs.meanLatenessNs).field("mean_lateness_excl_big_ns", rs.meanLatenessExclBigNs)
             .field("nccl_kernel_ns", rs.ncclKernelNs).field("nccl_only_ns", rs.ncclOnlyNs).endObject();
     w.endArray();
-    w.key("steps").beginObject().field("source", g.stepsSource).field("count", g.stepCount);
+    w.key("steps").beginObject().field("source", stepSourceName(g.stepsSource)).field("count", g.stepCount);
     if (g.inferredPeriod) w.field("period", g.inferredPeriod);
     if (g.stepMedianNs) w.field("median_ns", g.stepMedianNs);
     w.endObject();
@@ -321,7 +321,7 @@ namespace {
 // One findings page, written either as plain text or as Markdown (optionally with links).
 class Findings {
 public:
-    Findings(const Profile& p, const Analysis& a, bool md, bool links) : p_(p), a_(a), md_(md), links_(links && md) {}
+    Findings(const Profile& p, const Analysis& a, bool md, bool links) : p_(p), a_(a), page_(md), links_(links && md) {}
 
     std::string page() {
         header();
@@ -335,14 +335,14 @@ public:
         anomalies();
         warnings();
         nextCapture();
-        return std::move(o_);
+        return page_.take();
     }
 
 private:
-    void h1(const std::string& s) { o_ += md_ ? "# " + s + "\n\n" : s + "\n" + std::string(s.size(), '=') + "\n\n"; }
-    void h2(const std::string& s) { o_ += md_ ? "\n## " + s + "\n\n" : "\n" + s + "\n" + std::string(s.size(), '-') + "\n"; }
-    void line(const std::string& s) { o_ += (md_ ? "" : "  ") + s + (md_ ? "  \n" : "\n"); }
-    void bullet(const std::string& s) { o_ += (md_ ? "- " : "  - ") + s + "\n"; }
+    void h1(const std::string& s) { page_.h1(s); }
+    void h2(const std::string& s) { page_.h2(s); }
+    void line(const std::string& s) { page_.line(s); }
+    void bullet(const std::string& s) { page_.bullet(s); }
     std::string link(const std::string& text, const Collective& c) const {
         return links_ ? "[" + text + "](" + collectiveLink(c) + ")" : text;
     }
@@ -362,11 +362,7 @@ private:
     }
 
     // "group 0, 135 collectives (AllGather 90, ReduceScatter 45)"
-    static std::string groupName(const Group& g) {
-        std::string ops;
-        for (const auto& [op, n] : g.ops) ops += (ops.empty() ? "" : ", ") + op + " " + std::to_string(n);
-        return strprintf("group %d, %u collectives (%s)", g.id, g.count, ops.c_str());
-    }
+    static std::string groupName(const Group& g) { return strprintf("group %d, %u collectives (%s)", g.id, g.count, opList(g).c_str()); }
 
     // The report opens with the answers of every group, before any numbers.
     void answers(const Group& g) {
@@ -383,17 +379,17 @@ private:
         h2("Numbers: " + groupName(g));
         std::string streams;
         for (const auto& gl : g.lanes)
-            streams += (streams.empty() ? "" : ", ") + labelOf(p_, gl.rank) + ": " + std::to_string(p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].stream);
+            streams += (streams.empty() ? "" : ", ") + rankLabel(p_, gl.rank) + ": " + std::to_string(p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].stream);
         line("Streams: " + streams);
         const Validation& v = g.validation;
-        line(strprintf("Matching: %s. %u of %u complete; end skew p50 %s vs start skew p50 %s%s", v.status.c_str(), g.complete, g.count,
+        line(strprintf("Matching: %s. %u of %u complete; end skew p50 %s vs start skew p50 %s%s", validationStatusName(v.status), g.complete, g.count,
                        dur(g.endSkew.p50).c_str(), dur(g.startSkew.p50).c_str(), endsCluster(g) ? " (ends cluster: matching trusted)" : ""));
         for (const auto& m : v.messages) bullet(m);
         if (!v.partial.empty()) {
             std::string list;
             for (size_t i = 0; i < v.partial.size() && i < 8; ++i) {
                 std::string who;
-                for (int r : v.partial[i].missingRanks) who += (who.empty() ? "" : "+") + labelOf(p_, r);
+                for (int r : v.partial[i].missingRanks) who += (who.empty() ? "" : "+") + rankLabel(p_, r);
                 list += (list.empty() ? "" : "; ") + strprintf("#%u missing %s", v.partial[i].index, who.c_str());
             }
             if (v.partial.size() > 8) list += strprintf("; %zu more", v.partial.size() - 8);
@@ -401,8 +397,8 @@ private:
         }
         line(strprintf("Start skew: p50 %s, p90 %s, max %s", dur(g.startSkew.p50).c_str(), dur(g.startSkew.p90).c_str(), dur(g.startSkew.max).c_str()));
         line(strprintf("End skew:   p50 %s, p90 %s, max %s", dur(g.endSkew.p50).c_str(), dur(g.endSkew.p90).c_str(), dur(g.endSkew.max).c_str()));
-        if (g.stepsSource == "nvtx") line(strprintf("Steps: %u, from NVTX ranges (median %s)", g.stepCount, dur(g.stepMedianNs).c_str()));
-        else if (g.stepsSource == "inferred") line(strprintf("Steps: %u, inferred from the op sequence (period %u collectives)", g.stepCount, g.inferredPeriod));
+        if (g.stepsSource == StepSource::Nvtx) line(strprintf("Steps: %u, from NVTX ranges (median %s)", g.stepCount, dur(g.stepMedianNs).c_str()));
+        else if (g.stepsSource == StepSource::Inferred) line(strprintf("Steps: %u, inferred from the op sequence (period %u collectives)", g.stepCount, g.inferredPeriod));
         else line("Steps: none found (no NVTX step ranges, no repeating sequence of two ops or more)");
         const Cost& c = g.cost;
         line(strprintf("Start-skew cost: %s excess of %s NCCL kernel time (%s); lateness sum %s", dur(c.excessNs).c_str(), dur(c.totalNs).c_str(),
@@ -416,23 +412,23 @@ private:
     }
 
     void rankTable(const Group& g) {
-        if (md_) {
-            o_ += "\n| rank | last | first | mean lateness | excl. big | NCCL time | NCCL-only |\n|---|---:|---:|---:|---:|---:|---:|\n";
+        if (page_.markdown()) {
+            page_.raw("\n| rank | last | first | mean lateness | excl. big | NCCL time | NCCL-only |\n|---|---:|---:|---:|---:|---:|---:|\n");
             for (const auto& rs : g.perRank)
-                o_ += strprintf("| %s | %u | %u | %s | %s | %s | %s |\n", labelOf(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount,
+                page_.raw(strprintf("| %s | %u | %u | %s | %s | %s | %s |\n", rankLabel(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount,
                                 dur(rs.meanLatenessNs).c_str(), dur(rs.meanLatenessExclBigNs).c_str(), dur(rs.ncclKernelNs).c_str(),
-                                dur(rs.ncclOnlyNs).c_str());
+                                dur(rs.ncclOnlyNs).c_str()));
             return;
         }
-        o_ += strprintf("\n  %-24s %6s %6s %14s %14s %14s %14s\n", "rank", "last", "first", "mean lateness", "excl. big", "NCCL time", "NCCL-only");
+        page_.raw(strprintf("\n  %-24s %6s %6s %14s %14s %14s %14s\n", "rank", "last", "first", "mean lateness", "excl. big", "NCCL time", "NCCL-only"));
         for (const auto& rs : g.perRank)
-            o_ += strprintf("  %-24s %6u %6u %14s %14s %14s %14s\n", labelOf(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount,
+            page_.raw(strprintf("  %-24s %6u %6u %14s %14s %14s %14s\n", rankLabel(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount,
                             dur(rs.meanLatenessNs).c_str(), dur(rs.meanLatenessExclBigNs).c_str(), dur(rs.ncclKernelNs).c_str(),
-                            dur(rs.ncclOnlyNs).c_str());
+                            dur(rs.ncclOnlyNs).c_str()));
     }
 
     void bigEvents(const Group& g) {
-        o_ += "\n";
+        page_.raw("\n");
         const auto& big = g.answers.big;
         if (big.empty()) {
             line(strprintf("No big events (start skew > %s).", dur(a_.options.bigSkewNs).c_str()));
@@ -449,7 +445,7 @@ private:
         if (a_.unmatched.empty()) return;
         h2("Lanes not matched");
         for (const auto& u : a_.unmatched)
-            bullet(strprintf("%s: %u NCCL kernels: %s", labelOf(p_, u.rank).c_str(), u.kernels, u.reason.c_str()));
+            bullet(strprintf("%s: %u NCCL kernels: %s", rankLabel(p_, u.rank).c_str(), u.kernels, u.reason.c_str()));
     }
 
     void anomalies() {
@@ -461,7 +457,7 @@ private:
             const auto& it = an.items[i];
             const Collective& c = a_.collectives[it.collective];
             std::string rows;
-            for (auto [r, d] : it.rows) rows += (rows.empty() ? "" : ", ") + labelOf(p_, r) + " " + dur(d);
+            for (auto [r, d] : it.rows) rows += (rows.empty() ? "" : ", ") + rankLabel(p_, r) + " " + dur(d);
             std::string what = strprintf("G%d #%u %s%s", it.group, c.index, opName(c.op), c.step ? strprintf(" step %u", c.step).c_str() : "");
             bullet(strprintf("%s: %zu rows (%s)", link(what, c).c_str(), it.rows.size(), rows.c_str()));
         }
@@ -484,8 +480,8 @@ private:
 
     const Profile& p_;
     const Analysis& a_;
-    bool md_, links_;
-    std::string o_;
+    ReportPage page_;
+    bool links_;
 };
 
 std::string csvField(const std::string& s) {
@@ -519,13 +515,13 @@ std::string analysisCsv(const Profile& p, const Analysis& a) {
         const Collective& c = a.collectives[ci];
         const Group& g = a.groups[size_t(c.group)];
         const Answers& ans = g.answers;
-        const std::string verdictRank = ans.verdict == WhoVerdict::Rotating || ans.topRank < 0 ? "" : csvField(labelOf(p, ans.topRank));
+        const std::string verdictRank = ans.verdict == WhoVerdict::Rotating || ans.topRank < 0 ? "" : csvField(rankLabel(p, ans.topRank));
         for (const Member& m : members(p, a, c)) {
             const KernelLane& kl = p.ranks[size_t(m.rank)].lanes[size_t(m.lane)];
             o += strprintf("%d,%u,%s,%d,", c.group, c.index, opName(c.op), c.complete ? 1 : 0);
             o += c.step ? strprintf("%u,%" PRId64 ",", c.step, c.offsetInStepNs) : std::string(",,");
             o += strprintf("%d,%s,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%d,%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%d,%s,%u,", m.rank,
-                           csvField(labelOf(p, m.rank)).c_str(), kl.stream, m.startNs, m.endNs, m.endNs - m.startNs, m.latenessNs,
+                           csvField(rankLabel(p, m.rank)).c_str(), kl.stream, m.startNs, m.endNs, m.endNs - m.startNs, m.latenessNs,
                            int(m.slot) == c.lateSlot, int(m.slot) == c.earlySlot, c.startSkew(), c.endSkew(), c.excessNs, c.big ? 1 : 0,
                            causeName(c.cause), kl.correlationId[m.kernel]);
             o += csvField(p.strings.str(kl.name[m.kernel]));

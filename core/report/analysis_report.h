@@ -12,6 +12,8 @@
 
 namespace skew {
 
+class JsonWriter;
+
 std::string analysisJson(const Profile& p, const Analysis& a);
 // The same text, handed to `sink` in pieces of about 1 MB as it is written (the command line
 // streams it into its output: a big capture's report is never held whole).
@@ -23,6 +25,9 @@ struct MarkdownOptions {
 };
 std::string analysisMarkdown(const Profile& p, const Analysis& a, const MarkdownOptions& options = {});
 std::string analysisCsv(const Profile& p, const Analysis& a);
+
+// {"p50": .., "p90": .., "max": ..} under `key`: the analysis's and the comparison's percentiles.
+void percentilesJson(JsonWriter& w, const char* key, const Percentiles& q);
 
 // The link the viewer's findings use for collective K (1-based) of group G.
 std::string collectiveLink(const Collective& c);

@@ -2,8 +2,14 @@
 
 #include "analysis/answers.h"
 #include "report/format.h"
+#include "util/text.h"
 
 namespace skew {
+
+const std::string& rankLabel(const Profile& p, int rank) {
+    static const std::string none = "?";
+    return rank < 0 ? none : p.ranks[size_t(rank)].label;
+}
 
 std::string formatP(double p) {
     if (p < 1e-300) return "p < 1e-300";
@@ -13,7 +19,6 @@ std::string formatP(double p) {
 
 namespace {
 
-std::string labelOf(const Profile& p, int rank) { return rank < 0 ? std::string("?") : p.ranks[size_t(rank)].label; }
 
 std::string joinNumbers(const std::vector<uint32_t>& v) {
     std::string s;
@@ -22,7 +27,7 @@ std::string joinNumbers(const std::vector<uint32_t>& v) {
 }
 
 std::string mention(const Profile& p, const Analysis& a, const Collective& c) {
-    return strprintf("#%u %s: %s +%s", c.index, opName(c.op), labelOf(p, a.lateRank(c)).c_str(), formatDuration(c.latenessNs).c_str());
+    return strprintf("#%u %s: %s +%s", c.index, opName(c.op), rankLabel(p, a.lateRank(c)).c_str(), formatDuration(c.latenessNs).c_str());
 }
 
 // "a, b and c"
@@ -31,8 +36,6 @@ std::string joinAnd(const std::vector<std::string>& v) {
     for (size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
     return s;
 }
-
-std::string plural(uint64_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 // "3 cpu_launch, 29 gpu_dependency, 0 gpu_other, 1 unknown"
 std::string causeCounts(const std::array<uint32_t, kCauses>& n) {
@@ -50,7 +53,7 @@ public:
 
 private:
     std::string link(const std::string& text, const Collective& c) const { return link_ ? link_(text, c) : text; }
-    std::string label(int rank) const { return labelOf(p_, rank); }
+    std::string label(int rank) const { return rankLabel(p_, rank); }
 
     // 1. who arrived late: the big collectives, or the largest start skew when there is none
     std::string who() const {
@@ -128,7 +131,7 @@ private:
                                                                 formatDuration(bp.offsetMedianNs).c_str());
             }
             s = "Big events sit at recurring positions of the step: " + list + ".";
-        } else if (g_.stepsSource != "none") {
+        } else if (g_.stepsSource != StepSource::None) {
             s = "No position of the step holds big events in two steps or more.";
         }
         if (ans_.big.size() < 2) return s;

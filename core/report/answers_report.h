@@ -25,6 +25,9 @@ struct AnswerSentences {
 
 AnswerSentences answerSentences(const Profile& p, const Analysis& a, const Group& g, const CollectiveLink& link = {});
 
+// A rank's label; "?" for none (-1). The one every report names ranks by.
+const std::string& rankLabel(const Profile& p, int rank);
+
 // "p = 0.43", "p = 2.1e-09", "p < 1e-300"
 std::string formatP(double p);
 

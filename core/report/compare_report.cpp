@@ -4,10 +4,11 @@
 #include <cmath>
 #include <tuple>
 
-#include "model/loader.h"
 #include "report/analysis_report.h"
 #include "report/format.h"
+#include "report/page.h"
 #include "util/json.h"
+#include "util/paths.h"
 
 namespace skew {
 namespace {
@@ -31,12 +32,9 @@ std::string positionText(const PositionChange& pc) {
 }
 
 void deltaJson(JsonWriter& w, const GroupDelta& d) {
-    auto pct = [&](const char* k, const Percentiles& q) {
-        w.key(k).beginObject().field("p50", q.p50).field("p90", q.p90).field("max", q.max).endObject();
-    };
     w.key("delta").beginObject().field("collectives", d.collectives).field("complete", d.complete);
-    pct("start_skew_ns", d.startSkew);
-    pct("end_skew_ns", d.endSkew);
+    percentilesJson(w, "start_skew_ns", d.startSkew);
+    percentilesJson(w, "end_skew_ns", d.endSkew);
     w.field("cost_share", d.costShare).field("excess_ns", d.excessNs);
     w.key("big").beginObject().field("count", d.bigCount).field("excess_ns", d.bigExcessNs).endObject();
     w.key("per_rank").beginArray();
@@ -130,20 +128,18 @@ std::string causesText(const std::array<int64_t, kCauses>& x, const std::array<i
 }
 
 std::string page(const Side& a, const Side& b, const Comparison& c, bool md) {
-    std::string o;
-    auto h1 = [&](const std::string& s) { o += md ? "# " + s + "\n\n" : s + "\n" + std::string(s.size(), '=') + "\n\n"; };
-    auto h2 = [&](const std::string& s) { o += md ? "\n## " + s + "\n\n" : "\n" + s + "\n" + std::string(s.size(), '-') + "\n"; };
-    auto line = [&](const std::string& s) { o += (md ? "" : "  ") + s + (md ? "  \n" : "\n"); };
-    auto bullet = [&](const std::string& s) { o += (md ? "- " : "  - ") + s + "\n"; };
-    auto sub = [&](const std::string& s) { o += (md ? "  - " : "    - ") + s + "\n"; };
+    ReportPage o(md);
+    auto h1 = [&](const std::string& s) { o.h1(s); };
+    auto h2 = [&](const std::string& s) { o.h2(s); };
+    auto line = [&](const std::string& s) { o.line(s); };
+    auto bullet = [&](const std::string& s) { o.bullet(s); };
+    auto sub = [&](const std::string& s) { o.subBullet(s); };
     h1("Skewscope comparison: " + files(*a.profile) + " -> " + files(*b.profile));
     line("A (before): " + files(*a.profile) + "; B (after): " + files(*b.profile) + ". Differences are B minus A.");
     if (c.pairs.empty()) line(c.summary + ".");
     for (const auto& p : c.pairs) {
         const Group& ga = groupA(a, p);
-        std::string ops;
-        for (const auto& [op, n] : ga.ops) ops += (ops.empty() ? "" : ", ") + op;
-        h2(strprintf("A group %d -> B group %d (%s, %zu ranks)", p.a, p.b, ops.c_str(), ga.width()));
+        h2(strprintf("A group %d -> B group %d (%s, %zu ranks)", p.a, p.b, opList(ga, false).c_str(), ga.width()));
         line("Verdict: " + verdictLine(a, b, p) + ".");
         for (const auto& k : p.cautions) line("Caution: " + k + ".");
         const GroupDelta &va = p.valuesA, &vb = p.valuesB;
@@ -174,7 +170,7 @@ std::string page(const Side& a, const Side& b, const Comparison& c, bool md) {
         if (!c.advice.empty()) line((md ? "\n" : "") + c.advice + ".");
     }
     if (c.pairs.empty() && c.messages.empty()) line("Neither capture has matched collectives to compare.");
-    return o;
+    return o.take();
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     sc.subtitle = whyText(p, a, c);
     if (c.lateSlot >= 0) sc.cause = c.cause;
     for (size_t s = 0; s < g.width(); ++s) {
-        const GroupLane& gl = g.lanes[s];
+        const GroupSlot& gl = g.lanes[s];
         const Rank& r = p.ranks[size_t(gl.rank)];
         SceneRow row{gl.rank, r.label, 0, false, int(s) == c.lateSlot, int(s) == c.earlySlot};
         uint32_t k = a.slotKernel(c, s);
@@ -71,7 +71,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     }
     // the late arriver's CPU launch
     if (auto launch = lateLaunch(p, a, c)) {
-        const GroupLane& gl = g.lanes[size_t(c.lateSlot)];
+        const GroupSlot& gl = g.lanes[size_t(c.lateSlot)];
         uint32_t k = a.slotKernel(c, size_t(c.lateSlot));
         sc.launch.present = true;
         sc.launch.row = c.lateSlot;
@@ -88,7 +88,7 @@ CollectiveScene buildScene(const Profile& p, const Analysis& a, int ci) {
     GemmNames isGemm(p.strings);
     const double ctx0 = lo - 3 * span, ctx1 = hi + 3 * span;
     for (size_t s = 0; s < g.width(); ++s) {
-        const GroupLane& gl = g.lanes[s];
+        const GroupSlot& gl = g.lanes[s];
         const Rank& r = p.ranks[size_t(gl.rank)];
         for (size_t li = 0; li < r.lanes.size(); ++li) {
             const KernelLane& kl = r.lanes[li];

@@ -56,7 +56,7 @@ std::string groupOpNames(const Group& g, const std::string& separator) {
 std::string stepMapTitle(const StepMap& m, const Analysis& a) {
     if (m.empty()) return "Step map: no steps";
     const std::string src =
-        m.source == "nvtx" ? "NVTX step ranges" : "steps inferred from the op sequence of group " + std::to_string(m.groups[0]);
+        m.source == StepSource::Nvtx ? "NVTX step ranges" : "steps inferred from the op sequence of group " + std::to_string(m.groups[0]);
     std::string groups;
     for (int g : m.groups) groups += (groups.empty() ? "" : ", ") + std::to_string(g);
     return "Step map  \u00B7  " + std::to_string(m.steps) + " steps (" + src + ")  \u00B7  " + std::to_string(m.items.size()) +
@@ -66,7 +66,7 @@ std::string stepMapTitle(const StepMap& m, const Analysis& a) {
 
 std::string stepMapSideTitle(const StepMap& m, const std::string& side) {
     if (m.empty()) return side + ": no steps";
-    return side + "  \u00B7  " + std::to_string(m.steps) + " " + (m.source == "nvtx" ? "NVTX" : "inferred") + " steps  \u00B7  " +
+    return side + "  \u00B7  " + std::to_string(m.steps) + " " + (m.source == StepSource::Nvtx ? "NVTX" : "inferred") + " steps  \u00B7  " +
            std::to_string(m.big.size()) + " big events";
 }
 

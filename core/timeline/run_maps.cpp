@@ -56,7 +56,7 @@ std::vector<int64_t> stepStarts(const Analysis& a, int group) {
 int stepGroup(const Analysis& a) {
     int best = -1;
     for (size_t g = 0; g < a.groups.size(); ++g)
-        if (a.groups[g].stepsSource != "none" && a.groups[g].stepCount > 0 &&
+        if (a.groups[g].stepsSource != StepSource::None && a.groups[g].stepCount > 0 &&
             (best < 0 || a.groups[g].count > a.groups[size_t(best)].count))
             best = int(g);
     return best;
@@ -69,12 +69,12 @@ void fillStepMap(const Profile& p, const Analysis& a, StepMap& m);  // the rows 
 StepMap buildStepMap(const Profile& p, const Analysis& a, int preferredGroup) {
     StepMap m;
     for (size_t g = 0; g < a.groups.size(); ++g)
-        if (a.groups[g].stepsSource == "nvtx" && a.groups[g].stepCount > 0) m.groups.push_back(int(g));
+        if (a.groups[g].stepsSource == StepSource::Nvtx && a.groups[g].stepCount > 0) m.groups.push_back(int(g));
     if (!m.groups.empty()) {
-        m.source = "nvtx";
+        m.source = StepSource::Nvtx;
     } else {
         int g = preferredGroup;
-        if (g < 0 || size_t(g) >= a.groups.size() || a.groups[size_t(g)].stepsSource == "none" || a.groups[size_t(g)].stepCount == 0)
+        if (g < 0 || size_t(g) >= a.groups.size() || a.groups[size_t(g)].stepsSource == StepSource::None || a.groups[size_t(g)].stepCount == 0)
             g = stepGroup(a);
         if (g >= 0) {
             m.groups.push_back(g);
@@ -87,7 +87,7 @@ StepMap buildStepMap(const Profile& p, const Analysis& a, int preferredGroup) {
 
 StepMap buildGroupStepMap(const Profile& p, const Analysis& a, int group) {
     StepMap m;
-    if (group >= 0 && size_t(group) < a.groups.size() && a.groups[size_t(group)].stepsSource != "none" && a.groups[size_t(group)].stepCount > 0) {
+    if (group >= 0 && size_t(group) < a.groups.size() && a.groups[size_t(group)].stepsSource != StepSource::None && a.groups[size_t(group)].stepCount > 0) {
         m.groups.push_back(group);
         m.source = a.groups[size_t(group)].stepsSource;
     }

@@ -51,7 +51,7 @@ struct StepMap {
         uint32_t collective;
     };
     std::vector<int> groups;          // groups shown (all groups with NVTX steps share their rows)
-    std::string source = "none";      // nvtx | inferred | none
+    StepSource source = StepSource::None;
     uint32_t steps = 0;
     int64_t spanNs = 0;               // the longest step: max (offset + min start to max end)
     std::vector<Item> items;          // sorted by (step, offset)

@@ -96,22 +96,22 @@ TimelineIndex::TimelineIndex(const Profile& p, const Analysis& a) : p_(&p), a_(&
     ranks_.resize(p.ranks.size());
     groups_.resize(a.groups.size());
 
-    markGroupLanes(p, a);
+    markGroupSlots(p, a);
     sumLanes(p);
     orderLaunches(p);
     orderCollectives(a);
 }
 
-// Which lanes are group lanes, and where each slot misses a collective.
-void TimelineIndex::markGroupLanes(const Profile& p, const Analysis& a) {
+// Which lanes are a group's slots, and where each slot misses a collective.
+void TimelineIndex::markGroupSlots(const Profile& p, const Analysis& a) {
     for (size_t g = 0; g < a.groups.size(); ++g) {
         const Group& grp = a.groups[g];
         groups_[g].missing.resize(grp.width());
         for (size_t s = 0; s < grp.width(); ++s) {
-            const GroupLane& gl = grp.lanes[s];
+            const GroupSlot& gl = grp.lanes[s];
             RankInfo& ri = ranks_[size_t(gl.rank)];
             ri.lanes.resize(p.ranks[size_t(gl.rank)].lanes.size());
-            Lane& L = ri.lanes[size_t(gl.lane)];
+            LaneInfo& L = ri.lanes[size_t(gl.lane)];
             L.group = int(g);
             L.slot = int(s);
             for (uint32_t c = 0; c < grp.count; ++c)
@@ -143,7 +143,7 @@ void TimelineIndex::sumLanes(const Profile& p) {
         });
         for (size_t li = 0; li < rank.lanes.size(); ++li) {
             const KernelLane& lane = rank.lanes[li];
-            Lane& L = ri.lanes[li];
+            LaneInfo& L = ri.lanes[li];
             const size_t n = lane.size();
             L.hasNccl = lane.ncclKernels > 0;
             if (n) {
@@ -188,7 +188,7 @@ void TimelineIndex::orderLaunches(const Profile& p) {
     for (size_t r = 0; r < p.ranks.size(); ++r)
         for (size_t li = 0; li < p.ranks[r].lanes.size(); ++li) {
             const KernelLane& lane = p.ranks[r].lanes[li];
-            Lane& L = ranks_[r].lanes[li];
+            LaneInfo& L = ranks_[r].lanes[li];
             // contiguous: the launched kernels are one run of the lane, their calls in lane order
             bool contiguous = true;
             int64_t first = -1, last = -1;
@@ -227,9 +227,9 @@ void TimelineIndex::orderCollectives(const Analysis& a) {
 
 // ---- members ----------------------------------------------------------------------------------
 
-// Position of kernel k among its group lane's kernels (which are the non-missing cells of the
+// Position of kernel k among its group slot's kernels (which are the non-missing cells of the
 // slot's column, in order), turned into the collective's position; -1 when k is not a member.
-int64_t TimelineIndex::memberPos(const Lane& L, int, int, uint32_t k, uint32_t& hint) const {
+int64_t TimelineIndex::memberPos(const LaneInfo& L, uint32_t k, uint32_t& hint) const {
     if (L.group < 0) return -1;
     const Group& g = a_->groups[size_t(L.group)];
     if (L.identity) return int64_t(g.firstCollective) + int64_t(k);
@@ -250,24 +250,22 @@ int64_t TimelineIndex::memberPos(const Lane& L, int, int, uint32_t k, uint32_t& 
     return int64_t(g.firstCollective) + int64_t(c);
 }
 
-int64_t TimelineIndex::memberWait(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const {
-    int64_t c = memberPos(L, rank, lane, k, hint);
+int64_t TimelineIndex::memberWait(const LaneInfo& L, int rank, int lane, uint32_t k, uint32_t& hint) const {
+    int64_t c = memberPos(L, k, hint);
     if (c < 0) return -1;
     const KernelLane& l = kl(rank, lane);
     return memberWaitNs(a_->collectives[size_t(c)], l.start[k], l.end(k));
 }
 
 KernelClass TimelineIndex::kernelClass(int rank, int lane, uint32_t k) const {
-    const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
     KernelClass w = nameWork(kl(rank, lane).name[k]);
     if (w == KernelClass::OtherNccl && collectiveOf(rank, lane, k) >= 0) return KernelClass::NcclTransfer;
-    (void)L;
     return w;
 }
 
 int64_t TimelineIndex::collectiveOf(int rank, int lane, uint32_t k) const {
     uint32_t hint = 0;
-    return memberPos(ranks_[size_t(rank)].lanes[size_t(lane)], rank, lane, k, hint);
+    return memberPos(ranks_[size_t(rank)].lanes[size_t(lane)], k, hint);
 }
 
 int64_t TimelineIndex::waitNs(int rank, int lane, uint32_t k) const {
@@ -281,7 +279,7 @@ struct TimelineIndex::Eval {
     const TimelineIndex& ix;
     int rank, lane;
     const KernelLane& kl;
-    const Lane& L;
+    const LaneInfo& L;
     const int64_t* st;
     const uint8_t* work;
     const Collective* members = nullptr;  // identity lanes: the k-th kernel's collective is members[k]
@@ -385,7 +383,7 @@ struct TimelineIndex::Eval {
 void TimelineIndex::columns(int rank, int lane, const PixelMap& m, ColumnSum* out, bool accumulate) const {
     if (!accumulate) std::fill(out, out + std::max(0, m.width), ColumnSum{});
     const KernelLane& l = kl(rank, lane);
-    const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
+    const LaneInfo& L = ranks_[size_t(rank)].lanes[size_t(lane)];
     const size_t n = l.size();
     if (!n || m.width <= 0) return;
     const int64_t maxEnd = L.maxEnd;
@@ -487,7 +485,7 @@ int64_t TimelineIndex::kernelAt(int rank, int lane, double t, double slackNs) co
 // ---- launches ---------------------------------------------------------------------------------
 
 std::pair<uint32_t, uint32_t> TimelineIndex::launchRange(int rank, int lane, double a, double b) const {
-    const Lane& L = ranks_[size_t(rank)].lanes[size_t(lane)];
+    const LaneInfo& L = ranks_[size_t(rank)].lanes[size_t(lane)];
     const KernelLane& l = kl(rank, lane);
     const double from = a - double(L.maxLaunchDur);
     auto startAt = [&](size_t o) { return double(l.launchStart(launchKernel(L, uint32_t(o)))); };
@@ -510,7 +508,7 @@ void TimelineIndex::launchColumns(int rank, const PixelMap& m, uint32_t* all, ui
     std::fill(nccl, nccl + m.width, 0u);
     const auto& lanes = ranks_[size_t(rank)].lanes;
     for (size_t li = 0; li < lanes.size(); ++li) {
-        const Lane& L = lanes[li];
+        const LaneInfo& L = lanes[li];
         const KernelLane& l = kl(rank, int(li));
         const size_t n = L.launches;
         if (!n) continue;
@@ -548,11 +546,11 @@ std::pair<uint32_t, uint32_t> TimelineIndex::collectivesIn(int group, double a, 
 TimelineIndex::Bytes TimelineIndex::bytes() const {
     Bytes b;
     for (const RankInfo& r : ranks_) {
-        for (const Lane& L : r.lanes) {
+        for (const LaneInfo& L : r.lanes) {
             b.blocks += L.sums.capacity() * sizeof(int64_t);
         }
-        b.blocks += r.lanes.capacity() * sizeof(Lane) + r.laneOrder.capacity() * sizeof(int);
-        for (const Lane& L : r.lanes) b.launches += L.launchOrder.capacity() * sizeof(uint32_t);
+        b.blocks += r.lanes.capacity() * sizeof(LaneInfo) + r.laneOrder.capacity() * sizeof(int);
+        for (const LaneInfo& L : r.lanes) b.launches += L.launchOrder.capacity() * sizeof(uint32_t);
     }
     for (const GroupInfo& g : groups_) {
         b.collectives += g.byStart.capacity() * sizeof(uint32_t);

@@ -120,8 +120,10 @@ public:
     Bytes bytes() const;
 
 private:
-    struct Lane {
-        int group = -1, slot = -1;          // the group lane this stream is, if any
+    // What the index keeps per lane (a rank's kernels on one stream): class-time prefix sums, the
+    // launch order, and the group slot the lane is, if any.
+    struct LaneInfo {
+        int group = -1, slot = -1;          // the group slot this stream is, if any
         bool endsSorted = true;
         bool hasNccl = false;
         bool identity = false;              // every kernel is a member, k-th kernel in the k-th collective
@@ -137,7 +139,7 @@ private:
     struct RankInfo {
         int process = 0;
         std::vector<int> laneOrder;
-        std::vector<Lane> lanes;
+        std::vector<LaneInfo> lanes;
     };
     struct GroupInfo {
         std::vector<uint32_t> byStart;           // collective indices by minStart
@@ -147,16 +149,16 @@ private:
     struct Eval;  // F(t) evaluation state of one sweep
 
     // the constructor's steps
-    void markGroupLanes(const Profile& p, const Analysis& a);
+    void markGroupSlots(const Profile& p, const Analysis& a);
     void sumLanes(const Profile& p);
     void orderLaunches(const Profile& p);
     void orderCollectives(const Analysis& a);
 
     const KernelLane& kl(int rank, int lane) const { return p_->ranks[size_t(rank)].lanes[size_t(lane)]; }
     KernelClass nameWork(StrId name) const { return name < nameWork_.size() ? KernelClass(nameWork_[name]) : KernelClass::Other; }
-    int64_t memberPos(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
-    int64_t memberWait(const Lane& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
-    static uint32_t launchKernel(const Lane& L, uint32_t order) { return L.launchOrder.empty() ? L.launchFirst + order : L.launchOrder[order]; }
+    int64_t memberPos(const LaneInfo& L, uint32_t k, uint32_t& hint) const;
+    int64_t memberWait(const LaneInfo& L, int rank, int lane, uint32_t k, uint32_t& hint) const;
+    static uint32_t launchKernel(const LaneInfo& L, uint32_t order) { return L.launchOrder.empty() ? L.launchFirst + order : L.launchOrder[order]; }
     std::pair<uint32_t, uint32_t> launchRange(int rank, int lane, double a, double b) const;  // order positions
 
     const Profile* p_ = nullptr;

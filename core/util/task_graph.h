@@ -9,8 +9,11 @@
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "util/thread_pool.h"
 
 namespace skew {
 
@@ -21,11 +24,13 @@ public:
     Id add(std::string name, std::function<void()> fn, const std::vector<Id>& deps = {}, int priority = 0);
     size_t size() const { return tasks_.size(); }
 
-    // Runs every task on up to `threads` threads. `cancel` is shared with the tasks (they poll it
-    // and throw Cancelled); it is set when a task fails or `poll` returns false. `poll` runs on the
-    // calling thread about every 30 ms while tasks run. Rethrows the failure of the first task (in
-    // the order added) that failed with something other than Cancelled, else Cancelled.
-    void run(size_t threads, std::atomic<bool>& cancel, const std::function<bool()>& poll);
+    // Runs every task on up to `threads` threads of `pool`. `cancel` is shared with the tasks (they
+    // poll it and throw Cancelled); it is set when a task fails or `poll` returns false. `poll` runs
+    // on the calling thread about every 30 ms while tasks run; when the pool has no thread (none
+    // could be started), the calling thread runs the tasks itself, polling between them. Rethrows
+    // the failure of the first task (in the order added) that failed with something other than
+    // Cancelled, else Cancelled.
+    void run(size_t threads, std::atomic<bool>& cancel, const std::function<bool()>& poll, ThreadPool& pool = ThreadPool::shared());
 
 private:
     struct Task {
@@ -36,6 +41,7 @@ private:
         int priority = 0;
         std::exception_ptr error;
     };
+    struct Run;  // one run's schedule, shared with the pool threads that help
     std::vector<Task> tasks_;
 };
 

@@ -426,7 +426,7 @@ TEST(CompareView, NavigateMenuActsOnTheCompareView) {
     // L: the late arriver's details of the side selected, as the single view's Details give them
     const skew::Collective& sel = c.a->analysis.collectives[size_t(v->selectedA())];
     ASSERT_GE(sel.lateSlot, 0);
-    const skew::GroupLane& gl = c.a->analysis.groups[size_t(sel.group)].lanes[size_t(sel.lateSlot)];
+    const skew::GroupSlot& gl = c.a->analysis.groups[size_t(sel.group)].lanes[size_t(sel.lateSlot)];
     const std::string want = kernelDetails(c.a->profile, c.a->analysis, v->selectedA(), gl.rank, gl.lane,
                                            c.a->analysis.slotKernel(sel, size_t(sel.lateSlot)), &c.a->nvtx);
     action("Show &Late Arriver")->trigger();
@@ -434,7 +434,7 @@ TEST(CompareView, NavigateMenuActsOnTheCompareView) {
     EXPECT_NE(want.find("Late arriver"), std::string::npos) << want;
     // a click on a bar of B's view: B's details; a new selection clears them
     const skew::Collective& cb = c.b->analysis.collectives[size_t(v->selectedB())];
-    const skew::GroupLane& gb = c.b->analysis.groups[size_t(cb.group)].lanes[0];
+    const skew::GroupSlot& gb = c.b->analysis.groups[size_t(cb.group)].lanes[0];
     const uint32_t kb = c.b->analysis.slotKernel(cb, 0);
     emit v->collectiveB()->barClicked(gb.rank, gb.lane, kb);
     EXPECT_EQ(v->detailsText().toStdString(),
@@ -616,7 +616,7 @@ TEST(CompareView, OpensOnTheWorstCollectiveThatHasAPair) {
     ASSERT_TRUE(paired);
     EXPECT_FALSE(paired->text(0).contains("no pair"));
     // and core's choice is the same on both sides of the pair
-    EXPECT_EQ(skew::worstPairedCollective(c->sideA(), c->sideB(), c->comparison.pairs[0], true), v->selectedA());
+    EXPECT_EQ(skew::CollectivePairing(c->sideA(), c->sideB(), c->comparison.pairs[0], true).worst(), v->selectedA());
     // the generated pair: A's worst (a planted 30 ms event) has its pair in B at the same step and position
     auto g = load(before().path, after().path);
     auto gv = shownAt(g, {1600, 900});

@@ -25,7 +25,7 @@ namespace {
 std::vector<KernelClass> bruteColumns(const skew::Profile& p, const skew::Analysis& a, const CollectiveScene& sc, int row,
                                     const PixelColumns& cols) {
     const skew::Collective& c = a.collectives[size_t(sc.collective)];
-    const skew::GroupLane& gl = a.groups[size_t(c.group)].lanes[size_t(row)];
+    const skew::GroupSlot& gl = a.groups[size_t(c.group)].lanes[size_t(row)];
     const skew::Rank& r = p.ranks[size_t(gl.rank)];
     std::vector<double> gemm(size_t(cols.count)), nccl(size_t(cols.count)), other(size_t(cols.count));
     double span = std::max(sc.endX, 1000.0);  // the scene holds kernels up to 3 spans of the collective each side

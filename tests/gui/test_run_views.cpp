@@ -153,7 +153,7 @@ TEST(RunViews, LateArriversVisibleAtFullZoomOutOfALargeExport) {
         ASSERT_GE(ci, 0);
         const skew::Collective& c = s->analysis.collectives[size_t(ci)];
         ASSERT_TRUE(c.big);
-        const skew::GroupLane& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+        const skew::GroupSlot& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
         EXPECT_EQ(s->profile.ranks[size_t(gl.rank)].label, g.result.rankLabels[size_t(tl.planted.rank)]);
         // the marker sits on the late rank's NCCL row at the late start, in the big-event colour
         const QRect rr = v.rowRect(v.rowOf(gl.rank, gl.lane));
@@ -502,7 +502,7 @@ TEST(RunViews, SelectionSyncsBetweenTableTimelineStepMapAndHeatmap) {
     w.viewTabs()->setCurrentWidget(w.timeline());
     TimelineView* tl = w.timeline();
     tl->setRange(double(col1.minStart) - 5e6, double(col1.maxEnd) + 5e6);
-    const skew::GroupLane& gl1 = a.groups[0].lanes[size_t(col1.lateSlot)];
+    const skew::GroupSlot& gl1 = a.groups[0].lanes[size_t(col1.lateSlot)];
     const uint32_t k1 = a.slotKernel(col1, size_t(col1.lateSlot));
     const auto& kl1 = w.session()->profile.ranks[size_t(gl1.rank)].lanes[size_t(gl1.lane)];
     QPoint p1(int(tl->xAtTime((double(kl1.start[k1]) + double(kl1.end(k1))) / 2)), tl->rowRect(tl->rowOf(gl1.rank, gl1.lane)).center().y() + 2);
@@ -838,7 +838,7 @@ TEST(RunViews, StepMapWithoutStepsOffersTheStepPattern) {
     s->files = {demo().path};
     s->profile = skew::loadProfile({demo().path});
     s->analysis = skew::analyze(s->profile, o);
-    for (auto& g : s->analysis.groups) g.stepsSource = "none", g.stepCount = 0;
+    for (auto& g : s->analysis.groups) g.stepsSource = skew::StepSource::None, g.stepCount = 0;
     for (auto& c : s->analysis.collectives) c.step = 0;
     indexSession(*s);
     StepMapView v;

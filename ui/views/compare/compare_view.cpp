@@ -402,7 +402,7 @@ bool CompareView::showLateArriver() {
     const skew::Analysis& a = (sideB ? *c_->b : *c_->a).analysis;
     const skew::Collective& c = a.collectives[size_t(sel)];
     if (c.lateSlot < 0) return false;
-    const skew::GroupLane& gl = a.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+    const skew::GroupSlot& gl = a.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
     showDetails(sideB, gl.rank, gl.lane, a.slotKernel(c, size_t(c.lateSlot)));
     return true;
 }

@@ -84,7 +84,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent) {
         emit collectiveClicked(c);
         const Collective& col = s_->analysis.collectives[size_t(c)];
         uint32_t k = s_->analysis.slotKernel(col, size_t(s));
-        const GroupLane& gl = s_->analysis.groups[size_t(col.group)].lanes[size_t(s)];
+        const GroupSlot& gl = s_->analysis.groups[size_t(col.group)].lanes[size_t(s)];
         if (k != skew::kMissing) emit kernelClicked(gl.rank, gl.lane, k);
     });
     setSession(nullptr);

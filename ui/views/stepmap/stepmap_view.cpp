@@ -99,9 +99,9 @@ void StepMapView::resetZoom() {
 void StepMapView::setSelectedCollective(int c) {
     selected_ = (s_ && c >= 0 && size_t(c) < s_->analysis.collectives.size()) ? c : -1;
     // inferred steps number each group apart: show the selected collective's group when it has steps
-    if (selected_ >= 0 && map_.source == "inferred" && side_.isEmpty()) {
+    if (selected_ >= 0 && map_.source == skew::StepSource::Inferred && side_.isEmpty()) {
         const int g = s_->analysis.collectives[size_t(selected_)].group;
-        if (g != map_.groups[0] && s_->analysis.groups[size_t(g)].stepsSource == "inferred") rebuild(g);
+        if (g != map_.groups[0] && s_->analysis.groups[size_t(g)].stepsSource == skew::StepSource::Inferred) rebuild(g);
     }
     replot();
 }

@@ -12,7 +12,7 @@ namespace skewui {
 
 int laneOfSlot(const Analysis& a, int collective, int slot, int& rank) {
     const Collective& c = a.collectives[size_t(collective)];
-    const GroupLane& gl = a.groups[size_t(c.group)].lanes[size_t(slot)];
+    const GroupSlot& gl = a.groups[size_t(c.group)].lanes[size_t(slot)];
     rank = gl.rank;
     return gl.lane;
 }

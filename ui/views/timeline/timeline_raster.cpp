@@ -118,7 +118,7 @@ void BodyRaster::prepareBand() {
     if (xb - xa < 3 * f_.dpr) xa = (xa + xb) / 2 - 1.5 * f_.dpr, xb = xa + 3 * f_.dpr;
     bandX0_ = std::clamp(int(std::floor(xa)), 0, W_);
     bandX1_ = std::clamp(int(std::ceil(xb)), 0, W_);
-    for (const GroupLane& gl : f_.session->analysis.groups[size_t(c.group)].lanes) inBand_[size_t(gl.rank)] = 1;
+    for (const GroupSlot& gl : f_.session->analysis.groups[size_t(c.group)].lanes) inBand_[size_t(gl.rank)] = 1;
 }
 
 void BodyRaster::background(int y0, int y1, bool band) const {
