@@ -114,9 +114,9 @@ JsonWriter& JsonWriter::value(double v) {
         out_ += "null";
         return *this;
     }
+    // %.6g as the C locale writes it, whatever the process's locale (a decimal comma is not JSON)
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    out_ += buf;
+    out_.append(buf, size_t(std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6).ptr - buf));
     return *this;
 }
 
