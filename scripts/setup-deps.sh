@@ -3,7 +3,7 @@
 # locale the suite also runs under (scripts/test-locale.sh: numbers must not follow the locale).
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6svg6-dev libqcustomplot-dev
-      libsqlite3-dev sqlite3 libre2-dev libgtest-dev locales xvfb xauth)
+      libsqlite3-dev sqlite3 libre2-dev libgtest-dev nlohmann-json3-dev locales xvfb xauth)
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 missing=()

@@ -17,6 +17,7 @@
 #include "analysis/clocks.h"
 #include "analysis/steps.h"
 #include "analysis/why.h"
+#include "json_value.h"
 #include "model/lane_index.h"
 #include "model/nvtx_index.h"
 #include "nsys/export_reader.h"
@@ -213,6 +214,16 @@ TEST(Report, ArrayItemsInParallelRunsAreTheSameText) {
                 }
         }
     }
+}
+
+// The tests read JSON strictly: what a lenient reader let through (raw control characters, bytes
+// that are not UTF-8, a \u escape taken as one byte, trailing text) is an error.
+TEST(Report, TestsReadJsonStrictly) {
+    EXPECT_EQ(testjson::parse("{\"a\": \"\\u00e9\\ud83d\\ude00\"}")["a"].str, "\xC3\xA9\xF0\x9F\x98\x80");
+    EXPECT_EQ(testjson::parse("[1, 18446744073709551615, -2.5e3]")[1].raw, "18446744073709551615");
+    EXPECT_EQ(testjson::parse("[1, 18446744073709551615, -2.5e3]")[2].raw, "-2.5e3");
+    for (const char* bad : {"\"a\x01" "b\"", "\"a\xFF" "b\"", "\"\xC0\xAF\"", "\"\\ud800\"", "[1,]", "{} x", "[0,545]x", "01"})
+        EXPECT_THROW(testjson::parse(bad), std::runtime_error) << bad;
 }
 
 TEST(Why, CausesAndLatenessSplit) {
