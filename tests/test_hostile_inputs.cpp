@@ -1,9 +1,9 @@
 // The hostile-input corpus: broken files made at test time from a real export (truncated,
 // tables and columns missing, wrong types, NULLs, inverted and extreme times, dangling and huge
-// ids, huge device ids, long NVTX texts, WAL mode, hot journal, locked, directory, FIFO, symlink
-// loop, 0 bytes). `info`, `analyze --format json` and `render` run on each: no crash, no hang,
-// exit 0/1/3 with one clear line, input bytes unchanged, nothing left beside the input, and the
-// bad values warned about.
+// ids, huge device ids, long NVTX texts, names and texts that are not UTF-8, WAL mode, hot journal,
+// locked, directory, FIFO, symlink loop, 0 bytes). `info`, `analyze --format json` and `render` run
+// on each: no crash, no hang, exit 0/1/3 with one clear line, input bytes unchanged, nothing left
+// beside the input, the bad values warned about, and the JSON strict JSON.
 
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
@@ -77,6 +77,7 @@ struct Case {
     std::set<int> exits;        // allowed exit codes of info and analyze
     std::string message;        // part of the one error line (exit != 0) or of a warning (exit 0)
     bool skipsRender = false;   // no render run (e.g. two inputs)
+    std::string memberName{};   // a kernel name the JSON's collectives must carry, as UTF-8
 };
 
 std::string trunc(const std::string& dir, double fraction) {
@@ -200,6 +201,21 @@ std::vector<Case> cases() {
              return p;
          },
          {0}, ""},
+        // kernel and thread names with bytes that are not UTF-8 and a control character, NVTX texts
+        // with a surrogate, a step range above U+10FFFF: each ill-formed part becomes one U+FFFD
+        {"invalid_utf8_names_and_texts",
+         [](auto d) {
+             auto p = copyOfReal(d);
+             std::string tid = "(SELECT globalTid FROM NVTX_EVENTS LIMIT 1)";
+             sql(p, "UPDATE StringIds SET value = CAST(value || x'ff' || 'A' || x'e282' || 'B' || x'01' || x'c0af' AS TEXT) WHERE id IN "
+                    "(SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL UNION SELECT nameId FROM ThreadNames);"
+                    "UPDATE NVTX_EVENTS SET text = CAST(coalesce(text, '') || x'eda080' AS TEXT) WHERE rowid % 2 = 0;"
+                    "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid) VALUES (60100000000, 60200000000, 59, "
+                    "CAST('step 1 ' || x'f4908080' AS TEXT), " + tid + ");");
+             return p;
+         },
+         {0}, "", false,
+         "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<(unsigned long)4096>)\xEF\xBF\xBD" "A\xEF\xBF\xBD" "B\x01\xEF\xBF\xBD\xEF\xBF\xBD"},
         {"duplicate_launch_rows",
          [](auto d) {
              auto p = copyOfReal(d);
@@ -321,6 +337,16 @@ TEST_P(Hostile, NoCrashNoHangOneLineInputUnchanged) {
     // the warnings reach the JSON too
     if (c.exits.count(0) && !c.message.empty() && fs::exists(out + "/a.json")) {
         EXPECT_NE(slurp(out + "/a.json").find(c.message), std::string::npos) << "the JSON warnings lack: " << c.message;
+    }
+    if (fs::exists(out + "/a.json")) {
+        testjson::Value json;
+        ASSERT_NO_THROW(json = testjson::parse(slurp(out + "/a.json"))) << "analyze wrote JSON that is not strict JSON";
+        if (!c.memberName.empty()) {
+            size_t carried = 0;
+            for (const auto& col : json["collectives"].arr)
+                for (const auto& m : col["members"].arr) carried += m["name"].str == c.memberName;
+            EXPECT_GT(carried, 0u) << "no member named " << c.memberName;
+        }
     }
     EXPECT_EQ(snapshot(in), before) << "the input or its folder changed";
     fs::remove_all(dir);

@@ -226,6 +226,33 @@ TEST(Report, TestsReadJsonStrictly) {
         EXPECT_THROW(testjson::parse(bad), std::runtime_error) << bad;
 }
 
+// Kernel names and NVTX texts are bytes from the export: the JSON carries them as UTF-8, each
+// maximal subpart of an ill-formed sequence replaced by one U+FFFD, control characters escaped.
+TEST(Report, JsonStringsAreUtf8WithEachIllFormedSequenceReplaced) {
+    const std::string R = "\xEF\xBF\xBD";  // U+FFFD
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"ok \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", "ok \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"},  // kept byte for byte
+        {"a\xFF" "b", "a" + R + "b"},
+        {"\xE2\x82x", R + "x"},                       // a sequence cut short: one replacement
+        {"\xF0\x9F\x98", R},                          // ... also at the end
+        {"\xC0\xAF", R + R},                          // an overlong '/'
+        {"\xED\xA0\x80", R + R + R},                  // a surrogate
+        {"\xF4\x90\x80\x80", R + R + R + R},          // above U+10FFFF
+        {"\x80\xBF", R + R},                          // continuation bytes alone
+        {"\xF8\x88\x80\x80\x80", R + R + R + R + R},  // five-byte forms are not UTF-8
+    };
+    for (const auto& [in, text] : cases) {
+        std::string json;
+        skew::JsonWriter::escape(json, in);
+        EXPECT_EQ(json, "\"" + text + "\"");
+        EXPECT_EQ(testjson::parse(json).str, text);
+    }
+    std::string json;
+    skew::JsonWriter::escape(json, std::string("q\"b\\n\n\r\t\x01\x1f\x7f", 11) + std::string(1, '\0'));
+    EXPECT_EQ(json, "\"q\\\"b\\\\n\\n\\r\\t\\u0001\\u001f\x7f\\u0000\"");
+    EXPECT_EQ(testjson::parse(json).str, std::string("q\"b\\n\n\r\t\x01\x1f\x7f", 11) + std::string(1, '\0'));
+}
+
 TEST(Why, CausesAndLatenessSplit) {
     const int64_t late = 4 * kMs, s = T + late;
     // no launch row: unknown, all lateness counted on the GPU
