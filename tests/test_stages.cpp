@@ -253,6 +253,24 @@ TEST(Report, JsonStringsAreUtf8WithEachIllFormedSequenceReplaced) {
     EXPECT_EQ(testjson::parse(json).str, std::string("q\"b\\n\n\r\t\x01\x1f\x7f", 11) + std::string(1, '\0'));
 }
 
+// A CSV field with a line break is quoted, a carriage return too (RFC 4180): else a name holding
+// "\r" splits its row for readers that end lines at CR.
+TEST(Report, CsvQuotesFieldsWithALineBreak) {
+    for (const std::string& name : {AG + "\rtail", AG + "\ntail", AG + ",tail", AG + "\"tail"}) {
+        ProfileBuilder b;
+        b.rank(0);
+        b.rank(1);
+        b.kernel(0, 56, T, T + 3 * kMs, name, 1).kernel(1, 56, T + 2 * kMs, T + 3 * kMs, name, 1);
+        skew::Profile p = b.build();
+        const std::string csv = skew::analysisCsv(p, skew::analyze(p));
+        std::string quoted = "\"";
+        for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+        quoted += "\"";
+        EXPECT_THAT(csv, HasSubstr("," + quoted + ",")) << name;
+        EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3 + (name.find('\n') != std::string::npos ? 2 : 0)) << name;
+    }
+}
+
 TEST(Why, CausesAndLatenessSplit) {
     const int64_t late = 4 * kMs, s = T + late;
     // no launch row: unknown, all lateness counted on the GPU
