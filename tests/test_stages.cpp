@@ -298,6 +298,31 @@ TEST(Why, CausesAndLatenessSplit) {
     EXPECT_EQ(only(half).cause, skew::Cause::CpuLaunch);
 }
 
+// A cause says why the late arriver was late: when every member starts at once nobody was late,
+// so the cause is unknown even with a launch row (a launch row and lateness: decided as above),
+// and the advice does not count it among the late arrivers without a launch row.
+TEST(Why, NobodyLateHasNoCause) {
+    auto withLaunches = [](int64_t late) {
+        ProfileBuilder b;
+        b.rank(0);
+        b.rank(1);
+        b.kernel(0, 56, T, T + late + 100 * kUs, AG, 1).launch(0, 1, T - 60 * kUs, T - 50 * kUs);
+        b.kernel(1, 56, T + late, T + late + 100 * kUs, AG, 1).launch(1, 1, T - 30 * kUs, T - 10 * kUs);
+        skew::Profile p = b.build();
+        p.inputs[0].runtimeRows = 2;  // the launch rows, as the loader counts them
+        Analysis a = skew::analyze(p);
+        for (const auto& advice : a.advice) EXPECT_NE(advice.id, "no_launch_rows") << advice.evidence;
+        return a;
+    };
+    const Analysis together = withLaunches(0);
+    EXPECT_EQ(only(together).latenessNs, 0);
+    EXPECT_TRUE(only(together).launched);
+    EXPECT_EQ(only(together).cause, skew::Cause::Unknown);
+    const Analysis oneNs = withLaunches(1);
+    EXPECT_EQ(only(oneNs).latenessNs, 1);
+    EXPECT_EQ(only(oneNs).cause, skew::Cause::GpuOther);  // launched 10 us before the first arrival
+}
+
 TEST(Why, StreamWaitsInTheirWindowOnTheirStream) {
     const int64_t late = 2 * kMs, s = T + late;
     skew::Profile p;
