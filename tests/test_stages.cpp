@@ -802,6 +802,55 @@ TEST(Alignment, MissingKernelMakesAPartialCollectiveNamedAsMismatch) {
 }
 
 // Per-collective numbers on exact inputs: skews, excess, big, late and early arriver.
+// The match tolerance of a lane is min(max(100 us, 8 x MAD + 50 us), 45% of the reference's median
+// end spacing): with collectives 4e17 ns apart (a hand-built profile, beyond the loader's bounds)
+// 45% of the spacing is computed without overflow, so a kernel 70 us off its rank's offset still
+// matches (overflowed, the tolerance fell to 50 us and the collective split in two).
+TEST(Alignment, ToleranceOfWidelySpacedCollectivesDoesNotOverflow) {
+    const int64_t spacing = 400'000'000'000'000'000, first = -1'600'000'000'000'000'000;
+    ProfileBuilder b;
+    b.rank(0);
+    b.rank(1);
+    for (int c = 0; c < 8; ++c) {
+        const int64_t end = first + c * spacing;
+        const int64_t off = 1 * kMs + (c == 3 ? 70 * kUs : 0);
+        b.kernel(0, 56, end - 100 * kUs, end, AG);
+        b.kernel(1, 56, end + off - 100 * kUs, end + off, AG);
+    }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    EXPECT_EQ(a.groups[0].count, 8u);
+    EXPECT_EQ(a.groups[0].complete, 8u);
+    EXPECT_EQ(a.groups[0].validation.sequenceMismatches, 0u);
+}
+
+// The other bound, 8 x MAD + 50 us, with a MAD past int64 / 8: three clusters of three collectives
+// (1 ms apart, clusters 2e18 ns apart), the second rank's clusters off by -1.2e18, 0 and +1.2e18 ns.
+// The middle cluster lines up; its middle kernel, 200 us off, is within 45% of the median spacing
+// (450 us) and must match (overflowed, the bound fell to 100 us and it did not).
+TEST(Alignment, ToleranceWithAHugeSpreadOfOffsetsDoesNotOverflow) {
+    const int64_t cluster = 2'000'000'000'000'000'000, spread = 1'200'000'000'000'000'000;
+    ProfileBuilder b;
+    b.rank(0);
+    b.rank(1);
+    for (int c = 0; c < 3; ++c)
+        for (int k = 0; k < 3; ++k) {
+            const int64_t end = (c - 1) * cluster + k * kMs;
+            const int64_t off = (c - 1) * spread + (c == 1 && k == 1 ? 200 * kUs : 0);
+            b.kernel(0, 56, end - 100 * kUs, end, AG);
+            b.kernel(1, 56, end + off - 100 * kUs, end + off, AG);
+        }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    int64_t middle = -1;  // the collective of rank 0's fifth kernel
+    for (size_t c = 0; c < a.collectives.size(); ++c)
+        if (a.collectives[c].minStart <= 1 * kMs - 100 * kUs && a.collectives[c].maxEnd >= 1 * kMs) middle = int64_t(c);
+    ASSERT_GE(middle, 0);
+    EXPECT_TRUE(a.collectives[size_t(middle)].complete);
+}
+
 TEST(Collectives, SkewsExcessAndBigFromTheMembers) {
     ProfileBuilder b;
     for (int r = 0; r < 3; ++r) b.rank(r);
