@@ -38,6 +38,7 @@
 
 #include <random>
 
+#include "gui_entry.h"
 #include "views/heatmap/heatmap_view.h"
 #include "common/palette.h"
 #include "session.h"
@@ -219,6 +220,7 @@ std::pair<double, double> timeMs(int n, F f, bool cpu = false) {
 void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, const std::string& file) {
     if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QApplication app(argc, argv);
+    skewui::keepCNumbersAndMessages();  // the figures read the same under any locale
     auto s = std::make_shared<skewui::Session>();
     s->files = {file};
     s->profile = std::move(p);

@@ -1,9 +1,11 @@
 #pragma once
-// A tiny JSON reader for tests: enough to check what the CLI prints.
+// JSON for tests, read strictly by nlohmann::json (RFC 8259: well-formed UTF-8, control characters
+// escaped, \u escapes and surrogate pairs decoded, nothing after the document): what the CLI and the
+// viewer write must parse here. The values keep their keys in document order and each number's text.
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <map>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,97 +37,86 @@ struct Value {
     bool isNull() const { return type == Null; }
 };
 
-class Parser {
+// nlohmann's SAX events built into Values: unlike nlohmann::json itself it keeps duplicate keys,
+// key order and the text of every number.
+class Builder : public nlohmann::json_sax<nlohmann::json> {
 public:
-    explicit Parser(const std::string& s) : s_(s) {}
-    Value parse() {
-        Value v = value();
-        ws();
-        if (i_ != s_.size()) throw std::runtime_error("trailing data");
-        return v;
+    Value root;
+
+    bool null() override { return add(Value{}); }
+    bool boolean(bool v) override {
+        Value x;
+        x.type = Value::Bool;
+        x.b = v;
+        return add(std::move(x));
+    }
+    bool number_integer(number_integer_t v) override { return number(double(v), std::to_string(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return number(double(v), std::to_string(v)); }
+    bool number_float(number_float_t v, const string_t& text) override { return number(v, text); }
+    bool string(string_t& v) override {
+        Value x;
+        x.type = Value::String;
+        x.str = v;
+        return add(std::move(x));
+    }
+    bool binary(binary_t&) override { throw std::runtime_error("binary value in JSON text"); }
+    bool start_object(std::size_t) override { return open(Value::Object); }
+    bool key(string_t& k) override {
+        key_ = k;
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(Value::Array); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+        throw std::runtime_error(e.what());
     }
 
 private:
-    void ws() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
+    bool number(double v, const std::string& text) {
+        Value x;
+        x.type = Value::Number;
+        x.num = v;
+        x.raw = text;
+        return add(std::move(x));
     }
-    char peek() {
-        ws();
-        if (i_ >= s_.size()) throw std::runtime_error("unexpected end");
-        return s_[i_];
-    }
-    void expect(char c) {
-        if (peek() != c) throw std::runtime_error(std::string("expected ") + c + " at " + std::to_string(i_));
-        ++i_;
-    }
-    std::string string() {
-        expect('"');
-        std::string out;
-        while (i_ < s_.size() && s_[i_] != '"') {
-            char c = s_[i_++];
-            if (c == '\\') {
-                char e = s_[i_++];
-                switch (e) {
-                case 'n': out += '\n'; break;
-                case 't': out += '\t'; break;
-                case 'r': out += '\r'; break;
-                case 'u': out += char(std::stoi(s_.substr(i_, 4), nullptr, 16)); i_ += 4; break;
-                default: out += e;
-                }
-            } else {
-                out += c;
-            }
+    // The value's place: the root, the next item of the open array, or the open object's key.
+    Value* place(Value&& v) {
+        if (stack_.empty()) {
+            root = std::move(v);
+            return &root;
         }
-        ++i_;
-        return out;
+        Value& top = *stack_.back();
+        if (top.type == Value::Array) {
+            top.arr.push_back(std::move(v));
+            return &top.arr.back();
+        }
+        top.obj.emplace_back(key_, std::move(v));
+        return &top.obj.back().second;
     }
-    Value value() {
-        Value v;
-        char c = peek();
-        if (c == '{') {
-            ++i_;
-            v.type = Value::Object;
-            if (peek() == '}') return ++i_, v;
-            for (;;) {
-                std::string k = string();
-                expect(':');
-                v.obj.emplace_back(k, value());
-                if (peek() == ',') { ++i_; continue; }
-                expect('}');
-                return v;
-            }
-        }
-        if (c == '[') {
-            ++i_;
-            v.type = Value::Array;
-            if (peek() == ']') return ++i_, v;
-            for (;;) {
-                v.arr.push_back(value());
-                if (peek() == ',') { ++i_; continue; }
-                expect(']');
-                return v;
-            }
-        }
-        if (c == '"') {
-            v.type = Value::String;
-            v.str = string();
-            return v;
-        }
-        if (s_.compare(i_, 4, "true") == 0) { i_ += 4; v.type = Value::Bool; v.b = true; return v; }
-        if (s_.compare(i_, 5, "false") == 0) { i_ += 5; v.type = Value::Bool; return v; }
-        if (s_.compare(i_, 4, "null") == 0) { i_ += 4; return v; }
-        size_t start = i_;
-        while (i_ < s_.size() && (isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' || s_[i_] == '+' || s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E')) ++i_;
-        if (start == i_) throw std::runtime_error("bad value at " + std::to_string(i_));
-        v.type = Value::Number;
-        v.raw = s_.substr(start, i_ - start);
-        v.num = std::stod(v.raw);
-        return v;
+    bool add(Value&& v) {
+        place(std::move(v));
+        return true;
     }
-    const std::string& s_;
-    size_t i_ = 0;
+    bool open(Value::Type t) {
+        Value x;
+        x.type = t;
+        stack_.push_back(place(std::move(x)));  // only the innermost container grows
+        return true;
+    }
+    bool close() {
+        stack_.pop_back();
+        return true;
+    }
+    std::vector<Value*> stack_;
+    std::string key_;
 };
 
-inline Value parse(const std::string& s) { return Parser(s).parse(); }
+// Throws std::runtime_error with nlohmann's message for text that is not JSON.
+inline Value parse(const std::string& s) {
+    Builder b;
+    nlohmann::json::sax_parse(s, &b);
+    return std::move(b.root);
+}
 
 }  // namespace testjson

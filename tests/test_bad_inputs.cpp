@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "gen_fixture.h"
 #include "model/loader.h"
@@ -93,6 +94,44 @@ TEST(BadInputs, MalformedIdsLoad) {
             for (size_t i = 0; i < l.size(); ++i) found |= p.strings.str(l.name[i]) == "odd kernel" && l.correlationId[i] == 4294967295u;
     EXPECT_TRUE(found);
     EXPECT_LT(p.residentBytes(), size_t(64) * 1024 * 1024);
+    std::filesystem::remove_all(dir);
+}
+
+// A CUDA API row whose eventClass is NULL, text or a blob has no class: it is not a launch row
+// (read as 0 it was one), so its kernel has no launch; rows of class 0 and 1 still join.
+TEST(BadInputs, ApiRowsWithoutAnIntegerClassLaunchNothing) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 2;
+    cfg.steps = 1;
+    cfg.layers = 2;
+    const std::string dir = tempDir("event-class");
+    const std::string path = dir + "/classes.sqlite";
+    skewgen::generate(cfg, path);
+    auto launched = [](const skew::Profile& p) {
+        std::map<uint32_t, int> byCorrelation;  // kernels with a launch, per correlation id
+        for (const auto& r : p.ranks)
+            for (const auto& l : r.lanes)
+                for (size_t i = 0; i < l.size(); ++i) byCorrelation[l.correlationId[i]] += l.hasLaunch(i);
+        return byCorrelation;
+    };
+    const std::map<uint32_t, int> before = launched(skew::loadProfile({path}));
+    // three launched correlation ids, each made class-less in its own way
+    std::vector<uint32_t> ids;
+    for (const auto& [corr, n] : before)
+        if (n > 0 && ids.size() < 3) ids.push_back(corr);
+    ASSERT_EQ(ids.size(), 3u);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    const std::string sql = "CREATE TABLE loose AS SELECT * FROM " + t + "; DROP TABLE " + t + "; ALTER TABLE loose RENAME TO " + t + ";" +
+                            "UPDATE " + t + " SET eventClass = NULL WHERE correlationId = " + std::to_string(ids[0]) + ";" +
+                            "UPDATE " + t + " SET eventClass = 'launch' WHERE correlationId = " + std::to_string(ids[1]) + ";" +
+                            "UPDATE " + t + " SET eventClass = x'00' WHERE correlationId = " + std::to_string(ids[2]) + ";";
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+    std::map<uint32_t, int> expected = before;
+    for (uint32_t id : ids) expected[id] = 0;
+    EXPECT_EQ(launched(skew::loadProfile({path})), expected);
     std::filesystem::remove_all(dir);
 }
 

@@ -8,10 +8,17 @@
 #include <map>
 #include <set>
 #include <fstream>
+#include <clocale>
+#include <regex>
 #include <sys/stat.h>
 
+#include "compare/compare.h"
 #include "gen_fixture.h"
 #include "json_value.h"
+#include "model/loader.h"
+#include "report/analysis_report.h"
+#include "report/compare_report.h"
+#include "report/info_report.h"
 #include "truth_answers.h"
 
 using namespace testutil;
@@ -381,6 +388,39 @@ TEST(CliAnalyze, ExportWithoutNcclKernels) {
     auto v = testjson::parse(n.out);
     EXPECT_EQ(v["groups"].size(), 0u);
     EXPECT_GE(v["warnings"].size(), 1u);
+}
+
+// The viewer's QApplication sets the process's locale from the environment, and the viewer's
+// exports are these reports: they must not follow it. Under de_DE.UTF-8 (a decimal comma) every
+// format is the text written under the C locale, a decimal point throughout.
+TEST(CliAnalyze, ReportsReadTheSameUnderAGermanLocale) {
+    struct Restore {
+        ~Restore() { std::setlocale(LC_ALL, "C"); }
+    } restore;
+    skew::Profile p = skew::loadProfile({demo().path});
+    const skew::Analysis a = skew::analyze(p);
+    skew::Profile pa = skew::loadProfile({realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"});
+    skew::Profile pb = skew::loadProfile({realDataDir() + "/nsysai-mfu_2gpu_after.sqlite"});
+    const skew::Analysis aa = skew::analyze(pa);
+    const skew::Analysis ab = skew::analyze(pb);
+    const skew::Side A{&pa, &aa}, B{&pb, &ab};
+    const skew::Comparison c = skew::compareCaptures(A, B);
+    const std::vector<std::string> names = {"analyze json", "analyze text", "analyze md", "analyze csv", "info json",
+                                            "info text", "compare json", "compare text", "compare md"};
+    auto reports = [&] {
+        return std::vector<std::string>{skew::analysisJson(p, a), skew::analysisText(p, a), skew::analysisMarkdown(p, a),
+                                        skew::analysisCsv(p, a), skew::infoJson(p), skew::infoText(p),
+                                        skew::compareJson(A, B, c), skew::compareText(A, B, c), skew::compareMarkdown(A, B, c)};
+    };
+    const std::vector<std::string> inC = reports();
+    EXPECT_TRUE(std::regex_search(inC[1], std::regex(R"(\d\.\d\d ms)")));  // durations with decimals
+    EXPECT_TRUE(std::regex_search(inC[0], std::regex(R"(: 0\.\d+,?\n)")));  // fractions in the JSON
+    ASSERT_NE(std::setlocale(LC_ALL, "de_DE.UTF-8"), nullptr) << "the locale de_DE.UTF-8 is missing: scripts/setup-deps.sh makes it";
+    char comma[16];
+    std::snprintf(comma, sizeof comma, "%.2f", 54.97);
+    ASSERT_STREQ(comma, "54,97");  // the locale does write a decimal comma
+    const std::vector<std::string> inGerman = reports();
+    for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(inGerman[i], inC[i]) << names[i];
 }
 
 }  // namespace

@@ -158,6 +158,44 @@ TEST(DataSafety, NumbersAreParsedStrictly) {
 
 // The viewer's arguments: Qt's own options (with their values) go to Qt, not into the files to
 // open; any other option is a usage error, not a file that does not exist.
+// render draws an analysis: settings analyze refuses are refused by render (a collective view
+// and a comparison) with analyze's exit code and message, before anything is loaded or drawn.
+TEST(DataSafety, RenderRefusesTheAnalysisSettingsAnalyzeRefuses) {
+    std::string in = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite";
+    std::string dir = tempDir("render-settings");
+    const std::vector<std::vector<std::string>> bad = {
+        {"--trim", "5", "1"}, {"--step-regex", "("}, {"--big-skew-ms", "-1"}, {"--anomaly-threshold", "0"}};
+    for (const auto& settings : bad) {
+        SCOPED_TRACE(settings[0]);
+        std::vector<std::string> analyze = {"analyze", in};
+        std::vector<std::string> render = {"render", in, "--collective", "worst", "--output", dir + "/c.png"};
+        std::vector<std::string> compare = {"render", in, "--vs", in, "--view", "compare", "--collective", "worst", "--output", dir + "/v.png"};
+        for (auto* args : {&analyze, &render, &compare}) args->insert(args->end(), settings.begin(), settings.end());
+        RunResult a = runSkewscope(analyze);
+        ASSERT_EQ(a.exitCode, 2) << a.err;
+        for (const auto* args : {&render, &compare}) {
+            RunResult r = runSkewscope(*args);
+            EXPECT_EQ(r.exitCode, 2);
+            EXPECT_EQ(r.err, a.err);
+            EXPECT_TRUE(r.out.empty());
+        }
+        EXPECT_FALSE(fs::exists(dir + "/c.png"));
+        EXPECT_FALSE(fs::exists(dir + "/v.png"));
+    }
+    // a command line that did not go through parseCommandLine does not run on defaults either
+    skew::CommandLine cl;
+    cl.command = "render";
+    cl.settings.hasTrim = true;
+    cl.settings.trimStartS = 5;
+    cl.settings.trimEndS = 1;
+    EXPECT_THROW(skew::analysisOptions(cl), std::invalid_argument);
+    cl.settings.hasTrim = false;
+    cl.settings.stepRegex = "(";
+    EXPECT_THROW(skew::analysisOptions(cl), std::invalid_argument);
+    cl.settings.stepRegex = "";
+    EXPECT_NO_THROW(skew::analysisOptions(cl));
+}
+
 TEST(DataSafety, ViewerArgumentsLeaveQtOptionsToQt) {
     std::vector<std::string> a, b;
     std::string err;

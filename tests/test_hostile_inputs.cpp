@@ -1,9 +1,10 @@
 // The hostile-input corpus: broken files made at test time from a real export (truncated,
 // tables and columns missing, wrong types, NULLs, inverted and extreme times, dangling and huge
-// ids, huge device ids, long NVTX texts, WAL mode, hot journal, locked, directory, FIFO, symlink
-// loop, 0 bytes). `info`, `analyze --format json` and `render` run on each: no crash, no hang,
-// the case's exit code with its one clear line (or its one warning, or nothing), render as analyze,
-// input bytes unchanged, nothing left beside the input, and what the JSON then says.
+// ids, huge device ids, long NVTX texts, names and texts that are not UTF-8, WAL mode, hot journal,
+// locked, directory, FIFO, symlink loop, 0 bytes). `info`, `analyze --format json` and `render` run
+// on each: no crash, no hang, the case's exit code with its one clear line (or its one warning, or
+// nothing), render as analyze, input bytes unchanged, nothing left beside the input, what the JSON
+// then says, and the JSON strict JSON.
 
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
@@ -255,6 +256,28 @@ std::vector<Case> cases() {
              EXPECT_EQ(v["groups"][0]["steps"]["count"].i64(), 2);
              EXPECT_EQ(v["groups"][0]["steps"]["median_ns"].i64(), 100'000'000);
          }},
+        // kernel and thread names with bytes that are not UTF-8 and a control character, NVTX texts
+        // with a surrogate, a step range above U+10FFFF: each ill-formed part becomes one U+FFFD
+        {"invalid_utf8_names_and_texts",
+         [](auto d) {
+             auto p = copyOfReal(d);
+             std::string tid = "(SELECT globalTid FROM NVTX_EVENTS LIMIT 1)";
+             sql(p, "UPDATE StringIds SET value = CAST(value || x'ff' || 'A' || x'e282' || 'B' || x'01' || x'c0af' AS TEXT) WHERE id IN "
+                    "(SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL UNION SELECT nameId FROM ThreadNames);"
+                    "UPDATE NVTX_EVENTS SET text = CAST(coalesce(text, '') || x'eda080' AS TEXT) WHERE rowid % 2 = 0;"
+                    "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid) VALUES (60100000000, 60200000000, 59, "
+                    "CAST('step 1 ' || x'f4908080' AS TEXT), " + tid + ");");
+             return p;
+         },
+         0, "",
+         [](const testjson::Value& v) {
+             const std::string name = "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<(unsigned long)4096>)\xEF\xBF\xBD"
+                                      "A\xEF\xBF\xBD" "B\x01\xEF\xBF\xBD\xEF\xBF\xBD";
+             size_t carried = 0;
+             for (const auto& col : v["collectives"].arr)
+                 for (const auto& m : col["members"].arr) carried += m["name"].str == name;
+             EXPECT_GT(carried, 0u) << "no member named " << name;
+         }},
         {"duplicate_launch_rows",
          [](auto d) {
              auto p = copyOfReal(d);
@@ -401,6 +424,9 @@ TEST_P(Hostile, NoCrashNoHangOneLineInputUnchanged) {
             EXPECT_NE(json.find(c.message), std::string::npos) << "the JSON warnings lack: " << c.message;
         }
         if (c.json) c.json(v);
+    }
+    if (fs::exists(out + "/a.json")) {
+        EXPECT_NO_THROW(testjson::parse(slurp(out + "/a.json"))) << "analyze wrote JSON that is not strict JSON";
     }
     EXPECT_EQ(snapshot(in), before) << "the input or its folder changed";
     fs::remove_all(dir);

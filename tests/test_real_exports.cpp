@@ -2,6 +2,7 @@
 // capture advice spells Nsight Systems options for the release that wrote each file.
 
 #include <gtest/gtest.h>
+#include <gmock/gmock.h>
 
 #include <filesystem>
 #include <map>
@@ -206,6 +207,50 @@ TEST(RealExports, MfuBeforeRanksAndLaunches) {
     // Kernels sorted by start in each lane
     for (const auto& r : p.ranks)
         for (const auto& l : r.lanes) EXPECT_TRUE(std::is_sorted(l.start.begin(), l.start.end()));
+}
+
+// `info` keeps long lines whole: a file's line and a rank's row (its label is the path, since two
+// files share a name) of over 512 bytes, which a fixed line buffer cut. (SQLite opens paths of up
+// to 512 bytes: these are near that.)
+TEST(RealExports, InfoTextKeepsLongPathsAndLabelsWhole) {
+    const std::string dir = tempDir("long-info");
+    std::vector<std::string> paths;
+    for (const char* side : {"a", "b"}) {
+        const std::string folder = dir + "/" + side + "/" + std::string(220, 'x') + "/" + std::string(220, 'y');
+        std::filesystem::create_directories(folder);
+        paths.push_back(folder + "/run.sqlite");
+        std::filesystem::copy_file(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", paths.back());
+    }
+    RunResult r = runSkewscope({"info", paths[0], paths[1]});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto right = [](const std::string& v, size_t width) { return std::string(width > v.size() ? width - v.size() : 0, ' ') + v; };
+    for (const auto& path : paths) {
+        auto count = [&](const std::string& sql) { return std::to_string(sqlCount(path, sql)); };
+        auto meta = [&](const std::string& name) { return sqlText(path, "SELECT value FROM META_DATA_EXPORT WHERE name = '" + name + "'"); };
+        const std::string line = path + "\n  Nsight Systems " + meta("EXPORT_PRODUCT_VERSION") + " (schema " + meta("EXPORT_SCHEMA_VERSION") +
+                                 "), " + count("SELECT count(*) FROM sqlite_master WHERE type = 'table'") + " tables, " +
+                                 count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") + " kernels, " +
+                                 count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") + " runtime calls, " +
+                                 count("SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71) AND end IS NOT NULL") +
+                                 " NVTX ranges\n";
+        ASSERT_GT(line.size(), 512u);
+        EXPECT_THAT(r.out, ::testing::HasSubstr(line));
+        for (int dev : {0, 1}) {
+            const std::string where = " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + std::to_string(dev);
+            const std::string kernels = std::to_string(sqlCount(path, "SELECT count(*)" + where));
+            const std::string stream = std::to_string(sqlCount(path, "SELECT DISTINCT streamId" + where));
+            const std::string pid = std::to_string(sqlCount(path, "SELECT DISTINCT (globalPid >> 24) & 16777215" + where));
+            const std::string nccl = count(std::string("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON ") +
+                                           "s.id = k.demangledName WHERE k.deviceId = " + std::to_string(dev) + " AND " + kNcclNameFilter);
+            const std::string label = path + "/pid " + pid + "/dev " + std::to_string(dev);
+            const std::string row = " " + label + " " + right(pid, 8) + " " + right(std::to_string(dev), 6) + " " + right(kernels, 10) +
+                                    " " + right(nccl, 8) + "  " + stream + ": " + kernels + "/" + nccl + "\n";
+            ASSERT_GT(row.size(), 512u);
+            EXPECT_THAT(r.out, ::testing::HasSubstr(row));
+        }
+    }
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 * 2 + 3 + 4);  // two lines a file, 3 headings, 4 ranks
+    std::filesystem::remove_all(dir);
 }
 
 // Several different exports at once (read in parallel, each with its own string table): every

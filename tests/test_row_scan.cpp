@@ -1,9 +1,11 @@
 // RowScan (nsys/export_reader.h): the loader's row loop inside SQLite, on a small hand-made file:
 // the rows of a rowid range in order with their values and kinds as sqlite3_column_* gives them,
 // a second run of the same scan, an exception from the callback stopping the scan and coming out
-// of run(), and the row function out of reach of SQL stored in the file.
+// of run(), and the row function out of reach of SQL stored in the file. SQLite's failures, in a
+// Query and in the tests' own SQL helpers, are errors.
 
 #include <gtest/gtest.h>
+#include <gtest/gtest-spi.h>
 
 #include <sqlite3.h>
 
@@ -113,6 +115,41 @@ TEST(RowScan, SqlStoredInTheFileCannotCallTheRowFunction) {
     sqlite3_finalize(st);
     EXPECT_NE(step, SQLITE_ROW);
     EXPECT_NE(std::string(sqlite3_errmsg(c.db())).find("unsafe use of skewscope_row"), std::string::npos) << sqlite3_errmsg(c.db());
+}
+
+// A binding SQLite refuses is an InputError with sqliteProblem's message, as a failed step is; a
+// reset after a failed step (which returns that step's error again) is not a failure of its own.
+TEST(RowScan, SqliteFailuresOfAQueryAreInputErrors) {
+    const std::string path = makeFile();
+    skew::Connection c(path);
+    skew::Query q(c.db(), "SELECT a FROM t WHERE id = ?1", path);
+    for (bool text : {false, true}) {
+        try {
+            text ? q.bind(2, std::string("x")) : q.bind(2, int64_t(1));  // the statement has one parameter
+            ADD_FAILURE() << "no error";
+        } catch (const skew::InputError& e) {
+            EXPECT_EQ(std::string(e.what()), path + ": cannot read (SQLite: column index out of range)");
+        }
+    }
+    q.bind(1, int64_t(3));
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.i64(0), 30);
+    skew::Query bad(c.db(), "SELECT abs(-9223372036854775807 - 1)", path);  // integer overflow: a step error
+    EXPECT_THROW(bad.step(), skew::InputError);
+    EXPECT_NO_THROW(bad.reset());
+}
+
+// The tests' SQL helpers fail the test, with SQLite's message, for a file that does not open or SQL
+// that fails, instead of answering "no row".
+TEST(TestHelpers, SqlFailuresFailTheTest) {
+    static std::string path;
+    path = makeFile();
+    EXPECT_EQ(testutil::sqlCount(path, "SELECT a FROM t WHERE id = 2"), 20);
+    EXPECT_EQ(testutil::sqlText(path, "SELECT c FROM t WHERE id = 2"), "r2");
+    EXPECT_EQ(testutil::sqlCount(path, "SELECT a FROM t WHERE id = 99"), -1);  // no row: not a failure
+    EXPECT_NONFATAL_FAILURE(testutil::sqlCount(path + ".missing", "SELECT 1"), "cannot open");
+    EXPECT_NONFATAL_FAILURE(testutil::sqlCount(path, "SELECT nope FROM t"), "no such column: nope");
+    EXPECT_NONFATAL_FAILURE(testutil::sqlText(path, "SELECT c FROM missing"), "no such table: missing");
 }
 
 }  // namespace

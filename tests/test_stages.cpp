@@ -20,6 +20,7 @@
 #include "analysis/steps.h"
 #include "analysis/why.h"
 #include "chi_square_oracle.h"
+#include "json_value.h"
 #include "model/lane_index.h"
 #include "model/nvtx_index.h"
 #include "nsys/export_reader.h"
@@ -218,6 +219,61 @@ TEST(Report, ArrayItemsInParallelRunsAreTheSameText) {
     }
 }
 
+// The tests read JSON strictly: what a lenient reader let through (raw control characters, bytes
+// that are not UTF-8, a \u escape taken as one byte, trailing text) is an error.
+TEST(Report, TestsReadJsonStrictly) {
+    EXPECT_EQ(testjson::parse("{\"a\": \"\\u00e9\\ud83d\\ude00\"}")["a"].str, "\xC3\xA9\xF0\x9F\x98\x80");
+    EXPECT_EQ(testjson::parse("[1, 18446744073709551615, -2.5e3]")[1].raw, "18446744073709551615");
+    EXPECT_EQ(testjson::parse("[1, 18446744073709551615, -2.5e3]")[2].raw, "-2.5e3");
+    for (const char* bad : {"\"a\x01" "b\"", "\"a\xFF" "b\"", "\"\xC0\xAF\"", "\"\\ud800\"", "[1,]", "{} x", "[0,545]x", "01"})
+        EXPECT_THROW(testjson::parse(bad), std::runtime_error) << bad;
+}
+
+// Kernel names and NVTX texts are bytes from the export: the JSON carries them as UTF-8, each
+// maximal subpart of an ill-formed sequence replaced by one U+FFFD, control characters escaped.
+TEST(Report, JsonStringsAreUtf8WithEachIllFormedSequenceReplaced) {
+    const std::string R = "\xEF\xBF\xBD";  // U+FFFD
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"ok \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", "ok \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"},  // kept byte for byte
+        {"a\xFF" "b", "a" + R + "b"},
+        {"\xE2\x82x", R + "x"},                       // a sequence cut short: one replacement
+        {"\xF0\x9F\x98", R},                          // ... also at the end
+        {"\xC0\xAF", R + R},                          // an overlong '/'
+        {"\xED\xA0\x80", R + R + R},                  // a surrogate
+        {"\xF4\x90\x80\x80", R + R + R + R},          // above U+10FFFF
+        {"\x80\xBF", R + R},                          // continuation bytes alone
+        {"\xF8\x88\x80\x80\x80", R + R + R + R + R},  // five-byte forms are not UTF-8
+    };
+    for (const auto& [in, text] : cases) {
+        std::string json;
+        skew::JsonWriter::escape(json, in);
+        EXPECT_EQ(json, "\"" + text + "\"");
+        EXPECT_EQ(testjson::parse(json).str, text);
+    }
+    std::string json;
+    skew::JsonWriter::escape(json, std::string("q\"b\\n\n\r\t\x01\x1f\x7f", 11) + std::string(1, '\0'));
+    EXPECT_EQ(json, "\"q\\\"b\\\\n\\n\\r\\t\\u0001\\u001f\x7f\\u0000\"");
+    EXPECT_EQ(testjson::parse(json).str, std::string("q\"b\\n\n\r\t\x01\x1f\x7f", 11) + std::string(1, '\0'));
+}
+
+// A CSV field with a line break is quoted, a carriage return too (RFC 4180): else a name holding
+// "\r" splits its row for readers that end lines at CR.
+TEST(Report, CsvQuotesFieldsWithALineBreak) {
+    for (const std::string& name : {AG + "\rtail", AG + "\ntail", AG + ",tail", AG + "\"tail"}) {
+        ProfileBuilder b;
+        b.rank(0);
+        b.rank(1);
+        b.kernel(0, 56, T, T + 3 * kMs, name, 1).kernel(1, 56, T + 2 * kMs, T + 3 * kMs, name, 1);
+        skew::Profile p = b.build();
+        const std::string csv = skew::analysisCsv(p, skew::analyze(p));
+        std::string quoted = "\"";
+        for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+        quoted += "\"";
+        EXPECT_THAT(csv, HasSubstr("," + quoted + ",")) << name;
+        EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3 + (name.find('\n') != std::string::npos ? 2 : 0)) << name;
+    }
+}
+
 TEST(Why, CausesAndLatenessSplit) {
     const int64_t late = 4 * kMs, s = T + late;
     // no launch row: unknown, all lateness counted on the GPU
@@ -243,6 +299,31 @@ TEST(Why, CausesAndLatenessSplit) {
         b.kernel(1, 7, s - 50 * kUs, s - kUs, "gemm");
     });
     EXPECT_EQ(only(half).cause, skew::Cause::CpuLaunch);
+}
+
+// A cause says why the late arriver was late: when every member starts at once nobody was late,
+// so the cause is unknown even with a launch row (a launch row and lateness: decided as above),
+// and the advice does not count it among the late arrivers without a launch row.
+TEST(Why, NobodyLateHasNoCause) {
+    auto withLaunches = [](int64_t late) {
+        ProfileBuilder b;
+        b.rank(0);
+        b.rank(1);
+        b.kernel(0, 56, T, T + late + 100 * kUs, AG, 1).launch(0, 1, T - 60 * kUs, T - 50 * kUs);
+        b.kernel(1, 56, T + late, T + late + 100 * kUs, AG, 1).launch(1, 1, T - 30 * kUs, T - 10 * kUs);
+        skew::Profile p = b.build();
+        p.inputs[0].runtimeRows = 2;  // the launch rows, as the loader counts them
+        Analysis a = skew::analyze(p);
+        for (const auto& advice : a.advice) EXPECT_NE(advice.id, "no_launch_rows") << advice.evidence;
+        return a;
+    };
+    const Analysis together = withLaunches(0);
+    EXPECT_EQ(only(together).latenessNs, 0);
+    EXPECT_TRUE(only(together).launched);
+    EXPECT_EQ(only(together).cause, skew::Cause::Unknown);
+    const Analysis oneNs = withLaunches(1);
+    EXPECT_EQ(only(oneNs).latenessNs, 1);
+    EXPECT_EQ(only(oneNs).cause, skew::Cause::GpuOther);  // launched 10 us before the first arrival
 }
 
 TEST(Why, StreamWaitsInTheirWindowOnTheirStream) {
@@ -761,6 +842,55 @@ TEST(Alignment, LaneWhoseOpsLineUpAtNoShiftIsNamed) {
 }
 
 // Per-collective numbers on exact inputs: skews, excess, big, late and early arriver.
+// The match tolerance of a lane is min(max(100 us, 8 x MAD + 50 us), 45% of the reference's median
+// end spacing): with collectives 4e17 ns apart (a hand-built profile, beyond the loader's bounds)
+// 45% of the spacing is computed without overflow, so a kernel 70 us off its rank's offset still
+// matches (overflowed, the tolerance fell to 50 us and the collective split in two).
+TEST(Alignment, ToleranceOfWidelySpacedCollectivesDoesNotOverflow) {
+    const int64_t spacing = 400'000'000'000'000'000, first = -1'600'000'000'000'000'000;
+    ProfileBuilder b;
+    b.rank(0);
+    b.rank(1);
+    for (int c = 0; c < 8; ++c) {
+        const int64_t end = first + c * spacing;
+        const int64_t off = 1 * kMs + (c == 3 ? 70 * kUs : 0);
+        b.kernel(0, 56, end - 100 * kUs, end, AG);
+        b.kernel(1, 56, end + off - 100 * kUs, end + off, AG);
+    }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    EXPECT_EQ(a.groups[0].count, 8u);
+    EXPECT_EQ(a.groups[0].complete, 8u);
+    EXPECT_EQ(a.groups[0].validation.sequenceMismatches, 0u);
+}
+
+// The other bound, 8 x MAD + 50 us, with a MAD past int64 / 8: three clusters of three collectives
+// (1 ms apart, clusters 2e18 ns apart), the second rank's clusters off by -1.2e18, 0 and +1.2e18 ns.
+// The middle cluster lines up; its middle kernel, 200 us off, is within 45% of the median spacing
+// (450 us) and must match (overflowed, the bound fell to 100 us and it did not).
+TEST(Alignment, ToleranceWithAHugeSpreadOfOffsetsDoesNotOverflow) {
+    const int64_t cluster = 2'000'000'000'000'000'000, spread = 1'200'000'000'000'000'000;
+    ProfileBuilder b;
+    b.rank(0);
+    b.rank(1);
+    for (int c = 0; c < 3; ++c)
+        for (int k = 0; k < 3; ++k) {
+            const int64_t end = (c - 1) * cluster + k * kMs;
+            const int64_t off = (c - 1) * spread + (c == 1 && k == 1 ? 200 * kUs : 0);
+            b.kernel(0, 56, end - 100 * kUs, end, AG);
+            b.kernel(1, 56, end + off - 100 * kUs, end + off, AG);
+        }
+    skew::Profile p = b.build();
+    Analysis a = skew::analyze(p);
+    ASSERT_EQ(a.groups.size(), 1u);
+    int64_t middle = -1;  // the collective of rank 0's fifth kernel
+    for (size_t c = 0; c < a.collectives.size(); ++c)
+        if (a.collectives[c].minStart <= 1 * kMs - 100 * kUs && a.collectives[c].maxEnd >= 1 * kMs) middle = int64_t(c);
+    ASSERT_GE(middle, 0);
+    EXPECT_TRUE(a.collectives[size_t(middle)].complete);
+}
+
 TEST(Collectives, SkewsExcessAndBigFromTheMembers) {
     ProfileBuilder b;
     for (int r = 0; r < 3; ++r) b.rank(r);

@@ -175,6 +175,23 @@ TEST(TimelineLod, ZeroLengthKernelsOnColumnEdgesCountAsBruteForceDoes) {
     EXPECT_EQ(cols[3].kernels, 3u);  // [300, 400): two zero-length at 300 and the one from 310
 }
 
+// Kernels whose durations add up past int64 (300 overlapping kernels of 2^56 ns on one stream, each
+// within the loader's +-2^55 ns): the class sums saturate at the int64 maximum instead of wrapping
+// (undefined behaviour: the sanitizer build stops on it; wrapped, the total read 44 x 2^56).
+TEST(TimelineLod, HugeDurationSumsSaturate) {
+    Profile p = handProfile({}, false, 1);
+    KernelLane kl;
+    kl.stream = 9;
+    for (uint32_t k = 0; k < 300; ++k) kl.push_back(-kMaxAbsTimeNs, kMaxAbsTimeNs, p.strings.intern("nvjet_tst_128x128_gemm"), k + 1);
+    buildLaneIndex(kl);
+    p.ranks[0].lanes.push_back(std::move(kl));
+    Analysis a;
+    TimelineIndex ix(p, a);
+    const ColumnSum all = ix.range(0, 0, -double(kMaxAbsTimeNs), double(kMaxAbsTimeNs) + 1);
+    EXPECT_EQ(all.kernels, 300u);
+    EXPECT_EQ(all.ns[int(Work::Gemm)], double(INT64_MAX));
+}
+
 TEST(TimelineLod, MergedColumnsEqualBruteForceOnTheDemo) {
     Profile p = loadProfile({demo().path});
     Analysis a = analyze(p);

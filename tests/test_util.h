@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the tests: paths, running the CLI, counting with SQLite directly.
 
+#include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -102,28 +103,38 @@ inline RunResult runSkewscope(const std::vector<std::string>& args, const std::s
     return runCommand(binDir() + "/skewscope", args, env);
 }
 
-inline int64_t sqlCount(const std::string& path, const std::string& sql) {
+// Runs `sql` on the file read-only and hands its first row, if any, to onRow. A file that does not
+// open or SQL that fails is a test failure with SQLite's message (never a silent "no row").
+template <typename F>
+void sqlFirstRow(const std::string& path, const std::string& sql, F&& onRow) {
     sqlite3* db = nullptr;
-    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    if (int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr); rc != SQLITE_OK) {
+        ADD_FAILURE() << "cannot open " << path << ": " << (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+        sqlite3_close(db);
+        return;
+    }
     sqlite3_stmt* st = nullptr;
-    int64_t v = -1;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
+    int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) onRow(st);
+    else if (rc != SQLITE_DONE) ADD_FAILURE() << path << ": " << sqlite3_errmsg(db) << " in: " << sql;
     sqlite3_finalize(st);
     sqlite3_close(db);
+}
+
+// The first column of the first row as an integer (-1 when there is no row).
+inline int64_t sqlCount(const std::string& path, const std::string& sql) {
+    int64_t v = -1;
+    sqlFirstRow(path, sql, [&](sqlite3_stmt* st) { v = sqlite3_column_int64(st, 0); });
     return v;
 }
 
 // The first column of the first row as text ("" when there is none).
 inline std::string sqlText(const std::string& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* st = nullptr;
     std::string v;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    sqlFirstRow(path, sql, [&](sqlite3_stmt* st) {
         if (const unsigned char* t = sqlite3_column_text(st, 0)) v = reinterpret_cast<const char*>(t);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+    });
     return v;
 }
 

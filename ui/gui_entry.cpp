@@ -2,8 +2,10 @@
 
 #include <QApplication>
 #include <QIcon>
+#include <QLocale>
 #include <QStringList>
 
+#include <clocale>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -43,6 +45,14 @@ static void setIdentity() {
     QCoreApplication::setApplicationVersion(SKEWSCOPE_VERSION);
 }
 
+void keepCNumbersAndMessages() {
+    std::setlocale(LC_NUMERIC, "C");
+    std::setlocale(LC_MESSAGES, "C");
+    QLocale c = QLocale::c();
+    c.setNumberOptions(QLocale::DefaultNumberOptions);  // as the system's C locale: "1,993" where a view groups
+    QLocale::setDefault(c);
+}
+
 int runGui(int argc, char** argv, const std::vector<std::string>& files, const std::vector<std::string>& filesB) {
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
         std::fprintf(stderr,
@@ -53,6 +63,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& files, const s
     }
     ensureRuntimeDir();
     QApplication app(argc, argv);
+    keepCNumbersAndMessages();
     setIdentity();
     initResources();
     QApplication::setWindowIcon(QIcon(":/skewscope.svg"));
@@ -110,6 +121,7 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
     ensureRuntimeDir();
     qtHandler = qInstallMessageHandler(quietOffscreen);
     QApplication app(argc, argv);
+    keepCNumbersAndMessages();
     setIdentity();
     if (cl.view == "compare") return renderCompare(cl);
     std::shared_ptr<Session> s;

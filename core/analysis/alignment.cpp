@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "util/saturating.h"
+
 namespace skew {
 namespace {
 
@@ -95,7 +97,9 @@ void alignGroup(const Profile& p, Group& g, size_t refSlot) {
         } else if (s != refSlot) {
             ShiftEstimate est = estimateShift(p, ref, gl);
             off = est.offset;
-            tol = std::min(std::max<int64_t>(100'000, 8 * est.mad + 50'000), std::max<int64_t>(50'000, medSpacing * 45 / 100));
+            // saturating: a profile's times need not be within the loader's bounds
+            tol = std::min(std::max<int64_t>(100'000, satAdd(satMul(8, est.mad), 50'000)),
+                           std::max<int64_t>(50'000, satMul(medSpacing, 45) / 100));
             if (!est.ok)
                 g.validation.messages.push_back(p.ranks[size_t(gl.rank)].label +
                                                 ": op sequence does not line up with " + p.ranks[size_t(ref.rank)].label);

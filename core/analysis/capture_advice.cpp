@@ -73,7 +73,7 @@ namespace {
 
 // What the rules look at: the analysis's findings over complete collectives, and what the export holds.
 struct Evidence {
-    uint64_t complete = 0, unknown = 0, gpuCaused = 0, cpuCaused = 0;
+    uint64_t complete = 0, withoutLaunch = 0, gpuCaused = 0, cpuCaused = 0;
     uint64_t nvtxRanges = 0, syncRows = 0, runtimeRows = 0;
     bool nvtxSteps = false, gpuMetrics = false, cpuSamples = false, contextSwitches = false;
 };
@@ -83,7 +83,7 @@ Evidence gatherEvidence(const Profile& p, const Analysis& a) {
     for (const Collective& c : a.collectives) {
         if (!c.complete) continue;
         ++e.complete;
-        if (c.cause == Cause::Unknown) ++e.unknown;
+        if (!c.launched) ++e.withoutLaunch;  // (a cause is unknown also when nobody was late)
         if (c.cause == Cause::GpuDependency || c.cause == Cause::GpuOther) ++e.gpuCaused;
         if (c.cause == Cause::CpuLaunch) ++e.cpuCaused;
     }
@@ -127,10 +127,10 @@ void noNvtxSteps(const Analysis& a, const Evidence& e, Out& out) {
 
 // no_launch_rows: late arrivers without a launch row, or no CUDA API rows at all.
 void noLaunchRows(const Profile& p, const Evidence& e, Out& out) {
-    if (e.unknown == 0 && (e.runtimeRows > 0 || p.kernelCount() == 0)) return;
+    if (e.withoutLaunch == 0 && (e.runtimeRows > 0 || p.kernelCount() == 0)) return;
     out.push_back({"no_launch_rows",
                    e.runtimeRows == 0 ? "no CUDA API rows (CUPTI_ACTIVITY_KIND_RUNTIME) in the export"
-                                      : plural(e.unknown, "late arriver") + " of " + plural(e.complete, "complete collective") +
+                                      : plural(e.withoutLaunch, "late arriver") + " of " + plural(e.complete, "complete collective") +
                                             " without a launch row (same process and correlation id): cause unknown",
                    "Keep the CUDA API trace that --trace=cuda records by default (runtime and driver calls), and "
                    "start the capture before the first collective of the window (--capture-range=cudaProfilerApi "

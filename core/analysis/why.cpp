@@ -66,7 +66,9 @@ void WhyFinder::explain(const Group& g, Collective& c) {
         ++c.waitCount;
     });
 
-    if (!c.launched) c.cause = Cause::Unknown;
+    // a cause says why the late arriver was late: without lateness (every member started at once)
+    // nobody was late, and nothing was late "because of the CPU" or the GPU
+    if (!c.launched || c.latenessNs <= 0) c.cause = Cause::Unknown;
     else if (c.cpuNs * 2 >= c.latenessNs) c.cause = Cause::CpuLaunch;
     else if (c.predLane >= 0) c.cause = Cause::GpuDependency;
     else c.cause = Cause::GpuOther;

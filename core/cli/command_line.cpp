@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <stdexcept>
 #include <sys/stat.h>
 
 namespace skew {
@@ -315,8 +316,9 @@ private:
         return true;
     }
 
+    // render draws the analysis these settings ask for: refused as analyze refuses them
     bool checkAnalysis() {
-        if (out_.command != "analyze" && out_.command != "compare") return true;
+        if (out_.command != "analyze" && out_.command != "compare" && out_.command != "render") return true;
         AnalysisOptions checked;
         if (std::string e = makeAnalysisOptions(out_.settings, checked); !e.empty()) return fail(e);
         return true;
@@ -395,7 +397,8 @@ bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, st
 
 AnalysisOptions analysisOptions(const CommandLine& cl) {
     AnalysisOptions o;
-    makeAnalysisOptions(cl.settings, o);  // checked by parseCommandLine
+    // parseCommandLine refused bad settings; a command line that skipped it must not run on defaults
+    if (std::string e = makeAnalysisOptions(cl.settings, o); !e.empty()) throw std::invalid_argument(e);
     return o;
 }
 

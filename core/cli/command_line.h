@@ -35,6 +35,7 @@ std::string usageText();
 // --output that names one of the inputs (same file, whatever the spelling) is refused.
 bool parseCommandLine(const std::vector<std::string>& args, CommandLine& out, std::string& error);
 
+// The options of the settings parseCommandLine checked; std::invalid_argument for settings it would refuse.
 AnalysisOptions analysisOptions(const CommandLine& cl);
 
 // True when both paths name one existing file (same device and inode, e.g. through a symlink).

@@ -105,7 +105,9 @@ void FileReader::State::readRuntime(size_t ri) {
     scan.run(runtimeRanges[ri].lo, runtimeRanges[ri].hi, [&](const RowValues& row) {
         if (++n % kProgressEvery == 0) prog.add(kProgressEvery);
         row.ints(6, r.v, r.k);
-        if (r.v[2] != 0 && r.v[2] != 1) return;  // other classes (backtraces, ...) repeat correlation ids
+        // other classes (backtraces, ...) repeat correlation ids; a class that is not an integer
+        // (NULL, text) is no class: read as 0 it would make any row a launch
+        if (!r.isInt(2) || (r.v[2] != 0 && r.v[2] != 1)) return;
         if (r.isNull(4)) return;
         if (!usableInterval(r, 0, 1) || !usableCorrelation(r, 4)) {
             ++piece.skipped;

@@ -140,12 +140,13 @@ Query::Query(sqlite3* db, const std::string& sql, const std::string& path) : db_
 Query::~Query() { sqlite3_finalize(stmt_); }
 
 Query& Query::bind(int index, const std::string& text) {
-    sqlite3_bind_text(stmt_, index, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
+    if (int rc = sqlite3_bind_text(stmt_, index, text.c_str(), int(text.size()), SQLITE_TRANSIENT); rc != SQLITE_OK)
+        throw InputError(sqliteProblem(db_, rc, path_));
     return *this;
 }
 
 Query& Query::bind(int index, int64_t value) {
-    sqlite3_bind_int64(stmt_, index, value);
+    if (int rc = sqlite3_bind_int64(stmt_, index, value); rc != SQLITE_OK) throw InputError(sqliteProblem(db_, rc, path_));
     return *this;
 }
 
@@ -153,16 +154,25 @@ bool Query::step() {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
+    stepFailed_ = true;
     throw InputError(sqliteProblem(db_, sqlite3_extended_errcode(db_), path_));
 }
 
-void Query::reset() { sqlite3_reset(stmt_); }
+void Query::reset() {
+    // after a failed step, sqlite3_reset returns that step's error (thrown by step() already) and
+    // resets all the same; any other error is its own
+    const int rc = sqlite3_reset(stmt_);
+    const bool repeated = std::exchange(stepFailed_, false);
+    if (rc != SQLITE_OK && !repeated) throw InputError(sqliteProblem(db_, sqlite3_extended_errcode(db_), path_));
+}
 
 bool Query::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 bool Query::isInteger(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_INTEGER; }
 int64_t Query::i64(int col) const { return sqlite3_column_int64(stmt_, col); }
 std::string_view Query::text(int col) const {
     const unsigned char* t = sqlite3_column_text(stmt_, col);
+    // NULL for a NULL value; for any other, SQLite could not make the text (out of memory)
+    if (!t && sqlite3_column_type(stmt_, col) != SQLITE_NULL) throw InputError(sqliteProblem(db_, SQLITE_NOMEM, path_));
     if (!t) return {};
     return {reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
 }
@@ -198,7 +208,12 @@ RowScan::RowScan(sqlite3* db, const std::string& table, const std::string& colum
 
 RowScan::~RowScan() {
     query_.reset();
-    sqlite3_create_function_v2(db_, kRowFunction, -1, SQLITE_UTF8, nullptr, nullptr, nullptr, nullptr, nullptr);
+    // Unregistering fails only while another statement of the connection runs (SQLITE_BUSY), and a
+    // destructor cannot throw. The function then still points here, but only a RowScan's own
+    // statement calls it (SQLITE_DIRECTONLY), and the next RowScan registers it anew (its
+    // constructor throws when it cannot), so a failure here is harmless and left unreported.
+    [[maybe_unused]] const int rc =
+        sqlite3_create_function_v2(db_, kRowFunction, -1, SQLITE_UTF8, nullptr, nullptr, nullptr, nullptr, nullptr);
 }
 
 void RowScan::rowFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
@@ -275,8 +290,14 @@ Connection::Connection(const std::string& path, int64_t cacheKiB) : path_(path) 
         db_ = nullptr;
         throw InputError(msg);
     }
-    sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, 1000);  // a writer holding the file briefly: wait, then say it is locked
+    int rcs = sqlite3_extended_result_codes(db_, 1);
+    if (rcs == SQLITE_OK) rcs = sqlite3_busy_timeout(db_, 1000);  // a writer holding the file briefly: wait, then say it is locked
+    if (rcs != SQLITE_OK) {
+        std::string msg = sqliteProblem(db_, rcs, path);
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw InputError(msg);
+    }
     // Never trust SQL stored in the file (views, triggers, functions in the schema), never write.
     int trusted = 1, defensive = 0;
     bool configured = sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &trusted) == SQLITE_OK &&

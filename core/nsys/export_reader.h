@@ -25,7 +25,7 @@ struct sqlite3_context;
 
 namespace skew {
 
-// A prepared statement with column lookup; step() throws InputError on a read error.
+// A prepared statement with column lookup; each call throws InputError when SQLite fails.
 class Query {
 public:
     Query(sqlite3* db, const std::string& sql, const std::string& path);
@@ -48,6 +48,7 @@ private:
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
     std::string path_;
+    bool stepFailed_ = false;  // the last step threw: reset() then returns that error again
 };
 
 // One row of a RowScan: its columns' values, valid while the callback runs.

@@ -484,8 +484,9 @@ private:
     bool links_;
 };
 
+// RFC 4180: a field with a comma, a quote or a line break (CR or LF) is quoted, its quotes doubled.
 std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
     std::string o = "\"";
     for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
     return o + "\"";

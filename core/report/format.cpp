@@ -1,24 +1,45 @@
 #include "report/format.h"
 
-#include <cinttypes>
+#include <charconv>
+#include <clocale>
 #include <cstdarg>
 #include <cstdio>
 
+#include <locale.h>
+
 namespace skew {
 
-std::string formatDuration(int64_t ns) {
+// Numbers never follow the user's locale (the viewer's QApplication sets it from the environment,
+// and a report must read the same everywhere): a decimal point, no grouping, as in the C locale.
+namespace {
+
+// `v` with `digits` decimals, as printf's %.Nf writes it in the C locale, then `unit`.
+std::string fixed(double v, int digits, const char* unit) {
     char buf[64];
+    auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits).ptr;
+    return std::string(buf, end) + unit;
+}
+
+// The C locale, for printf-style formatting on this thread whatever the process's locale.
+locale_t cLocale() {
+    static const locale_t c = newlocale(LC_ALL_MASK, "C", locale_t(0));
+    return c;
+}
+
+}  // namespace
+
+std::string formatDuration(int64_t ns) {
     double a = ns < 0 ? -double(ns) : double(ns);
-    if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.3f s", double(ns) / 1e9);
-    else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", double(ns) / 1e6);
-    else if (a >= 1e3) std::snprintf(buf, sizeof buf, "%.1f us", double(ns) / 1e3);
-    else std::snprintf(buf, sizeof buf, "%" PRId64 " ns", ns);
-    return buf;
+    if (a >= 1e9) return fixed(double(ns) / 1e9, 3, " s");
+    if (a >= 1e6) return fixed(double(ns) / 1e6, 2, " ms");
+    if (a >= 1e3) return fixed(double(ns) / 1e3, 1, " us");
+    return std::to_string(ns) + " ns";
 }
 
 std::string formatShare(double fraction) { return strprintf("%.1f%%", fraction * 100.0); }
 
 std::string strprintf(const char* f, ...) {
+    const locale_t before = uselocale(cLocale());  // this thread only
     va_list ap;
     va_start(ap, f);
     va_list ap2;
@@ -28,6 +49,7 @@ std::string strprintf(const char* f, ...) {
     std::string out(size_t(n > 0 ? n : 0), '\0');
     std::vsnprintf(out.data(), out.size() + 1, f, ap2);
     va_end(ap2);
+    uselocale(before);
     return out;
 }
 

@@ -7,6 +7,7 @@
 
 namespace skew {
 
+// Each formats as the C locale does (a decimal point, no grouping), whatever the process's locale.
 std::string formatDuration(int64_t ns);  // "12.3 us", "4.56 ms", "1.200 s", "850 ns"
 std::string formatShare(double fraction);  // "54.4%"
 std::string strprintf(const char* format, ...) __attribute__((format(printf, 1, 2)));

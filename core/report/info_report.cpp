@@ -1,7 +1,6 @@
 #include "report/info_report.h"
 
 #include <cinttypes>
-#include <cstdio>
 
 namespace skew {
 
@@ -69,33 +68,27 @@ std::string infoJson(const Profile& p) {
 
 std::string infoText(const Profile& p) {
     std::string o;
-    char buf[512];
     for (const auto& in : p.inputs) {
-        std::snprintf(buf, sizeof buf, "%s\n  Nsight Systems %s (schema %s), %zu tables, %" PRIu64 " kernels, %" PRIu64
-                                       " runtime calls, %" PRIu64 " NVTX ranges\n",
-                      in.path.c_str(), in.nsysVersion.empty() ? "?" : in.nsysVersion.c_str(),
-                      in.schemaVersion.empty() ? "?" : in.schemaVersion.c_str(), in.tables.size(), in.kernelRows,
-                      in.runtimeRows, in.nvtxRanges);
-        o += buf;
+        o += strprintf("%s\n  Nsight Systems %s (schema %s), %zu tables, %" PRIu64 " kernels, %" PRIu64
+                       " runtime calls, %" PRIu64 " NVTX ranges\n",
+                       in.path.c_str(), in.nsysVersion.empty() ? "?" : in.nsysVersion.c_str(),
+                       in.schemaVersion.empty() ? "?" : in.schemaVersion.c_str(), in.tables.size(), in.kernelRows,
+                       in.runtimeRows, in.nvtxRanges);
     }
     if (p.ranks.empty()) {
         o += "\nNo GPU kernels: nothing to analyse.\n";
     } else {
-        std::snprintf(buf, sizeof buf, "\n%zu rank(s), %s of kernels\n", p.ranks.size(),
-                      formatDuration(p.timeEnd - p.timeStart).c_str());
-        o += buf;
-        std::snprintf(buf, sizeof buf, "  %-4s %-28s %8s %6s %10s %8s  %s\n", "id", "label", "pid", "device", "kernels", "nccl",
-                      "streams (kernels/nccl)");
-        o += buf;
+        o += strprintf("\n%zu rank(s), %s of kernels\n", p.ranks.size(), formatDuration(p.timeEnd - p.timeStart).c_str());
+        o += strprintf("  %-4s %-28s %8s %6s %10s %8s  %s\n", "id", "label", "pid", "device", "kernels", "nccl",
+                       "streams (kernels/nccl)");
         for (const auto& r : p.ranks) {
             std::string streams;
             for (const auto& l : r.lanes) {
                 if (!streams.empty()) streams += ", ";
                 streams += std::to_string(l.stream) + ": " + std::to_string(l.size()) + "/" + std::to_string(l.ncclKernels);
             }
-            std::snprintf(buf, sizeof buf, "  %-4d %-28s %8u %6d %10" PRIu64 " %8" PRIu64 "  ", r.id, r.label.c_str(), r.pid,
-                          r.device, r.kernelCount(), r.ncclKernelCount());
-            o += buf;
+            o += strprintf("  %-4d %-28s %8u %6d %10" PRIu64 " %8" PRIu64 "  ", r.id, r.label.c_str(), r.pid, r.device,
+                           r.kernelCount(), r.ncclKernelCount());
             o += streams + "\n";
         }
     }

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "model/lane_index.h"
+#include "util/saturating.h"
 
 namespace skew {
 
@@ -166,11 +167,11 @@ void TimelineIndex::sumLanes(const Profile& p) {
                 }
                 const int64_t dur = std::max<int64_t>(0, lane.end(k) - lane.start[k]);
                 int64_t wait = nameWork_[name] == uint8_t(KernelClass::OtherNccl) ? memberWait(L, int(r), int(li), uint32_t(k), hint) : -1;
-                if (wait >= 0) {
-                    acc[int(KernelClass::NcclWait)] += wait;
-                    acc[int(KernelClass::NcclTransfer)] += dur - wait;
+                if (wait >= 0) {  // sums of durations saturate (util/saturating.h)
+                    acc[int(KernelClass::NcclWait)] = satAdd(acc[int(KernelClass::NcclWait)], wait);
+                    acc[int(KernelClass::NcclTransfer)] = satAdd(acc[int(KernelClass::NcclTransfer)], dur - wait);
                 } else {
-                    acc[nameWork_[name]] += dur;
+                    acc[nameWork_[name]] = satAdd(acc[nameWork_[name]], dur);
                 }
                 maxEnd = std::max(maxEnd, lane.end(k));
                 end_ = std::max(end_, lane.end(k));
@@ -312,10 +313,10 @@ struct TimelineIndex::Eval {
         split(k, wait, cls);
         const int64_t dur = std::max<int64_t>(0, en(k) - st[k]);
         if (wait >= 0) {
-            acc[int(KernelClass::NcclWait)] += wait;
-            acc[int(KernelClass::NcclTransfer)] += dur - wait;
+            acc[int(KernelClass::NcclWait)] = satAdd(acc[int(KernelClass::NcclWait)], wait);
+            acc[int(KernelClass::NcclTransfer)] = satAdd(acc[int(KernelClass::NcclTransfer)], dur - wait);
         } else {
-            acc[cls] += dur;
+            acc[cls] = satAdd(acc[cls], dur);
         }
     }
     // remove the part of kernel k after t (t inside (start, end))

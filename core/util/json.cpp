@@ -4,17 +4,62 @@
 #include <charconv>
 
 #include <cmath>
-#include <cstdio>
 
 #include "util/parallel.h"
 
 namespace skew {
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence that starts at s[i] (Unicode's table 3-7: no
+// overlong forms, no surrogates, nothing above U+10FFFF), or 0 when it is ill-formed; then
+// `maximal` is the length of its maximal subpart (the lead byte and the continuation bytes that
+// could still have begun a well-formed sequence).
+size_t utf8Length(std::string_view s, size_t i, size_t& maximal) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c == 0xE0) n = 3, lo = 0xA0;
+    else if (c == 0xED) n = 3, hi = 0x9F;
+    else if (c >= 0xE1 && c <= 0xEF) n = 3;
+    else if (c == 0xF0) n = 4, lo = 0x90;
+    else if (c == 0xF4) n = 4, hi = 0x8F;
+    else if (c >= 0xF1 && c <= 0xF3) n = 4;
+    size_t k = 1;
+    for (; n && k < n && i + k < s.size(); ++k) {
+        const unsigned char x = static_cast<unsigned char>(s[i + k]);
+        if (x < (k == 1 ? lo : 0x80) || x > (k == 1 ? hi : 0xBF)) break;
+    }
+    if (n && k == n) return n;
+    maximal = k;
+    return 0;
+}
+
+}  // namespace
+
+// Kernel names, NVTX texts and paths come from the export as bytes, not always UTF-8, and JSON
+// text must be. Each maximal subpart of an ill-formed sequence becomes one U+FFFD (the "substitution
+// of maximal subparts" Unicode recommends, which browsers and Python's decoder follow): "\xE2\x82"
+// before an 'x' is one replacement, "\xFF\xFE" two. Well-formed text is copied byte for byte.
+// Control characters (U+0000 to U+001F) are escaped, as JSON requires; '"' and '\\' too.
 void JsonWriter::escape(std::string& out, std::string_view s) {
     out.push_back('"');
     size_t plain = 0;  // start of the run of characters written as they are
     for (size_t i = 0; i < s.size(); ++i) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x80) {
+            size_t maximal = 0;
+            if (const size_t n = utf8Length(s, i, maximal)) {
+                i += n - 1;
+                continue;
+            }
+            out.append(s.data() + plain, i - plain);
+            out += "\xEF\xBF\xBD";  // U+FFFD
+            i += maximal - 1;
+            plain = i + 1;
+            continue;
+        }
         if (c >= 0x20 && c != '"' && c != '\\') continue;
         out.append(s.data() + plain, i - plain);
         plain = i + 1;
@@ -25,9 +70,10 @@ void JsonWriter::escape(std::string& out, std::string_view s) {
         case '\r': out += "\\r"; break;
         case '\t': out += "\\t"; break;
         default: {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
+            static const char hex[] = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 15];
         }
         }
     }
@@ -114,9 +160,9 @@ JsonWriter& JsonWriter::value(double v) {
         out_ += "null";
         return *this;
     }
+    // %.6g as the C locale writes it, whatever the process's locale (a decimal comma is not JSON)
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    out_ += buf;
+    out_.append(buf, size_t(std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6).ptr - buf));
     return *this;
 }
 

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gui_entry.h"
+
 int main(int argc, char** argv) {
     qputenv("SKEWSCOPE_NO_DIALOGS", "1");
 #ifdef SKEWSCOPE_GUI_SCALE_FACTOR
@@ -34,6 +36,7 @@ int main(int argc, char** argv) {
     // the profile cache too: never the user's, removed with the settings
     qputenv("SKEWSCOPE_CACHE_DIR", settingsDir + "/cache");
     QApplication app(argc, argv);
+    skewui::keepCNumbersAndMessages();  // as the viewer does: the suite also runs under a German locale
     QCoreApplication::setOrganizationName("SkewscopeTests");
     QCoreApplication::setApplicationName("skewscope-gui-tests");
     QSettings().clear();

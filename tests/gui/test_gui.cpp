@@ -16,6 +16,8 @@
 #include <filesystem>
 #include <vector>
 
+#include <locale.h>
+
 #include "views/collective/collective_view.h"
 #include "report/format.h"
 #include "export_checks.h"
@@ -350,6 +352,37 @@ TEST(Gui, RenderTakesTheAnalysisOptions) {
     EXPECT_TRUE(trimmedWorst == render(worst, true, "named-trimmed.png"));
     EXPECT_FALSE(trimmedWorst == render("worst", false, "worst.png"));
     EXPECT_EQ(runSkewscope({"render", demo().path, "--collective", "worst", "--output", dir + "/x.png", "--big-skew-ms", "abc"}).exitCode, 2);
+    std::filesystem::remove_all(dir);
+}
+
+// Numbers do not follow the user's locale: under de_DE.UTF-8 (a decimal comma, '.' grouping) each
+// view render draws is the picture drawn under the C locale (durations, axis ticks, counts).
+TEST(Gui, RenderDrawsTheSameUnderAGermanLocale) {
+    const locale_t german = newlocale(LC_ALL_MASK, "de_DE.UTF-8", locale_t(0));
+    ASSERT_NE(german, locale_t(0)) << "the locale de_DE.UTF-8 is missing: scripts/setup-deps.sh makes it";
+    freelocale(german);
+    const std::string dir = tempDir("render-locale");
+    const std::string before = realDataDir() + "/nsysai-mfu_2gpu_before.sqlite", after = realDataDir() + "/nsysai-mfu_2gpu_after.sqlite";
+    const std::vector<std::vector<std::string>> views = {
+        {"render", demo().path, "--collective", "worst"},
+        {"render", demo().path, "--view", "timeline", "--collective", "worst"},
+        {"render", demo().path, "--view", "stepmap", "--collective", "worst"},
+        {"render", demo().path, "--view", "heatmap", "--collective", "worst"},
+        {"render", before, "--view", "timeline", "--collective", "worst"},  // kernel counts over 1,000
+        {"render", before, "--vs", after, "--view", "compare", "--collective", "worst"}};
+    for (size_t i = 0; i < views.size(); ++i) {
+        auto draw = [&](const std::string& locale) {
+            const std::string out = dir + "/" + std::to_string(i) + "-" + locale + ".png";
+            std::vector<std::string> args = views[i];
+            args.insert(args.end(), {"--output", out, "--size", "1200x700"});
+            RunResult r = runSkewscope(args, "QT_QPA_PLATFORM=offscreen LC_ALL=" + locale);
+            EXPECT_EQ(r.exitCode, 0) << r.err;
+            return QImage(QString::fromStdString(out)).convertToFormat(QImage::Format_ARGB32);
+        };
+        const QImage inC = draw("C.UTF-8");
+        ASSERT_FALSE(inC.isNull());
+        EXPECT_TRUE(draw("de_DE.UTF-8") == inC) << views[i][2] << " " << views[i][3];
+    }
     std::filesystem::remove_all(dir);
 }
 
