@@ -189,7 +189,7 @@ TEST(TimelineLod, HugeDurationSumsSaturate) {
     TimelineIndex ix(p, a);
     const ColumnSum all = ix.range(0, 0, -double(kMaxAbsTimeNs), double(kMaxAbsTimeNs) + 1);
     EXPECT_EQ(all.kernels, 300u);
-    EXPECT_EQ(all.ns[int(Work::Gemm)], double(INT64_MAX));
+    EXPECT_EQ(all.ns[int(KernelClass::Gemm)], double(INT64_MAX));
 }
 
 TEST(TimelineLod, MergedColumnsEqualBruteForceOnTheDemo) {

@@ -18,7 +18,8 @@ set(keepGoing -k)  # on past failures
 if(GENERATOR MATCHES "Ninja")
   set(keepGoing -k 0)
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BUILD}" --target ${ALLOWED} ${DENIED} -- ${keepGoing}
+# the compiler's messages in English whatever the locale the suite runs under (test-locale.sh)
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C "${CMAKE_COMMAND}" --build "${BUILD}" --target ${ALLOWED} ${DENIED} -- ${keepGoing}
                 OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
 set(problems "")
 foreach(t IN LISTS ALLOWED)
