@@ -132,10 +132,7 @@ void MainWindow::setComparison(CompareSessionPtr c) {
     compare_ = c;
     compareView_->setComparison(c, keepPair);
     QStringList warnings;
-    for (auto [side, s] : {std::pair{"A", c->a}, std::pair{"B", c->b}}) {
-        for (const auto& w : s->profile.warnings) warnings << QString("%1: %2").arg(side, QString::fromStdString(w));
-        for (const auto& w : s->analysis.warnings) warnings << QString("%1: %2").arg(side, QString::fromStdString(w));
-    }
+    for (const std::string& w : skew::comparisonWarnings(*c)) warnings << QString::fromStdString(w);
     warningLabel_->setText(warnings.isEmpty() ? QString() : tr("Warnings: ") + warnings.join("\n"));
     warningBar_->setVisible(!warnings.isEmpty());
     stack_->setCurrentWidget(compareView_);

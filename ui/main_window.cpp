@@ -926,20 +926,7 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
         for (const auto& g : a.groups) groupFilter_->addItem(tr("group %1 (%2)").arg(g.id).arg(g.count));
     }
     QStringList warnings;
-    for (const auto& w : p.warnings) warnings << QString::fromStdString(w);
-    for (const auto& w : a.warnings) warnings << QString::fromStdString(w);
-    for (const auto& g : a.groups)
-        if (g.validation.status != "ok")
-            warnings << tr("group %1 matching %2: %3 of %4 collectives complete%5")
-                            .arg(g.id)
-                            .arg(QString::fromStdString(g.validation.status))
-                            .arg(g.complete)
-                            .arg(g.count)
-                            .arg(g.validation.messages.empty() ? QString() : " - " + QString::fromStdString(g.validation.messages[0]));
-    for (const auto& u : a.unmatched)
-        warnings << tr("%1 stream %2: %3").arg(QString::fromStdString(p.ranks[size_t(u.rank)].label))
-                        .arg(p.ranks[size_t(u.rank)].lanes[size_t(u.lane)].stream)
-                        .arg(QString::fromStdString(u.reason));
+    for (const std::string& w : sessionWarnings(*session_)) warnings << QString::fromStdString(w);
     warningLabel_->setText(warnings.isEmpty() ? QString() : tr("Warnings: ") + warnings.join("\n"));
     warningBar_->setVisible(!warnings.isEmpty());
     findings_->setMarkdown(QString::fromStdString(analysisMarkdown(p, a, MarkdownOptions{true})));
@@ -976,21 +963,10 @@ void MainWindow::setSession(std::shared_ptr<Session> s) {
 }
 
 void MainWindow::storeSnapshots(SessionPtr s) {
-    if (!cache_) return;
-    bool any = false;
-    for (const auto& in : s->profile.inputs) any |= !in.fromSnapshot && in.identity.valid();
-    if (!any) return;
+    if (!cache_ || !hasFreshFiles(s->profile)) return;
     // in the background, after the profile is shown: the session is immutable and kept alive here
     skew::ProfileCache* cache = cache_.get();
-    auto job = QtConcurrent::run([s, cache]() -> QString {
-        for (size_t f = 0; f < s->profile.inputs.size(); ++f) {
-            const auto& in = s->profile.inputs[f];
-            if (in.fromSnapshot || !in.identity.valid()) continue;
-            std::string error;
-            if (!cache->store(s->profile, int(f), &error)) return QString::fromStdString(error);
-        }
-        return {};
-    });
+    auto job = QtConcurrent::run([s, cache]() -> QString { return QString::fromStdString(storeFreshSnapshots(cache, s->profile)); });
     snapshotJobs_.push_back(job);
     auto* watch = new QFutureWatcher<QString>(this);
     connect(watch, &QFutureWatcher<QString>::finished, this, [this, watch] {
