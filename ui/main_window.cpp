@@ -154,11 +154,11 @@ void MainWindow::saveSplitters() const {
 }
 
 MainWindow::~MainWindow() {
-    if (watcher_ && watcher_->isRunning()) {
-        cancel_ = true;
-        watcher_->waitForFinished();
-    }
-    for (auto& job : snapshotJobs_) job.waitForFinished();  // a snapshot is never left half written
+    // both loads' workers read this window's cancel flag, progress and cache: none outlives it
+    cancel_ = true;
+    if (watcher_) watcher_->waitForFinished();
+    if (compareWatcher_) compareWatcher_->waitForFinished();
+    for (auto* job : snapshotJobs_) job->waitForFinished();  // a snapshot is never left half written
 }
 
 // The left side: the filters on two lines (so the table side can be narrow), the collectives
@@ -967,11 +967,12 @@ void MainWindow::storeSnapshots(SessionPtr s) {
     // in the background, after the profile is shown: the session is immutable and kept alive here
     skew::ProfileCache* cache = cache_.get();
     auto job = QtConcurrent::run([s, cache]() -> QString { return QString::fromStdString(storeFreshSnapshots(cache, s->profile)); });
-    snapshotJobs_.push_back(job);
     auto* watch = new QFutureWatcher<QString>(this);
+    snapshotJobs_.push_back(watch);
     connect(watch, &QFutureWatcher<QString>::finished, this, [this, watch] {
         QString error = watch->result();
         if (!error.isEmpty()) statusBar()->showMessage(error + tr("; the next open reads the export again"), 10000);
+        snapshotJobs_.removeOne(watch);  // held only while it runs
         watch->deleteLater();
     });
     watch->setFuture(job);

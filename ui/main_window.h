@@ -60,6 +60,7 @@ public:
     void setAnalysisOptions(const skew::AnalysisOptions& o);
     const skew::AnalysisOptions& analysisOptions() const { return options_; }
     bool isLoading() const { return loading_; }
+    int snapshotJobCount() const { return int(snapshotJobs_.size()); }  // snapshots being stored
     SessionPtr session() const { return session_; }
 
     // selection shared by the table, the view and the panels (source row = collective index); the
@@ -189,7 +190,7 @@ private:
     SessionPtr session_;
     // snapshots of the files opened (null with SKEWSCOPE_NO_CACHE); written in the background
     std::unique_ptr<skew::ProfileCache> cache_;
-    QList<QFuture<QString>> snapshotJobs_;
+    QList<QFutureWatcher<QString>*> snapshotJobs_;  // running; each dropped when it has finished
     skew::AnalysisOptions options_;
     int current_ = -1;
     int parked_ = -1;  // the collective shown before the filters listed none: shown again once listed
