@@ -36,7 +36,7 @@
 #include "gui_entry.h"
 #include "gui_util.h"
 #include "json_value.h"
-#include "main_window.h"
+#include "window/main_window.h"
 #include "report/format.h"
 #include "run_palette.h"
 #include "skew_cdf_chart.h"

@@ -17,8 +17,8 @@
 #include "report/format.h"
 #include "gen_fixture.h"
 #include "json_value.h"
-#include "main_window.h"
-#include "models.h"
+#include "window/main_window.h"
+#include "models/collective_model.h"
 
 using namespace testutil;
 using namespace skewui;

@@ -50,7 +50,7 @@
 #include "collective_view.h"
 #include "compare_view.h"
 #include "model/loader.h"
-#include "models.h"
+#include "models/collective_model.h"
 #include "nsys/export_reader.h"
 #include "rank_labels.h"
 #include "report/analysis_report.h"

@@ -1,4 +1,4 @@
-#include "models.h"
+#include "models/collective_model.h"
 
 #include <QBrush>
 #include <QColor>
