@@ -8,10 +8,8 @@
 
 namespace skewui {
 
-using skew::CompareLoadResult;
 using skew::CompareSession;
 using skew::CompareSessionPtr;
-using skew::LoadResult;
 using skew::Session;
 using skew::SessionPtr;
 using skew::SideError;

@@ -32,12 +32,6 @@ struct Session {
 
 using SessionPtr = std::shared_ptr<const Session>;
 
-struct LoadResult {
-    std::shared_ptr<Session> session;
-    std::string error;  // one line, empty when loaded
-    bool cancelled = false;
-};
-
 // What the views read beside the analysis, built once after it: the NVTX index per process, the
 // timeline's level of detail, the start-skew colour scale.
 void indexSession(Session& s);
@@ -60,12 +54,6 @@ struct CompareSession {
 };
 
 using CompareSessionPtr = std::shared_ptr<const CompareSession>;
-
-struct CompareLoadResult {
-    std::shared_ptr<CompareSession> comparison;
-    std::string error;  // one line naming the side, empty when loaded
-    bool cancelled = false;
-};
 
 // Loads and analyses both sides with the same options, then compares them (blocking; progress
 // 0..0.5 is A, 0.5..1 is B). Throws like loadSession, with the side named in the message

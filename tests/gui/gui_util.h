@@ -9,7 +9,9 @@
 
 #include "gen_fixture.h"
 #include "window/main_window.h"
+#include "models/collective_filter.h"
 #include "models/collective_model.h"
+#include "models/ranks_model.h"
 
 namespace guitest {
 

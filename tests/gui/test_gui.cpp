@@ -18,7 +18,9 @@
 #include "gen_fixture.h"
 #include "json_value.h"
 #include "window/main_window.h"
+#include "models/collective_filter.h"
 #include "models/collective_model.h"
+#include "models/ranks_model.h"
 
 using namespace testutil;
 using namespace skewui;

@@ -41,6 +41,8 @@
 #include "collective_view.h"
 #include "gui_util.h"
 #include "report/analysis_report.h"
+#include "window/load_controller.h"
+#include "window/menus.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -345,7 +347,7 @@ TEST(WindowState, CosmeticItems) {
     ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite")}));
     EXPECT_NE(w.statusText().indexOf("2 ranks  |  33 collectives (33 complete) in 1 group  |"), -1) << w.statusText().toStdString();
     // shortcuts as a table
-    QString html = MainWindow::shortcutsHtml();
+    QString html = shortcutsHtml();
     EXPECT_TRUE(html.startsWith("<table"));
     EXPECT_NE(html.indexOf("<b>+ / -  (Ctrl++ / Ctrl+-)</b>"), -1);
     // the Navigate menu shows both key sets, and both work
@@ -384,7 +386,7 @@ TEST(WindowState, CosmeticItems) {
 TEST(WindowState, ShortcutsDialogRowsDoNotWrap) {
     MainWindow w;
     w.show();
-    std::unique_ptr<QDialog> d(MainWindow::shortcutsDialog(&w));
+    std::unique_ptr<QDialog> d(shortcutsDialog(&w));
     d->show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(d.get()));
     auto* text = d->findChild<QTextBrowser*>("shortcuts");
@@ -485,7 +487,7 @@ TEST(WindowState, FinishedSnapshotJobsAreDropped) {
         ASSERT_FALSE(w.session()->profile.inputs[0].fromSnapshot);
         ASSERT_TRUE(QTest::qWaitFor([&] { return QDir(cacheDir).entryList({"*.snap"}, QDir::Files).size() == 1; }, 20000));
     }
-    EXPECT_TRUE(QTest::qWaitFor([&] { return w.snapshotJobCount() == 0; }, 5000)) << w.snapshotJobCount() << " jobs held";
+    EXPECT_TRUE(QTest::qWaitFor([&] { return w.loads()->snapshotJobCount() == 0; }, 5000)) << w.loads()->snapshotJobCount() << " jobs held";
 }
 
 // Closing the window while two captures load for a comparison: the load is cancelled and waited

@@ -1,8 +1,8 @@
 #pragma once
-// Item models of the viewer: the collectives table (with its filter proxy) and the ranks table.
+// The collectives table's model: one row per collective of the analysis (source row = collective
+// index), display texts, sort keys and tooltips. Filtered by CollectiveFilter (collective_filter.h).
 
 #include <QAbstractTableModel>
-#include <QSortFilterProxyModel>
 
 #include "session.h"
 
@@ -27,46 +27,6 @@ public:
 
 private:
     SessionPtr s_;
-};
-
-class CollectiveFilter : public QSortFilterProxyModel {
-    Q_OBJECT
-public:
-    explicit CollectiveFilter(QObject* parent = nullptr);
-    void setOp(const QString& op);        // empty: all
-    void setGroup(int group);             // -1: all
-    void setMinSkewMs(double ms);
-    void setBigOnly(bool on);
-    void setCause(const QString& cause);  // identifier (causeName), empty: all
-    bool accepts(int collective) const { return filterAcceptsRow(collective, {}); }
-    // the filters that hide a collective (none: it is listed)
-    enum Criterion : unsigned { ByOp = 1, ByGroup = 2, ByMinSkew = 4, ByBigOnly = 8, ByCause = 16 };
-    unsigned hiddenBy(int collective) const;
-
-protected:
-    bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
-
-private:
-    QString op_, cause_;
-    int group_ = -1;
-    double minSkewMs_ = 0;
-    bool bigOnly_ = false;
-};
-
-class RanksModel : public QAbstractTableModel {
-    Q_OBJECT
-public:
-    enum Column { Rank, Last, First, MeanLateness, MeanLatenessExclBig, NcclTime, NcclOnly, ClockOffset, ColumnCount };
-    explicit RanksModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
-    void setSession(SessionPtr s, int group);
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
-
-private:
-    SessionPtr s_;
-    int group_ = 0;
 };
 
 }  // namespace skewui
