@@ -13,7 +13,6 @@
 #include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "util/atomic_file.h"
-#include "window/main_window.h"
 #include "window/run_view_tabs.h"
 
 using namespace skew;
@@ -34,7 +33,8 @@ bool write(const QString& path, std::string_view bytes, QString* error) {
 }
 }  // namespace
 
-ExportActions::ExportActions(MainWindow* window) : QObject(window), w_(window) {}
+ExportActions::ExportActions(QWidget* window, RunViewTabs* views, CompareView* compareView, std::function<Shown()> shown)
+    : QObject(window), window_(window), views_(views), compareView_(compareView), shown_(std::move(shown)) {}
 
 QString ExportActions::startPath(const QString& fileName) {
     QString dir = QSettings().value("export/folder").toString();
@@ -44,9 +44,10 @@ QString ExportActions::startPath(const QString& fileName) {
 // An export never replaces one of the open exports (same file by device and inode, whatever the
 // spelling or link): the command line refuses --output the same way.
 bool ExportActions::isOpenInput(const QString& path, QString* error) const {
-    const CompareSessionPtr c = w_->comparison();
+    const Shown shown = shown_();
+    const CompareSessionPtr& c = shown.comparison;
     std::vector<std::string> open;
-    for (const SessionPtr& s : {w_->session(), c ? c->a : SessionPtr(), c ? c->b : SessionPtr()})
+    for (const SessionPtr& s : {shown.session, c ? c->a : SessionPtr(), c ? c->b : SessionPtr()})
         if (s) open.insert(open.end(), s->files.begin(), s->files.end());
     for (const auto& f : open)
         if (sameFile(path.toStdString(), f)) {
@@ -58,28 +59,29 @@ bool ExportActions::isOpenInput(const QString& path, QString* error) const {
 
 bool ExportActions::exportView(const QString& path, int w, int h, QString* error) {
     if (isOpenInput(path, error)) return false;
-    if (w_->inCompareMode()) {
-        bool ok = w_->compareView()->exportTo(path, w, h, error);
+    const Shown shown = shown_();
+    if (shown.comparing) {
+        bool ok = compareView_->exportTo(path, w, h, error);
         if (ok) rememberFolder(path);
         return ok;
     }
-    if (!w_->runViewTabs()->showsCollective()) {
-        if (!w_->session()) {
+    if (!views_->showsCollective()) {
+        if (!shown.session) {
             if (error) *error = tr("no exports are open");
             return false;
         }
-        return w_->runViewTabs()->exportShownRunView(path, w, h, error);
+        return views_->exportShownRunView(path, w, h, error);
     }
-    return exportCollectiveView(path, w, h, error);
+    return exportCollectiveView(shown, path, w, h, error);
 }
 
-bool ExportActions::exportCollectiveView(const QString& path, int w, int h, QString* error) {
-    if (!w_->session() || w_->currentCollective() < 0) {
+bool ExportActions::exportCollectiveView(const Shown& shown, const QString& path, int w, int h, QString* error) {
+    if (!shown.session || shown.collective < 0) {
         if (error) *error = tr("no collective is shown: open exports and select a collective first");
         return false;
     }
     // the picture of the collective, without the outline of the bar whose details are open
-    CollectiveView* view = w_->view();
+    CollectiveView* view = views_->collective();
     std::vector<int> hl = view->highlightedBars();
     const Bar* b = hl.empty() ? nullptr : &view->scene().bars[size_t(hl.front())];
     int rank = b ? b->rank : -1, lane = b ? b->lane : -1;
@@ -93,7 +95,7 @@ bool ExportActions::exportCollectiveView(const QString& path, int w, int h, QStr
 
 bool ExportActions::exportWindow(const QString& path, QString* error) {
     if (isOpenInput(path, error)) return false;
-    QPixmap pm = w_->grab();
+    QPixmap pm = window_->grab();
     QByteArray bytes;
     QBuffer buf(&bytes);
     buf.open(QIODevice::WriteOnly);
@@ -108,12 +110,13 @@ bool ExportActions::exportWindow(const QString& path, QString* error) {
 
 bool ExportActions::exportReport(const QString& path, QString* error) {
     if (isOpenInput(path, error)) return false;
-    if (w_->inCompareMode()) {
-        bool ok = exportComparisonReport(path, error);
+    const Shown shown = shown_();
+    if (shown.comparing) {
+        bool ok = exportComparisonReport(*shown.comparison, path, error);
         if (ok) rememberFolder(path);
         return ok;
     }
-    const SessionPtr s = w_->session();
+    const SessionPtr& s = shown.session;
     if (!s) {
         if (error) *error = tr("no exports are open");
         return false;
@@ -129,28 +132,27 @@ bool ExportActions::exportReport(const QString& path, QString* error) {
     return true;
 }
 
-bool ExportActions::exportComparisonReport(const QString& path, QString* error) {
-    const CompareSessionPtr c = w_->comparison();
-    const Side a = c->sideA(), b = c->sideB();
+bool ExportActions::exportComparisonReport(const CompareSession& c, const QString& path, QString* error) {
+    const Side a = c.sideA(), b = c.sideB();
     const QString l = path.toLower();
-    std::string out = l.endsWith(".json")  ? compareJson(a, b, c->comparison)
-                      : l.endsWith(".txt") ? compareText(a, b, c->comparison)
-                                           : compareMarkdown(a, b, c->comparison);
+    std::string out = l.endsWith(".json")  ? compareJson(a, b, c.comparison)
+                      : l.endsWith(".txt") ? compareText(a, b, c.comparison)
+                                           : compareMarkdown(a, b, c.comparison);
     return write(path, out, error);
 }
 
-QString ExportActions::defaultName(const QString& suffix) const {
-    const SessionPtr s = w_->session();
+QString ExportActions::defaultName(const Shown& shown, const QString& suffix) {
+    const SessionPtr& s = shown.session;
     QString stem = s ? QFileInfo(QString::fromStdString(s->files.front())).completeBaseName() : "skewscope";
-    if (s && w_->currentCollective() >= 0) {
-        const Collective& c = s->analysis.collectives[size_t(w_->currentCollective())];
+    if (s && shown.collective >= 0) {
+        const Collective& c = s->analysis.collectives[size_t(shown.collective)];
         return QString("%1_G%2_C%3.%4").arg(stem).arg(c.group).arg(c.index).arg(suffix);
     }
     return stem + "." + suffix;
 }
 
-QString ExportActions::comparisonName(const QString& suffix) const {
-    const CompareSessionPtr c = w_->comparison();
+QString ExportActions::comparisonName(const Shown& shown, const QString& suffix) {
+    const CompareSessionPtr& c = shown.comparison;
     if (!c) return "compare." + suffix;
     return QString("%1_vs_%2_compare.%3")
         .arg(QFileInfo(QString::fromStdString(c->a->files.front())).completeBaseName(),
@@ -158,25 +160,26 @@ QString ExportActions::comparisonName(const QString& suffix) const {
 }
 
 void ExportActions::finished(bool ok, const QString& path, const QString& error) {
-    if (!ok) QMessageBox::warning(w_, tr("Export failed"), error);
+    if (!ok) QMessageBox::warning(window_, tr("Export failed"), error);
     else emit saved(path);
 }
 
 void ExportActions::chooseAndExportView() {
-    const bool comparing = w_->inCompareMode();
-    if (!comparing && (!w_->session() || w_->currentCollective() < 0)) return;
-    QString path = QFileDialog::getSaveFileName(w_, comparing ? tr("Export compare view") : tr("Export collective view"),
-                                                startPath(comparing ? comparisonName("png") : defaultName("png")),
+    const Shown shown = shown_();
+    const bool comparing = shown.comparing;
+    if (!comparing && (!shown.session || shown.collective < 0)) return;
+    QString path = QFileDialog::getSaveFileName(window_, comparing ? tr("Export compare view") : tr("Export collective view"),
+                                                startPath(comparing ? comparisonName(shown, "png") : defaultName(shown, "png")),
                                                 tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
     QString err;
-    QWidget* shown = comparing ? static_cast<QWidget*>(w_->compareView()) : w_->view();
-    bool ok = exportView(path, std::max(shown->width(), 1600), std::max(shown->height(), 900), &err);
+    QWidget* view = comparing ? static_cast<QWidget*>(compareView_) : views_->collective();
+    bool ok = exportView(path, std::max(view->width(), 1600), std::max(view->height(), 900), &err);
     finished(ok, path, err);
 }
 
 void ExportActions::chooseAndExportWindow() {
-    QString path = QFileDialog::getSaveFileName(w_, tr("Export window"), startPath(defaultName("png").replace(".png", "_window.png")),
+    QString path = QFileDialog::getSaveFileName(window_, tr("Export window"), startPath(defaultName(shown_(), "png").replace(".png", "_window.png")),
                                                 tr("PNG image (*.png)"));
     if (path.isEmpty()) return;
     QString err;
@@ -185,13 +188,14 @@ void ExportActions::chooseAndExportWindow() {
 }
 
 void ExportActions::chooseAndExportReport() {
-    const bool comparing = w_->inCompareMode();
-    const SessionPtr s = w_->session();
+    const Shown shown = shown_();
+    const bool comparing = shown.comparing;
+    const SessionPtr& s = shown.session;
     if (!comparing && !s) return;
     QString stem = QFileInfo(QString::fromStdString(s ? s->files.front() : std::string())).completeBaseName();
-    QString path = comparing ? QFileDialog::getSaveFileName(w_, tr("Export comparison report"), startPath(comparisonName("md")),
+    QString path = comparing ? QFileDialog::getSaveFileName(window_, tr("Export comparison report"), startPath(comparisonName(shown, "md")),
                                                             tr("Markdown (*.md);;JSON (*.json);;Text (*.txt)"))
-                             : QFileDialog::getSaveFileName(w_, tr("Export report"), startPath(stem + "_report.md"),
+                             : QFileDialog::getSaveFileName(window_, tr("Export report"), startPath(stem + "_report.md"),
                                                             tr("Markdown (*.md);;CSV (*.csv);;JSON (*.json);;Text (*.txt)"));
     if (path.isEmpty()) return;
     QString err;

@@ -7,14 +7,27 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
+#include "session.h"
+
 namespace skewui {
 
-class MainWindow;
+class CompareView;
+class RunViewTabs;
 
 class ExportActions : public QObject {
     Q_OBJECT
 public:
-    explicit ExportActions(MainWindow* window);
+    // what the window shows, asked at each export
+    struct Shown {
+        SessionPtr session;
+        CompareSessionPtr comparison;
+        bool comparing = false;  // the compare view is shown
+        int collective = -1;     // the selected collective of `session`
+    };
+    // exports `window` (its picture; the dialogs' parent), the view tab shown in `views` or `compareView`
+    ExportActions(QWidget* window, RunViewTabs* views, CompareView* compareView, std::function<Shown()> shown);
 
     bool exportView(const QString& path, int w, int h, QString* error);
     bool exportWindow(const QString& path, QString* error);
@@ -32,13 +45,16 @@ signals:
     void saved(const QString& path);  // by one of the menu's actions
 
 private:
-    bool exportCollectiveView(const QString& path, int w, int h, QString* error);
-    bool exportComparisonReport(const QString& path, QString* error);
-    QString defaultName(const QString& suffix) const;         // "demo_G0_C102.png"
-    QString comparisonName(const QString& suffix) const;      // "before_vs_after_compare.png"
+    bool exportCollectiveView(const Shown& shown, const QString& path, int w, int h, QString* error);
+    static bool exportComparisonReport(const skew::CompareSession& c, const QString& path, QString* error);
+    static QString defaultName(const Shown& shown, const QString& suffix);     // "demo_G0_C102.png"
+    static QString comparisonName(const Shown& shown, const QString& suffix);  // "before_vs_after_compare.png"
     void finished(bool ok, const QString& path, const QString& error);  // message box or saved()
 
-    MainWindow* w_;
+    QWidget* window_;
+    RunViewTabs* views_;
+    CompareView* compareView_;
+    std::function<Shown()> shown_;
 };
 
 }  // namespace skewui

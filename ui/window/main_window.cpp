@@ -1,5 +1,6 @@
 #include "window/main_window.h"
 
+#include <QAction>
 #include <QDragEnterEvent>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -13,6 +14,8 @@
 #include <QStatusBar>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <tuple>
 
 #include "collective_scene.h"
 #include "collective_view.h"
@@ -48,10 +51,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setAcceptDrops(true);
     options_ = loadAnalysisOptions();
     loads_ = new LoadController(this);
-    exports_ = new ExportActions(this);
     buildUi();
-    recent_ = new RecentFiles(buildMenus(*this), this);
+    exports_ = new ExportActions(this, views_, compareView_,
+                                 [this] { return ExportActions::Shown{session_, compare_, inCompareMode(), selection_->current()}; });
+    const WindowMenus menus = buildMenus(this, exports_);
+    recent_ = new RecentFiles(menus.recent, this);
     connectRooms();
+    connectMenus(menus);
     if (!restoreGeometry(QSettings().value("window/geometry").toByteArray())) {
         // 1600x900, or most of a smaller screen
         QSize size(1600, 900);
@@ -145,6 +151,23 @@ void MainWindow::connectRooms() {
     connect(exports_, &ExportActions::saved, this, [this](const QString& path) { setStatus(tr("Saved %1").arg(path)); });
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFiles);
     connect(recent_, &RecentFiles::compareRequested, this, &MainWindow::openComparison);
+}
+
+void MainWindow::connectMenus(const WindowMenus& m) {
+    connect(m.open, &QAction::triggered, this, [this] { openFiles(chooseExports(this)); });
+    connect(m.compare, &QAction::triggered, this, [this] {
+        const auto [a, b] = chooseComparison(this);
+        openComparison(a, b);
+    });
+    connect(m.reload, &QAction::triggered, this, &MainWindow::reload);
+    for (auto [action, delta, big] : {std::tuple{m.next, +1, false}, std::tuple{m.previous, -1, false}, std::tuple{m.nextBig, +1, true},
+                                      std::tuple{m.previousBig, -1, true}})
+        connect(action, &QAction::triggered, this, [this, delta, big] { stepCollective(delta, big); });
+    connect(m.zoomIn, &QAction::triggered, this, [this] { zoomShownView(0.8); });
+    connect(m.zoomOut, &QAction::triggered, this, [this] { zoomShownView(1.25); });
+    connect(m.fit, &QAction::triggered, this, &MainWindow::fitShownView);
+    connect(m.lateArriver, &QAction::triggered, this, &MainWindow::showLateArriverDetails);
+    connect(m.settings, &QAction::triggered, this, &MainWindow::editSettings);
 }
 
 void MainWindow::openFiles(const QStringList& files) {

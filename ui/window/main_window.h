@@ -38,6 +38,7 @@ class SkewCdfChart;
 class StepMapView;
 class TimelineView;
 class WarningBar;
+struct WindowMenus;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -128,6 +129,7 @@ protected:
 private:
     void buildUi();
     void connectRooms();
+    void connectMenus(const WindowMenus& m);
     void setSession(SessionPtr s);
     void setComparison(CompareSessionPtr c);
     void loadStopped(const LoadRequest& r, const QString& error, bool cancelled);

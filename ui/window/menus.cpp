@@ -6,6 +6,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -18,34 +19,41 @@
 #include <memory>
 
 #include "window/export_actions.h"
-#include "window/main_window.h"
 
 namespace skewui {
 
-QMenu* buildMenus(MainWindow& w) {
-    MainWindow* p = &w;
-    auto tr = [](const char* s) { return QObject::tr(s); };
-    QMenu* file = w.menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open..."), p, [p, tr] {
-        QStringList files = QFileDialog::getOpenFileNames(p, tr("Open Nsight Systems exports"), QString(),
-                                                          tr("Nsight Systems exports (*.sqlite *.nsys-rep);;All files (*)"));
-        if (!files.isEmpty()) p->openFiles(files);
-    });
-    open->setShortcut(QKeySequence::Open);
-    QMenu* recent = file->addMenu(tr("Open &Recent"));
-    QAction* compare = file->addAction(tr("&Compare..."), p, [p, tr] {
-        QStringList a = QFileDialog::getOpenFileNames(p, tr("Compare: the A (before) capture's exports"), QString(),
-                                                      tr("Nsight Systems exports (*.sqlite *.nsys-rep);;All files (*)"));
-        if (a.isEmpty()) return;
-        QStringList b = QFileDialog::getOpenFileNames(p, tr("Compare: the B (after) capture's exports"), QFileInfo(a.front()).absolutePath(),
-                                                      tr("Nsight Systems exports (*.sqlite *.nsys-rep);;All files (*)"));
-        if (!b.isEmpty()) p->openComparison(a, b);
-    });
-    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    compare->setToolTip(tr("Compare two captures: pick the A (before) exports, then the B (after) exports"));
-    file->addAction(tr("Re&load"), p, &MainWindow::reload)->setShortcut(QKeySequence::Refresh);
+namespace {
+const char* const kExports = "Nsight Systems exports (*.sqlite *.nsys-rep);;All files (*)";
+QString tr(const char* s) { return QObject::tr(s); }
+}  // namespace
+
+QStringList chooseExports(QWidget* parent) {
+    return QFileDialog::getOpenFileNames(parent, tr("Open Nsight Systems exports"), QString(), tr(kExports));
+}
+
+std::pair<QStringList, QStringList> chooseComparison(QWidget* parent) {
+    QStringList a = QFileDialog::getOpenFileNames(parent, tr("Compare: the A (before) capture's exports"), QString(), tr(kExports));
+    if (a.isEmpty()) return {};
+    QStringList b = QFileDialog::getOpenFileNames(parent, tr("Compare: the B (after) capture's exports"), QFileInfo(a.front()).absolutePath(),
+                                                  tr(kExports));
+    if (b.isEmpty()) return {};
+    return {a, b};
+}
+
+WindowMenus buildMenus(QMainWindow* w, ExportActions* exports) {
+    WindowMenus m;
+    auto add = [](QMenu* menu, const QString& text, const QKeySequence& key) {
+        QAction* a = menu->addAction(text);
+        a->setShortcut(key);
+        return a;
+    };
+    QMenu* file = w->menuBar()->addMenu(tr("&File"));
+    m.open = add(file, tr("&Open..."), QKeySequence::Open);
+    m.recent = file->addMenu(tr("Open &Recent"));
+    m.compare = add(file, tr("&Compare..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m.compare->setToolTip(tr("Compare two captures: pick the A (before) exports, then the B (after) exports"));
+    m.reload = add(file, tr("Re&load"), QKeySequence::Refresh);
     file->addSeparator();
-    ExportActions* exports = w.exports();
     QAction* ev = file->addAction(tr("&Export View (PNG, SVG, PDF)..."), exports, &ExportActions::chooseAndExportView);
     ev->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QAction* ew = file->addAction(tr("Export &Window as PNG..."), exports, &ExportActions::chooseAndExportWindow);
@@ -53,45 +61,43 @@ QMenu* buildMenus(MainWindow& w) {
     QAction* er = file->addAction(tr("Export &Report (Markdown, CSV, JSON)..."), exports, &ExportActions::chooseAndExportReport);
     er->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     file->addSeparator();
-    file->addAction(tr("&Quit"), p, &QWidget::close)->setShortcut(QKeySequence::Quit);
+    file->addAction(tr("&Quit"), w, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
-    QMenu* nav = w.menuBar()->addMenu(tr("&Navigate"));
+    QMenu* nav = w->menuBar()->addMenu(tr("&Navigate"));
     // in compare mode they act on the compare view (the collective of the side selected from)
-    nav->addAction(tr("&Next Collective"), QKeySequence(Qt::Key_N), p, [p] { p->stepCollective(+1, false); });
-    nav->addAction(tr("&Previous Collective"), QKeySequence(Qt::Key_P), p, [p] { p->stepCollective(-1, false); });
-    nav->addAction(tr("Next &Big Late Arriver"), QKeySequence(Qt::Key_B), p, [p] { p->stepCollective(+1, true); });
-    nav->addAction(tr("Previous Bi&g Late Arriver"), QKeySequence(Qt::SHIFT | Qt::Key_B), p, [p] { p->stepCollective(-1, true); });
+    m.next = add(nav, tr("&Next Collective"), QKeySequence(Qt::Key_N));
+    m.previous = add(nav, tr("&Previous Collective"), QKeySequence(Qt::Key_P));
+    m.nextBig = add(nav, tr("Next &Big Late Arriver"), QKeySequence(Qt::Key_B));
+    m.previousBig = add(nav, tr("Previous Bi&g Late Arriver"), QKeySequence(Qt::SHIFT | Qt::Key_B));
     nav->addSeparator();
     // both key sets work (the plain keys also in the view itself): the menu shows both. They act on
     // the view tab shown: the single keys are window shortcuts, so a run view never sees them itself
-    auto twoKeys = [&](const QString& text, QList<QKeySequence> keys, auto fn) {
+    auto twoKeys = [&](const QString& text, QList<QKeySequence> keys) {
         QStringList shown;
         for (const auto& k : keys) shown << k.toString(QKeySequence::NativeText);
-        QAction* a = nav->addAction(text + "\t" + shown.mid(0, 2).join(", "), p, fn);
+        QAction* a = nav->addAction(text + "\t" + shown.mid(0, 2).join(", "));
         a->setShortcuts(keys);
         return a;
     };
-    twoKeys(tr("Zoom &In"), {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal),
-                            QKeySequence(Qt::Key_Equal)},
-            [p] { p->zoomShownView(0.8); });
-    twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)}, [p] { p->zoomShownView(1.25); });
-    twoKeys(tr("&Fit View"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)},
-            [p] { p->fitShownView(); })
-        ->setToolTip(tr("The collective, the whole run (timeline), every step (step map) or every collective (heatmap)"));
-    nav->addAction(tr("Show &Late Arriver Details"), QKeySequence(Qt::Key_L), p, &MainWindow::showLateArriverDetails);
+    m.zoomIn = twoKeys(tr("Zoom &In"), {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal),
+                                       QKeySequence(Qt::Key_Equal)});
+    m.zoomOut = twoKeys(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::Key_Minus)});
+    m.fit = twoKeys(tr("&Fit View"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0), QKeySequence(Qt::Key_Home)});
+    m.fit->setToolTip(tr("The collective, the whole run (timeline), every step (step map) or every collective (heatmap)"));
+    m.lateArriver = add(nav, tr("Show &Late Arriver Details"), QKeySequence(Qt::Key_L));
 
-    QMenu* analysis = w.menuBar()->addMenu(tr("&Analysis"));
-    analysis->addAction(tr("&Settings..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), p, &MainWindow::editSettings);
+    QMenu* analysis = w->menuBar()->addMenu(tr("&Analysis"));
+    m.settings = add(analysis, tr("&Settings..."), QKeySequence(Qt::CTRL | Qt::Key_Comma));
 
-    QMenu* help = w.menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), p, [p] {
-        std::unique_ptr<QDialog> d(shortcutsDialog(p));
+    QMenu* help = w->menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), w, [w] {
+        std::unique_ptr<QDialog> d(shortcutsDialog(w));
         d->exec();
     });
-    help->addAction(tr("&About Skewscope"), p, [p, tr] {
-        QMessageBox::about(p, tr("About Skewscope"), tr("Skewscope %1\nWho arrived late to each NCCL collective, and why.").arg(SKEWSCOPE_VERSION));
+    help->addAction(tr("&About Skewscope"), w, [w] {
+        QMessageBox::about(w, tr("About Skewscope"), tr("Skewscope %1\nWho arrived late to each NCCL collective, and why.").arg(SKEWSCOPE_VERSION));
     });
-    return recent;
+    return m;
 }
 
 QString shortcutsHtml() {
