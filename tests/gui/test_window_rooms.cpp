@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -258,6 +259,10 @@ TEST(WindowTexts, WarningBarAndEmptyState) {
     bar.setWarnings({"device 0 was not captured", "group 1 matching warn: 3 of 5 collectives complete"});
     EXPECT_TRUE(bar.isVisible());
     EXPECT_EQ(bar.findChild<QLabel*>()->text(), "Warnings: device 0 was not captured\ngroup 1 matching warn: 3 of 5 collectives complete");
+    // on its yellow, inside its border (a QWidget subclass paints a style sheet's background only when told to)
+    const QImage picture = bar.grab().toImage();
+    EXPECT_EQ(QColor(picture.pixel(3, picture.height() / 2)), QColor(0xff, 0xf4, 0xcc));
+    EXPECT_EQ(QColor(picture.pixel(0, picture.height() / 2)), QColor(0xe0, 0xc0, 0x60));
     bar.setWarnings({});
     EXPECT_FALSE(bar.isVisible());
     EXPECT_EQ(emptyStateText(nullptr, true), "Loading...");

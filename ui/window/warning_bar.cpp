@@ -9,6 +9,8 @@ namespace skewui {
 
 WarningBar::WarningBar(QWidget* parent) : QWidget(parent) {
     setObjectName("warningBar");
+    // a QWidget subclass paints a style sheet's background only when asked to
+    setAttribute(Qt::WA_StyledBackground, true);
     setStyleSheet("#warningBar { background: #fff4cc; border: 1px solid #e0c060; }");
     auto* wl = new QHBoxLayout(this);
     wl->setContentsMargins(6, 3, 3, 3);
