@@ -17,7 +17,6 @@ class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTextBrowser;
-class QUrl;
 
 namespace skewui {
 
