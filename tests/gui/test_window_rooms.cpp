@@ -130,6 +130,23 @@ TEST(LoadController, SnapshotJobsAreHeldWhileTheyRun) {
     EXPECT_EQ(QDir(cacheDir).entryList({"*.snap"}, QDir::Files).size(), 1);
 }
 
+// Reload (F5, or a settings change) reloads what is shown: after a comparison that failed to open,
+// the one still shown (it reloaded the failed one, before the load controller).
+TEST(LoadController, ReloadReloadsTheComparisonShown) {
+    MainWindow w;
+    const QString a = realPath("nsysai-mfu_2gpu_before.sqlite"), b = realPath("nsysai-mfu_2gpu_after.sqlite");
+    QSignalSpy compared(&w, &MainWindow::comparisonLoaded), failed(&w, &MainWindow::loadFailed);
+    w.openComparison({a}, {b});
+    ASSERT_TRUE(waitFor([&] { return !compared.isEmpty(); }));
+    w.openComparison({a}, {"/nonexistent/after.sqlite"});
+    ASSERT_TRUE(waitFor([&] { return !failed.isEmpty(); }));
+    ASSERT_TRUE(w.inCompareMode());
+    w.reload();
+    ASSERT_TRUE(waitFor([&] { return compared.size() == 2 || failed.size() == 2; }));
+    EXPECT_EQ(compared.size(), 2);
+    EXPECT_EQ(w.comparison()->b->files, std::vector<std::string>{b.toStdString()});
+}
+
 TEST(RecentFiles, NewestFirstTenAtMostAndTheyOpenWhatTheyName) {
     const std::string dir = testutil::tempDir("recent");
     const QString d = QString::fromStdString(dir);
