@@ -16,7 +16,7 @@
 #include "cache/profile_cache.h"
 #include "cli/commands.h"
 #include "views/collective/collective_view.h"
-#include "main_window.h"
+#include "window/main_window.h"
 #include "model/loader.h"
 #include "nsys/export_reader.h"
 #include "session.h"

@@ -1,82 +1,20 @@
 #pragma once
-// What the viewer has open: the profile and its analysis, shared by the table, the view and the
-// panels. Replaced as a whole when files are (re)loaded.
+// The viewer's names for what it has open (core/session/): the one ui header that brings them into
+// skewui, so that the views and the window name a Session as they did when it lived here.
 
-#include <functional>
-#include <memory>
-#include <stdexcept>
-#include <string>
-#include <vector>
-
-#include "analysis/analysis.h"
-#include "compare/compare.h"
-#include "model/nvtx_index.h"
-#include "model/profile.h"
-#include "timeline/run_maps.h"
-#include "timeline/timeline_index.h"
-
-namespace skew {
-class SnapshotStore;
-}
+#include "session/session.h"
+#include "session/snapshots.h"
+#include "session/warnings.h"
 
 namespace skewui {
 
-struct Session {
-    std::vector<std::string> files;
-    skew::Profile profile;
-    skew::Analysis analysis;
-    std::vector<skew::NvtxIndex> nvtx;  // per process: the NVTX ranges around a moment (details)
-    skew::TimelineIndex timeline;  // level of detail of the run views, built once after the analysis
-    skew::SkewScale skewScale;     // the start-skew colours of the overview strip and the step map
-    double loadSeconds = 0, analyzeSeconds = 0;
-};
-
-using SessionPtr = std::shared_ptr<const Session>;
-
-struct LoadResult {
-    std::shared_ptr<Session> session;
-    std::string error;  // one line, empty when loaded
-    bool cancelled = false;
-};
-
-// What the views read beside the analysis, built once after it: the NVTX index per process, the
-// timeline's level of detail, the start-skew colour scale.
-void indexSession(Session& s);
-
-// Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile. With a cache,
-// files are read from their snapshots when valid (storing new ones is the caller's: after showing).
-std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
-                                     const std::function<bool(double)>& progress, skew::SnapshotStore* cache = nullptr);
-
-// Two captures compared (File > Compare, `skewscope A... --vs B...`): each side a whole session,
-// and the pairing of their groups from core/compare. Replaced as a whole like a Session.
-struct CompareSession {
-    SessionPtr a, b;  // before, after
-    skew::Comparison comparison;
-    // per pair, the collectives of A paired to B and of B to A (built once, by loadComparison)
-    std::vector<skew::CollectivePairing> pairings;
-    skew::Side sideA() const { return {&a->profile, &a->analysis}; }
-    skew::Side sideB() const { return {&b->profile, &b->analysis}; }
-    const skew::CollectivePairing& pairing(int pair, bool fromA) const { return pairings[size_t(pair) * 2 + (fromA ? 0 : 1)]; }
-};
-
-using CompareSessionPtr = std::shared_ptr<const CompareSession>;
-
-struct CompareLoadResult {
-    std::shared_ptr<CompareSession> comparison;
-    std::string error;  // one line naming the side, empty when loaded
-    bool cancelled = false;
-};
-
-// Loads and analyses both sides with the same options, then compares them (blocking; progress
-// 0..0.5 is A, 0.5..1 is B). Throws like loadSession, with the side named in the message
-// ("B (after): ..."), as SideError so that a caller keeps the exit code of the input error.
-struct SideError : std::runtime_error {
-    SideError(const std::string& what, bool input) : std::runtime_error(what), inputError(input) {}
-    bool inputError;  // the files could not be read (exit code 3 on the command line)
-};
-std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& filesA, const std::vector<std::string>& filesB,
-                                               const skew::AnalysisOptions& options, const std::function<bool(double)>& progress,
-                                               skew::SnapshotStore* cache = nullptr);
+using skew::CompareSession;
+using skew::CompareSessionPtr;
+using skew::Session;
+using skew::SessionPtr;
+using skew::SideError;
+using skew::indexSession;
+using skew::loadComparison;
+using skew::loadSession;
 
 }  // namespace skewui

@@ -13,6 +13,7 @@
 #include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "report/info_report.h"
+#include "session/snapshots.h"
 #include "util/atomic_file.h"
 
 namespace skew {
@@ -23,15 +24,8 @@ std::unique_ptr<ProfileCache> commandLineCache(const CommandLine& cl) {
 }
 
 void storeSnapshots(ProfileCache* cache, const Profile& p) {
-    if (!cache) return;
-    for (size_t f = 0; f < p.inputs.size(); ++f) {
-        if (p.inputs[f].fromSnapshot || !p.inputs[f].identity.valid()) continue;
-        std::string error;
-        if (!cache->store(p, int(f), &error)) {
-            std::fprintf(stderr, "skewscope: warning: %s; the next open reads the export again\n", error.c_str());
-            return;  // once: the folder is the problem, not the file
-        }
-    }
+    if (std::string error = storeFreshSnapshots(cache, p); !error.empty())
+        std::fprintf(stderr, "skewscope: warning: %s; the next open reads the export again\n", error.c_str());
 }
 
 void printWarnings(const std::vector<std::string>& warnings) {

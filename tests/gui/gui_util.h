@@ -8,8 +8,10 @@
 #include <string>
 
 #include "gen_fixture.h"
-#include "main_window.h"
-#include "models.h"
+#include "window/main_window.h"
+#include "models/collective_filter.h"
+#include "models/collective_model.h"
+#include "models/ranks_model.h"
 
 namespace guitest {
 

@@ -37,7 +37,7 @@
 #include "gui_entry.h"
 #include "gui_util.h"
 #include "json_value.h"
-#include "main_window.h"
+#include "window/main_window.h"
 #include "report/format.h"
 #include "common/palette.h"
 #include "views/skew_cdf/skew_cdf_chart.h"

@@ -24,8 +24,10 @@
 #include "gen_fixture.h"
 #include "gui_util.h"
 #include "json_value.h"
-#include "main_window.h"
-#include "models.h"
+#include "window/main_window.h"
+#include "models/collective_filter.h"
+#include "models/collective_model.h"
+#include "models/ranks_model.h"
 
 using namespace testutil;
 using namespace skewui;

@@ -16,6 +16,7 @@
 #include "views/collective/collective_view.h"
 #include "gui_util.h"
 #include "common/rank_labels.h"
+#include "window/collectives_pane.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -159,7 +160,7 @@ TEST(Table, TwoCapturesRankLabelsSayWhichCaptureAt1024x700) {
     w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.ranksTable()->parentWidget()));
     QTest::qWait(20);
     QTableView* rt = w.ranksTable();
-    EXPECT_LE(rt->columnWidth(RanksModel::Rank), MainWindow::rankColumnCap(QFontMetrics(rt->font())));
+    EXPECT_LE(rt->columnWidth(RanksModel::Rank), CollectivesPane::rankColumnCap(QFontMetrics(rt->font())));
     for (int c : {int(RanksModel::Last), int(RanksModel::First), int(RanksModel::MeanLateness)})
         EXPECT_LE(rt->columnViewportPosition(c) + rt->columnWidth(c), rt->viewport()->width()) << c;
     auto* rankDelegate = dynamic_cast<RankLabelDelegate*>(rt->itemDelegateForColumn(RanksModel::Rank));

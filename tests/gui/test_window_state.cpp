@@ -25,6 +25,7 @@
 #include <QTextFrame>
 #include <QTextLayout>
 #include <QTextTable>
+#include <QThreadPool>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
@@ -40,6 +41,8 @@
 #include "views/collective/collective_view.h"
 #include "gui_util.h"
 #include "report/analysis_report.h"
+#include "window/load_controller.h"
+#include "window/menus.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -344,7 +347,7 @@ TEST(WindowState, CosmeticItems) {
     ASSERT_TRUE(openAndWait(w, {realPath("nsysai-mfu_2gpu_before.sqlite")}));
     EXPECT_NE(w.statusText().indexOf("2 ranks  |  33 collectives (33 complete) in 1 group  |"), -1) << w.statusText().toStdString();
     // shortcuts as a table
-    QString html = MainWindow::shortcutsHtml();
+    QString html = shortcutsHtml();
     EXPECT_TRUE(html.startsWith("<table"));
     EXPECT_NE(html.indexOf("<b>+ / -  (Ctrl++ / Ctrl+-)</b>"), -1);
     // the Navigate menu shows both key sets, and both work
@@ -383,7 +386,7 @@ TEST(WindowState, CosmeticItems) {
 TEST(WindowState, ShortcutsDialogRowsDoNotWrap) {
     MainWindow w;
     w.show();
-    std::unique_ptr<QDialog> d(MainWindow::shortcutsDialog(&w));
+    std::unique_ptr<QDialog> d(shortcutsDialog(&w));
     d->show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(d.get()));
     auto* text = d->findChild<QTextBrowser*>("shortcuts");
@@ -470,6 +473,44 @@ TEST(WindowState, OpensOnTheAnswersAndCachesTheProfile) {
     ASSERT_TRUE(openAndWait(again, {demoPath()}));
     EXPECT_TRUE(again.session()->profile.inputs[0].fromSnapshot);
     EXPECT_EQ(again.session()->analysis.collectives.size(), 140u);
+}
+
+// Each snapshot job is dropped once it has finished: reopening the same exports (a reload) while
+// the cache is emptied each time stores a snapshot each time, and none of those jobs stays held.
+TEST(WindowState, FinishedSnapshotJobsAreDropped) {
+    const QString cacheDir = qEnvironmentVariable("SKEWSCOPE_CACHE_DIR");
+    MainWindow w;
+    for (int i = 0; i < 4; ++i) {
+        SCOPED_TRACE(i);
+        QDir(cacheDir).removeRecursively();  // read from the export again: a snapshot to store
+        ASSERT_TRUE(openAndWait(w, {demoPath()}));
+        ASSERT_FALSE(w.session()->profile.inputs[0].fromSnapshot);
+        ASSERT_TRUE(QTest::qWaitFor([&] { return QDir(cacheDir).entryList({"*.snap"}, QDir::Files).size() == 1; }, 20000));
+    }
+    EXPECT_TRUE(QTest::qWaitFor([&] { return w.loads()->snapshotJobCount() == 0; }, 5000)) << w.loads()->snapshotJobCount() << " jobs held";
+}
+
+// Closing the window while two captures load for a comparison: the load is cancelled and waited
+// for before the window goes (its worker reads the window's cancel flag, progress and profile
+// cache). Without that wait the load ran on, for a second or more, in a window that was gone. (No
+// cache here: a worker reading a deleted cache fails at once, which would hide the defect.)
+TEST(WindowState, ClosingTheWindowDuringAComparisonLoadStopsIt) {
+    skewgen::GenConfig cfg;
+    cfg.steps = 300;  // 8 ranks: a load of over a second, uncancelled
+    const auto& a = testutil::generated("compare-load-a", cfg);
+    cfg.seed = 2;
+    const auto& b = testutil::generated("compare-load-b", cfg);
+    ASSERT_TRUE(QThreadPool::globalInstance()->waitForDone(5000));
+    qputenv("SKEWSCOPE_NO_CACHE", "1");
+    auto* w = new MainWindow;
+    qunsetenv("SKEWSCOPE_NO_CACHE");
+    w->openComparison({QString::fromStdString(a.path)}, {QString::fromStdString(b.path)});
+    ASSERT_TRUE(w->isLoading());
+    // when the window's own part is gone, nothing of the load may still run
+    bool idle = false;
+    QObject::connect(w, &QObject::destroyed, [&] { idle = QThreadPool::globalInstance()->waitForDone(100); });
+    delete w;
+    EXPECT_TRUE(idle);
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
-#include "models.h"
+#include "models/collective_model.h"
 
 #include <QBrush>
 #include <QColor>
 
 #include "report/analysis_report.h"
-#include "report/info_report.h"
+#include "report/format.h"
 
 using namespace skew;
 
@@ -96,86 +96,6 @@ QVariant CollectiveModel::data(const QModelIndex& index, int role) const {
         if (index.column() == Cause && c.lateSlot >= 0) return tr("cause: %1\n%2").arg(causeName(c.cause), title);
         return title;
     }
-    return {};
-}
-
-CollectiveFilter::CollectiveFilter(QObject* parent) : QSortFilterProxyModel(parent) { setSortRole(CollectiveModel::SortRole); }
-
-void CollectiveFilter::setOp(const QString& op) {
-    op_ = op;
-    invalidateFilter();
-}
-void CollectiveFilter::setGroup(int g) {
-    group_ = g;
-    invalidateFilter();
-}
-void CollectiveFilter::setMinSkewMs(double ms) {
-    minSkewMs_ = ms;
-    invalidateFilter();
-}
-void CollectiveFilter::setBigOnly(bool on) {
-    bigOnly_ = on;
-    invalidateFilter();
-}
-void CollectiveFilter::setCause(const QString& c) {
-    cause_ = c;
-    invalidateFilter();
-}
-
-unsigned CollectiveFilter::hiddenBy(int row) const {
-    auto* m = qobject_cast<CollectiveModel*>(sourceModel());
-    if (!m || !m->session() || row < 0 || size_t(row) >= m->session()->analysis.collectives.size()) return 0;
-    const Collective& c = m->session()->analysis.collectives[size_t(row)];
-    unsigned by = 0;
-    if (!op_.isEmpty() && op_ != opName(c.op)) by |= ByOp;
-    if (group_ >= 0 && c.group != group_) by |= ByGroup;
-    if (double(c.startSkew()) < minSkewMs_ * 1e6) by |= ByMinSkew;
-    if (bigOnly_ && !c.big) by |= ByBigOnly;
-    if (!cause_.isEmpty() && (c.lateSlot < 0 || cause_ != causeName(c.cause))) by |= ByCause;
-    return by;
-}
-
-bool CollectiveFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
-    return parent.isValid() || hiddenBy(row) == 0;
-}
-
-void RanksModel::setSession(SessionPtr s, int group) {
-    beginResetModel();
-    s_ = std::move(s);
-    group_ = group;
-    endResetModel();
-}
-
-int RanksModel::rowCount(const QModelIndex& parent) const {
-    if (parent.isValid() || !s_ || group_ < 0 || size_t(group_) >= s_->analysis.groups.size()) return 0;
-    return int(s_->analysis.groups[size_t(group_)].perRank.size());
-}
-
-int RanksModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant RanksModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Rank", "Last", "First", "Mean lateness", "Excl. big", "NCCL time", "NCCL-only", "Clock offset"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
-}
-
-QVariant RanksModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount()) return {};
-    const RankStats& rs = s_->analysis.groups[size_t(group_)].perRank[size_t(index.row())];
-    const skew::Rank& r = s_->profile.ranks[size_t(rs.rank)];
-    if (role == Qt::DisplayRole) {
-        switch (index.column()) {
-        case Rank: return QString::fromStdString(r.label);
-        case Last: return rs.lastCount;
-        case First: return rs.firstCount;
-        case MeanLateness: return dur(rs.meanLatenessNs);
-        case MeanLatenessExclBig: return dur(rs.meanLatenessExclBigNs);
-        case NcclTime: return dur(rs.ncclKernelNs);
-        case NcclOnly: return dur(rs.ncclOnlyNs);
-        case ClockOffset: return dur(r.clockOffsetNs);
-        }
-    }
-    if (role == Qt::TextAlignmentRole) return int((index.column() == Rank ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
     return {};
 }
 

@@ -1,33 +1,33 @@
-#include "session.h"
+#include "session/session.h"
 
 #include <chrono>
 
 #include "model/loader.h"
-#include "nsys/export_reader.h"
+#include "util/errors.h"
 
-namespace skewui {
+namespace skew {
 
 void indexSession(Session& s) {
     s.nvtx.clear();
     s.nvtx.reserve(s.profile.processes.size());
     for (const auto& pr : s.profile.processes) s.nvtx.emplace_back(pr.nvtx);
-    s.timeline = skew::TimelineIndex(s.profile, s.analysis);  // points into s, which never moves
-    s.skewScale = skew::skewScale(s.analysis);
+    s.timeline = TimelineIndex(s.profile, s.analysis);  // points into s, which never moves
+    s.skewScale = skewScale(s.analysis);
 }
 
-std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const skew::AnalysisOptions& options,
-                                     const std::function<bool(double)>& progress, skew::SnapshotStore* cache) {
+std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const AnalysisOptions& options,
+                                     const std::function<bool(double)>& progress, SnapshotStore* cache) {
     auto s = std::make_shared<Session>();
     s->files = files;
     auto t0 = std::chrono::steady_clock::now();
-    skew::LoadOptions lo;
+    LoadOptions lo;
     lo.progress = [&](std::string_view, double f) { return !progress || progress(f * 0.8); };
     lo.cache = cache;
-    s->profile = skew::loadProfile(files, lo);
+    s->profile = loadProfile(files, lo);
     auto t1 = std::chrono::steady_clock::now();
-    skew::AnalysisOptions ao = options;
+    AnalysisOptions ao = options;
     ao.progress = [&](double f) { return !progress || progress(0.8 + 0.2 * f); };
-    s->analysis = skew::analyze(s->profile, ao);
+    s->analysis = analyze(s->profile, ao);
     indexSession(*s);
     auto t2 = std::chrono::steady_clock::now();
     s->loadSeconds = std::chrono::duration<double>(t1 - t0).count();
@@ -36,15 +36,15 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
 }
 
 std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& filesA, const std::vector<std::string>& filesB,
-                                               const skew::AnalysisOptions& options, const std::function<bool(double)>& progress,
-                                               skew::SnapshotStore* cache) {
+                                               const AnalysisOptions& options, const std::function<bool(double)>& progress,
+                                               SnapshotStore* cache) {
     auto c = std::make_shared<CompareSession>();
     auto side = [&](const std::vector<std::string>& files, double from, const char* name) -> SessionPtr {
         try {
             return loadSession(files, options, [&](double f) { return !progress || progress(from + 0.5 * f); }, cache);
-        } catch (const skew::InputError& e) {
+        } catch (const InputError& e) {
             throw SideError(std::string(name) + ": " + e.what(), true);
-        } catch (const skew::Cancelled&) {
+        } catch (const Cancelled&) {
             throw;
         } catch (const std::exception& e) {
             throw SideError(std::string(name) + ": " + e.what(), false);
@@ -52,10 +52,10 @@ std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& f
     };
     c->a = side(filesA, 0, "A (before)");
     c->b = side(filesB, 0.5, "B (after)");
-    c->comparison = skew::compareCaptures(c->sideA(), c->sideB());
-    for (const skew::GroupPair& p : c->comparison.pairs)
+    c->comparison = compareCaptures(c->sideA(), c->sideB());
+    for (const GroupPair& p : c->comparison.pairs)
         for (bool fromA : {true, false}) c->pairings.emplace_back(c->sideA(), c->sideB(), p, fromA);
     return c;
 }
 
-}  // namespace skewui
+}  // namespace skew

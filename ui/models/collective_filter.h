@@ -1,0 +1,33 @@
+#pragma once
+// The collectives table's filter (over CollectiveModel): op, group, cause, minimum start skew, big
+// only; and which of them hide a collective, so that the window can clear just those.
+
+#include <QSortFilterProxyModel>
+
+namespace skewui {
+
+class CollectiveFilter : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit CollectiveFilter(QObject* parent = nullptr);
+    void setOp(const QString& op);        // empty: all
+    void setGroup(int group);             // -1: all
+    void setMinSkewMs(double ms);
+    void setBigOnly(bool on);
+    void setCause(const QString& cause);  // identifier (causeName), empty: all
+    bool accepts(int collective) const { return filterAcceptsRow(collective, {}); }
+    // the filters that hide a collective (none: it is listed)
+    enum Criterion : unsigned { ByOp = 1, ByGroup = 2, ByMinSkew = 4, ByBigOnly = 8, ByCause = 16 };
+    unsigned hiddenBy(int collective) const;
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+
+private:
+    QString op_, cause_;
+    int group_ = -1;
+    double minSkewMs_ = 0;
+    bool bigOnly_ = false;
+};
+
+}  // namespace skewui

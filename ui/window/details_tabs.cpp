@@ -1,0 +1,53 @@
+#include "window/details_tabs.h"
+
+#include <QPlainTextEdit>
+#include <QTextBrowser>
+#include <QUrl>
+
+#include "scene/kernel_details.h"
+#include "report/analysis_report.h"
+#include "window/ranks_panel.h"
+
+namespace skewui {
+
+DetailsTabs::DetailsTabs(QWidget* parent) : QTabWidget(parent) {
+    details_ = new QPlainTextEdit;
+    details_->setReadOnly(true);
+    details_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    details_->setPlaceholderText(tr("Click a bar in the collective view to see its details."));
+    ranks_ = new RanksPanel;
+    findings_ = new QTextBrowser;
+    findings_->setOpenLinks(false);
+    connect(findings_, &QTextBrowser::anchorClicked, this, &DetailsTabs::openLink);
+    // the answers first: the page opens with them (and ends with what the next capture should record)
+    addTab(findings_, tr("Answers"));
+    addTab(details_, tr("Details"));
+    addTab(ranks_, tr("Ranks"));
+}
+
+void DetailsTabs::showFindings(const skew::Session& s) {
+    findings_->setMarkdown(QString::fromStdString(skew::analysisMarkdown(s.profile, s.analysis, skew::MarkdownOptions{true})));
+}
+
+void DetailsTabs::setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel) {
+    details_->setPlainText(QString::fromStdString(kernelDetails(s.profile, s.analysis, collective, rank, lane, kernel, &s.nvtx)));
+}
+
+void DetailsTabs::clearDetails() { details_->clear(); }
+
+void DetailsTabs::setRanksGroup(SessionPtr s, int group) {
+    setTabText(indexOf(ranks_), group >= 0 ? tr("Ranks: group %1").arg(group) : tr("Ranks"));
+    ranks_->setGroup(std::move(s), group);
+}
+
+void DetailsTabs::openLink(const QUrl& url) {
+    // skewscope://collective/G/K
+    QStringList parts = url.path().split('/', Qt::SkipEmptyParts);
+    if (url.scheme() != "skewscope" || url.host() != "collective" || parts.size() != 2) return;
+    bool ok1 = false, ok2 = false;
+    int g = parts[0].toInt(&ok1);
+    uint32_t k = parts[1].toUInt(&ok2);
+    if (ok1 && ok2) emit collectiveLinked(g, k);
+}
+
+}  // namespace skewui

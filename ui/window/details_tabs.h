@@ -1,0 +1,43 @@
+#pragma once
+// The bottom pane's tabs: Answers (the findings page, whose links name collectives), Details (the
+// kernel clicked in a view, or the late arriver) and Ranks (ranks_panel.h, named after its group).
+
+#include <QTabWidget>
+
+#include "session.h"
+
+class QPlainTextEdit;
+class QTextBrowser;
+class QUrl;
+
+namespace skewui {
+
+class RanksPanel;
+
+class DetailsTabs : public QTabWidget {
+    Q_OBJECT
+public:
+    explicit DetailsTabs(QWidget* parent = nullptr);
+
+    void showFindings(const skew::Session& s);  // the Answers page of a new capture, made current
+    // the details of kernel `kernel` of (rank, lane), seen from collective `collective` (-1: none)
+    void setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel);
+    void clearDetails();
+    void setRanksGroup(SessionPtr s, int group);  // the Ranks tab shows `group` (-1: none) and says which
+
+    QTextBrowser* findings() const { return findings_; }
+    QPlainTextEdit* details() const { return details_; }
+    RanksPanel* ranks() const { return ranks_; }
+
+signals:
+    void collectiveLinked(int group, uint32_t index);  // a link of the findings page (skewscope://collective/G/K)
+
+private:
+    void openLink(const QUrl& url);
+
+    QTextBrowser* findings_ = nullptr;
+    QPlainTextEdit* details_ = nullptr;
+    RanksPanel* ranks_ = nullptr;
+};
+
+}  // namespace skewui

@@ -1,0 +1,115 @@
+#include "window/load_controller.h"
+
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrent>
+
+#include <utility>
+
+#include "cache/profile_cache.h"
+#include "nsys/export_reader.h"
+
+namespace skewui {
+
+namespace {
+std::vector<std::string> paths(const QStringList& files) {
+    std::vector<std::string> out;
+    for (const auto& f : files) out.push_back(f.toStdString());
+    return out;
+}
+}  // namespace
+
+LoadController::LoadController(QObject* parent) : QObject(parent) {
+    if (!qEnvironmentVariableIsSet("SKEWSCOPE_NO_CACHE")) cache_ = std::make_unique<skew::ProfileCache>();
+    progressBar_ = new QProgressBar;
+    progressBar_->setRange(0, 100);
+    progressBar_->setMaximumWidth(240);
+    progressBar_->hide();
+    cancelButton_ = new QPushButton(tr("Cancel"));
+    cancelButton_->hide();
+    connect(cancelButton_, &QPushButton::clicked, this, &LoadController::cancel);
+    progressTimer_ = new QTimer(this);
+    progressTimer_->setInterval(100);  // progress is polled, so the loader never floods the event loop
+    connect(progressTimer_, &QTimer::timeout, this, [this] { progressBar_->setValue(progress_.load()); });
+    watcher_ = new QFutureWatcher<Outcome>(this);
+    connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &LoadController::finish);
+}
+
+LoadController::~LoadController() {
+    cancel_ = true;
+    watcher_->waitForFinished();
+    for (auto* job : snapshotJobs_) job->waitForFinished();  // a snapshot is never left half written
+    // in the window's status bar they are its; left out of one, they are ours
+    if (progressBar_ && !progressBar_->parent()) delete progressBar_;
+    if (cancelButton_ && !cancelButton_->parent()) delete cancelButton_;
+}
+
+void LoadController::load(const LoadRequest& r) {
+    if (loading_) {
+        cancel_ = true;
+        pending_ = r;
+        return;
+    }
+    start(r);
+}
+
+void LoadController::start(const LoadRequest& r) {
+    loading_ = true;
+    current_ = r;
+    cancel_ = false;
+    progress_ = 0;
+    progressBar_->setValue(0);
+    progressBar_->show();
+    cancelButton_->show();
+    progressTimer_->start();
+    emit started(r);
+    const auto progress = [this](double f) {
+        progress_ = int(f * 100);
+        return !cancel_.load();
+    };
+    watcher_->setFuture(QtConcurrent::run([this, a = paths(r.files), b = paths(r.filesB), options = r.options, progress]() -> Outcome {
+        Outcome o;
+        try {
+            if (b.empty()) o.session = skew::loadSession(a, options, progress, cache_.get());
+            else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get());
+        } catch (const skew::Cancelled&) {
+            o.cancelled = true;
+        } catch (const std::exception& e) {
+            o.error = e.what();
+        }
+        return o;
+    }));
+}
+
+void LoadController::finish() {
+    loading_ = false;
+    progressTimer_->stop();
+    progressBar_->hide();
+    cancelButton_->hide();
+    const Outcome o = watcher_->result();
+    if (!pending_.files.isEmpty()) {
+        start(std::exchange(pending_, LoadRequest{}));
+        return;
+    }
+    if (o.cancelled) emit cancelled(current_);
+    else if (!o.error.empty()) emit failed(current_, QString::fromStdString(o.error));
+    else if (current_.comparison()) emit compared(o.comparison);
+    else emit loaded(o.session);
+}
+
+void LoadController::storeSnapshots(SessionPtr s) {
+    if (!cache_ || !skew::hasFreshFiles(s->profile)) return;
+    // in the background, after the profile is shown: the session is immutable and kept alive here
+    skew::ProfileCache* cache = cache_.get();
+    auto* job = new QFutureWatcher<QString>(this);
+    snapshotJobs_.push_back(job);
+    connect(job, &QFutureWatcher<QString>::finished, this, [this, job] {
+        snapshotJobs_.removeOne(job);  // held only while it runs
+        if (QString error = job->result(); !error.isEmpty()) emit snapshotFailed(error);
+        job->deleteLater();
+    });
+    job->setFuture(QtConcurrent::run([s, cache]() -> QString { return QString::fromStdString(skew::storeFreshSnapshots(cache, s->profile)); }));
+}
+
+}  // namespace skewui

@@ -1,0 +1,88 @@
+#pragma once
+// Loading off the UI thread, one capture (File > Open, a reload, a re-analysis) or two compared (File >
+// Compare): one load at a time, its progress polled every 100 ms (so the loader never floods the event
+// loop) into a progress bar with a Cancel button, for the status bar. A load asked for while another
+// runs cancels that one and starts when it has stopped. After a capture is shown, the snapshots of its
+// freshly read files are stored in the background (the profile cache, none with SKEWSCOPE_NO_CACHE).
+// The controller cancels its load and waits for it and for the snapshot jobs before it goes: their
+// workers read its members.
+
+#include <QFutureWatcher>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+
+#include "session.h"
+
+namespace skew {
+class ProfileCache;
+}
+
+class QProgressBar;
+class QPushButton;
+class QTimer;
+
+namespace skewui {
+
+// What to load: one capture's files, or with filesB a comparison of capture `files` (A, before)
+// with capture `filesB` (B, after); analysed with `options`.
+struct LoadRequest {
+    QStringList files, filesB;
+    skew::AnalysisOptions options;
+    bool comparison() const { return !filesB.isEmpty(); }
+};
+
+class LoadController : public QObject {
+    Q_OBJECT
+public:
+    explicit LoadController(QObject* parent = nullptr);
+    ~LoadController() override;
+
+    // hidden while nothing loads; parentless until the window puts them in its status bar
+    QProgressBar* progressBar() const { return progressBar_; }
+    QPushButton* cancelButton() const { return cancelButton_; }
+
+    void load(const LoadRequest& r);  // while a load runs: cancels it, and r starts when it has stopped
+    void cancel() { cancel_ = true; }
+    bool isLoading() const { return loading_; }
+
+    // after `s` is shown: the snapshots of its freshly read files, stored in the background
+    void storeSnapshots(SessionPtr s);
+    int snapshotJobCount() const { return int(snapshotJobs_.size()); }  // running; a finished one is dropped
+
+signals:
+    void started(const LoadRequest& r);
+    void loaded(SessionPtr s);
+    void compared(CompareSessionPtr c);
+    void cancelled(const LoadRequest& r);
+    void failed(const LoadRequest& r, const QString& error);  // the loader's one line, side named for a comparison
+    void snapshotFailed(const QString& error);
+
+private:
+    // what a worker hands back: a session or a comparison, or why there is none
+    struct Outcome {
+        SessionPtr session;
+        CompareSessionPtr comparison;
+        std::string error;
+        bool cancelled = false;
+    };
+    void start(const LoadRequest& r);
+    void finish();
+
+    std::unique_ptr<skew::ProfileCache> cache_;
+    std::atomic<bool> cancel_{false};
+    std::atomic<int> progress_{0};
+    bool loading_ = false;
+    LoadRequest current_, pending_;  // the load under way; the one asked for while it ran (no files: none)
+    QFutureWatcher<Outcome>* watcher_ = nullptr;
+    QList<QFutureWatcher<QString>*> snapshotJobs_;
+    QPointer<QProgressBar> progressBar_;  // deleted with the status bar they are put in
+    QPointer<QPushButton> cancelButton_;
+    QTimer* progressTimer_ = nullptr;
+};
+
+}  // namespace skewui

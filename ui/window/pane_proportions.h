@@ -1,0 +1,39 @@
+#pragma once
+// The proportions of the window's panes: the table beside the views (main splitter) and the views
+// above the bottom pane (right splitter). The user's proportions are kept (QSettings, per mille, so
+// they fit any window size); without them the plot gets the larger share, enough that the
+// collective plot itself stays taller than the bottom pane whatever the view keeps around it.
+
+#include <QList>
+#include <QObject>
+
+class QSplitter;
+
+namespace skewui {
+
+class CollectiveView;
+
+class PaneProportions : public QObject {
+    Q_OBJECT
+public:
+    // watches both splitters (shown, resized, moved) and the view (laid out)
+    PaneProportions(QSplitter* main, QSplitter* right, CollectiveView* view, QObject* parent);
+
+    void save() const;  // the user's proportions (not before they were applied, not the defaults)
+    void keepPlotShare();  // the default share again when the view needs more room around its plot
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override;
+
+private:
+    void apply(QSplitter* sp);
+
+    QSplitter* main_;
+    QSplitter* right_;
+    CollectiveView* view_;
+    bool mainShared_ = false, rightShared_ = false;  // the proportions applied
+    QList<int> mainDefault_, rightDefault_;            // the sizes last set by default (not the user's)
+    int plotReserve_ = 0;  // most height seen above and below the collective plot in its pane
+};
+
+}  // namespace skewui

@@ -1,0 +1,48 @@
+#pragma once
+// The views' tabs above the bottom pane: "Collective" (the selected collective, rank by rank),
+// "Timeline", "Step map" and "Heatmap" (the run views). They follow the window's selection, and a
+// click in any of them selects (collectiveClicked) or opens a kernel's details (kernelClicked); zoom,
+// fit and export act on the tab shown.
+
+#include <QTabWidget>
+
+#include "session.h"
+
+namespace skewui {
+
+class CollectiveView;
+class HeatmapView;
+class StepMapView;
+class TimelineView;
+
+class RunViewTabs : public QTabWidget {
+    Q_OBJECT
+public:
+    explicit RunViewTabs(QWidget* parent = nullptr);
+
+    void setSession(SessionPtr s);           // the run views (the collective view gets its scene per selection)
+    void setSelectedCollective(int collective);  // in the run views
+    bool showsCollective() const;            // the Collective tab is the one shown
+    void zoomShown(double factor);           // Navigate > Zoom In / Zoom Out on the tab shown
+    void fitShown();                         // Navigate > Fit View: the collective, the whole run, every step, every collective
+    // exports the run view shown (not the collective view, whose export leaves out its highlight: the window's)
+    bool exportShownRunView(const QString& path, int w, int h, QString* error);
+
+    CollectiveView* collective() const { return collective_; }
+    TimelineView* timeline() const { return timeline_; }
+    StepMapView* stepMap() const { return stepMap_; }
+    HeatmapView* heatmap() const { return heatmap_; }
+
+signals:
+    void collectiveClicked(int collective);
+    void kernelClicked(int rank, int lane, quint32 kernel);
+    void settingsRequested();  // the step map's "no steps found" link
+
+private:
+    CollectiveView* collective_ = nullptr;
+    TimelineView* timeline_ = nullptr;
+    StepMapView* stepMap_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+};
+
+}  // namespace skewui

@@ -1,0 +1,77 @@
+#include "window/status_texts.h"
+
+#include <QFileInfo>
+#include <QObject>
+#include <QStringList>
+
+using namespace skew;
+
+namespace skewui {
+
+namespace {
+// "1 group", "2 groups"
+QString count(qulonglong n, const char* one, const char* many) {
+    return QString("%1 %2").arg(n).arg(n == 1 ? QObject::tr(one) : QObject::tr(many));
+}
+
+QString fileNames(const Profile& p) {
+    QStringList files;
+    for (const auto& in : p.inputs) files << QFileInfo(QString::fromStdString(in.path)).fileName();
+    return files.join(", ");
+}
+}  // namespace
+
+QString sessionStatusText(const Session* s) {
+    if (!s) return QObject::tr("No exports open");
+    const Profile& p = s->profile;
+    QStringList versions;
+    for (const auto& in : p.inputs)
+        if (!versions.contains(QString::fromStdString(in.nsysVersion))) versions << QString::fromStdString(in.nsysVersion);
+    uint32_t complete = 0;
+    for (const auto& g : s->analysis.groups) complete += g.complete;
+    return QObject::tr("%1  |  Nsight Systems %2  |  %3  |  %4 (%5 complete) in %6  |  loaded in %7 s")
+        .arg(fileNames(p), versions.join(", "))
+        .arg(count(p.ranks.size(), "rank", "ranks"))
+        .arg(count(s->analysis.collectives.size(), "collective", "collectives"))
+        .arg(complete)
+        .arg(count(s->analysis.groups.size(), "group", "groups"))
+        .arg(s->loadSeconds + s->analyzeSeconds, 0, 'f', 2);
+}
+
+QString comparisonStatusText(const CompareSession& c) {
+    auto side = [](const Session& s) {
+        return QObject::tr("%1 (%2 ranks, %3 collectives)").arg(fileNames(s.profile)).arg(s.profile.ranks.size()).arg(s.analysis.collectives.size());
+    };
+    const auto& cmp = c.comparison;
+    return QObject::tr("Compare  |  A %1  |  B %2  |  %3 pair(s) of groups, %4 not compared  |  loaded in %5 s")
+        .arg(side(*c.a), side(*c.b))
+        .arg(cmp.pairs.size())
+        .arg(cmp.unpairedA.size() + cmp.unpairedB.size())
+        .arg(c.a->loadSeconds + c.a->analyzeSeconds + c.b->loadSeconds + c.b->analyzeSeconds, 0, 'f', 2);
+}
+
+QString emptyStateText(const Session* s, bool loading) {
+    if (loading) return QObject::tr("Loading...");
+    if (!s)
+        return QObject::tr("Open Nsight Systems SQLite exports (nsys export --type sqlite): File > Open (Ctrl+O), "
+                           "or drop them here. One file per node or one per rank.");
+    const Profile& p = s->profile;
+    if (p.kernelCount() == 0)
+        return QObject::tr("These exports hold no GPU kernels (the CUDA trace was not captured), so there are no collectives to "
+                           "show.\nCapture with nsys profile --trace=cuda,nvtx and export again.");
+    if (s->analysis.groups.empty()) {
+        uint64_t nccl = 0;
+        for (const auto& r : p.ranks) nccl += r.ncclKernelCount();
+        if (nccl == 0)
+            return QObject::tr("No NCCL kernels in these exports: %1 kernels on %2 rank(s), none of them ncclKernel_* or "
+                               "ncclDevKernel_*.\nSkewscope compares NCCL collectives across ranks; open a capture of a multi-GPU run.")
+                .arg(p.kernelCount())
+                .arg(p.ranks.size());
+        return QObject::tr("%1 NCCL kernels were found, but no lanes of two ranks carry the same op sequence, so no collective "
+                           "could be matched across ranks. Open every rank's export together.")
+            .arg(nccl);
+    }
+    return {};
+}
+
+}  // namespace skewui
