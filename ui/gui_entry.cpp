@@ -17,13 +17,10 @@
 #include "cli/commands.h"
 #include "views/collective/collective_view.h"
 #include "window/main_window.h"
-#include "model/loader.h"
 #include "nsys/export_reader.h"
 #include "session.h"
 #include "views/compare/compare_view.h"
-#include "views/heatmap/heatmap_view.h"
-#include "views/stepmap/stepmap_view.h"
-#include "views/timeline/timeline_view.h"
+#include "views/run_view_factory.h"
 
 // the resources live in a static library; Q_INIT_RESOURCE must be called outside a namespace
 static void initResources() { Q_INIT_RESOURCE(resources); }
@@ -164,31 +161,17 @@ namespace skewui {
 // `render --view timeline|stepmap|heatmap`: the viewer's own widget, set up as the viewer would be
 // after selecting the collective (and zooming to --range), exported by the viewer's export.
 static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Session>& s, int collective) {
-    QString err;
-    bool ok = false;
-    const QString out = QString::fromStdString(cl.output);
-    if (cl.view == "timeline") {
-        TimelineView v;
-        v.resize(cl.width, cl.height);
-        v.setSession(s);
-        v.setSelectedCollective(collective);
-        if (cl.hasRange) v.setRange(cl.rangeStart * 1e9, cl.rangeEnd * 1e9);
-        else v.fit();
-        ok = v.exportTo(out, cl.width, cl.height, &err);
-    } else if (cl.view == "stepmap") {
-        StepMapView v;
-        v.resize(cl.width, cl.height);
-        v.setSession(s);
-        v.setSelectedCollective(collective);
-        ok = v.exportTo(out, cl.width, cl.height, &err);
-    } else if (cl.view == "heatmap") {
-        HeatmapView v;
-        v.resize(cl.width, cl.height);
-        v.setSession(s);
-        v.setSelectedCollective(collective);
-        ok = v.exportTo(out, cl.width, cl.height, &err);
+    std::unique_ptr<RunView> v(createRunView(cl.view));
+    if (!v) {
+        std::fprintf(stderr, "skewscope: no view named %s\n", cl.view.c_str());
+        return 1;
     }
-    if (!ok) {
+    v->widget()->resize(cl.width, cl.height);
+    v->setSession(s);
+    v->setSelectedCollective(collective);
+    if (!(cl.hasRange && v->setTimeRange(cl.rangeStart * 1e9, cl.rangeEnd * 1e9))) v->fit();
+    QString err;
+    if (!v->exportTo(QString::fromStdString(cl.output), cl.width, cl.height, &err)) {
         std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());
         return 1;
     }

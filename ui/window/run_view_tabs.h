@@ -6,11 +6,14 @@
 
 #include <QTabWidget>
 
+#include <vector>
+
 #include "session.h"
 
 namespace skewui {
 
 class CollectiveView;
+class RunView;
 class HeatmapView;
 class StepMapView;
 class TimelineView;
@@ -29,9 +32,11 @@ public:
     bool exportShownRunView(const QString& path, int w, int h, QString* error);
 
     CollectiveView* collective() const { return collective_; }
-    TimelineView* timeline() const { return timeline_; }
-    StepMapView* stepMap() const { return stepMap_; }
-    HeatmapView* heatmap() const { return heatmap_; }
+    const std::vector<RunView*>& runViews() const { return runViews_; }  // in tab order, after the collective view
+    // the run view of a `render --view` name, by its class (tests and the window's accessors)
+    TimelineView* timeline() const;
+    StepMapView* stepMap() const;
+    HeatmapView* heatmap() const;
 
 signals:
     void collectiveClicked(int collective);
@@ -39,10 +44,12 @@ signals:
     void settingsRequested();  // the step map's "no steps found" link
 
 private:
+    RunView* shownRunView() const;  // null when the Collective tab is shown
+    template <typename View>
+    View* runView() const;
+
     CollectiveView* collective_ = nullptr;
-    TimelineView* timeline_ = nullptr;
-    StepMapView* stepMap_ = nullptr;
-    HeatmapView* heatmap_ = nullptr;
+    std::vector<RunView*> runViews_;
 };
 
 }  // namespace skewui
