@@ -4,13 +4,12 @@
 #include <QColor>
 
 #include "report/analysis_report.h"
+#include "common/text.h"
 #include "report/format.h"
 
 using namespace skew;
 
 namespace skewui {
-
-static QString dur(int64_t ns) { return QString::fromStdString(formatDuration(ns)); }
 
 void CollectiveModel::setSession(SessionPtr s) {
     beginResetModel();

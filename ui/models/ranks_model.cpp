@@ -1,12 +1,11 @@
 #include "models/ranks_model.h"
 
+#include "common/text.h"
 #include "report/format.h"
 
 using namespace skew;
 
 namespace skewui {
-
-static QString dur(int64_t ns) { return QString::fromStdString(formatDuration(ns)); }
 
 void RanksModel::setSession(SessionPtr s, int group) {
     beginResetModel();

@@ -1,5 +1,7 @@
 #include "window/status_texts.h"
 
+#include "scene/view_texts.h"
+
 #include <QFileInfo>
 #include <QObject>
 #include <QStringList>
@@ -55,23 +57,7 @@ QString emptyStateText(const Session* s, bool loading) {
     if (!s)
         return QObject::tr("Open Nsight Systems SQLite exports (nsys export --type sqlite): File > Open (Ctrl+O), "
                            "or drop them here. One file per node or one per rank.");
-    const Profile& p = s->profile;
-    if (p.kernelCount() == 0)
-        return QObject::tr("These exports hold no GPU kernels (the CUDA trace was not captured), so there are no collectives to "
-                           "show.\nCapture with nsys profile --trace=cuda,nvtx and export again.");
-    if (s->analysis.groups.empty()) {
-        uint64_t nccl = 0;
-        for (const auto& r : p.ranks) nccl += r.ncclKernelCount();
-        if (nccl == 0)
-            return QObject::tr("No NCCL kernels in these exports: %1 kernels on %2 rank(s), none of them ncclKernel_* or "
-                               "ncclDevKernel_*.\nSkewscope compares NCCL collectives across ranks; open a capture of a multi-GPU run.")
-                .arg(p.kernelCount())
-                .arg(p.ranks.size());
-        return QObject::tr("%1 NCCL kernels were found, but no lanes of two ranks carry the same op sequence, so no collective "
-                           "could be matched across ranks. Open every rank's export together.")
-            .arg(nccl);
-    }
-    return {};
+    return QString::fromStdString(skew::noCollectivesText(s->profile, s->analysis));  // as render and the report say it
 }
 
 }  // namespace skewui
