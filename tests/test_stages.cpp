@@ -497,7 +497,7 @@ TEST(Grouping, LaneWithoutPartnersIsReported) {
 }
 
 // A kernel whose name carries no op takes the op of the innermost NCCL-domain NVTX range that
-// encloses its launch on the launching thread (analysis-spec.md, Kernels and collectives); the
+// encloses its launch on the launching thread (docs/analysis.md, Matching); the
 // search walks back over at most 8 of that thread's NCCL ranges that start at or before the launch
 // (core/analysis/grouping.cpp): an enclosing range with 7 others after it is found, with 8 it is not.
 TEST(Grouping, OpOfAGenericKernelFromTheNvtxRangeWithinEightRangesBack) {
