@@ -14,6 +14,7 @@
 
 #include "cache/snapshot_format.h"
 #include "util/checksum.h"
+#include "util/interrupt_cleanup.h"
 
 namespace skew {
 namespace {
@@ -89,6 +90,7 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
     std::string tmpl = dir_ + "/.snapXXXXXX";
     int fd = ::mkstemp(tmpl.data());
     if (fd < 0) return fail("create", errno);
+    CleanupPath onSignal(tmpl, CleanupKind::File);  // Ctrl-C while writing: no temporary file left
     int err = 0;
     bool ok = writeSnapshot(fd, p, file, err);
     if (::close(fd) != 0 && ok) ok = false, err = errno;

@@ -19,6 +19,7 @@
 #include "nsys/global_ids.h"
 #include "util/errors.h"
 #include "util/file_identity.h"
+#include "util/interrupt_cleanup.h"
 #include "util/parallel.h"
 #include "util/paths.h"
 #include "util/release_memory.h"
@@ -94,8 +95,14 @@ void warnMissingDevices(Profile& p) {
 }
 
 // Exports converted from .nsys-rep into a private temp folder: removed once read (or on error).
+// On Ctrl-C they go too (util/interrupt_cleanup.h).
 struct Converted {
     std::vector<std::string> paths;
+    std::vector<CleanupPath> onSignal;  // released after the folders are removed
+    void add(const std::string& path) {
+        paths.push_back(path);
+        onSignal.emplace_back(std::filesystem::path(path).parent_path().string(), CleanupKind::Folder);
+    }
     ~Converted() {
         std::error_code ec;
         for (const auto& c : paths) std::filesystem::remove_all(std::filesystem::path(c).parent_path(), ec);
@@ -280,7 +287,7 @@ void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOpt
             o.parts.back().input.identity = id;
         }
         std::string resolved = resolveInput(path);
-        if (resolved != path) o.converted.paths.push_back(resolved);
+        if (resolved != path) o.converted.add(resolved);
         o.resolved.push_back(resolved);
         o.files.emplace_back();
         ExportFile& f = openExport(o, o.files.size() - 1);
