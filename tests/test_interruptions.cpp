@@ -8,19 +8,25 @@
 #include <gmock/gmock.h>
 
 #include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
 #include "util/atomic_file.h"
+
+extern char** environ;
 
 using namespace testutil;
 using ::testing::HasSubstr;
@@ -30,9 +36,133 @@ namespace {
 
 const std::string kReal = "nsysai-mfu_2gpu_before.sqlite";
 
+std::string realCopy(const std::string& dir) {
+    std::string p = dir + "/run.sqlite";
+    fs::copy_file(realDataDir() + "/" + kReal, p, fs::copy_options::overwrite_existing);
+    return p;
+}
+
 size_t entries(const std::string& dir) { return size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator())); }
 
+// A stand-in for `nsys` that writes its process id to `pidFile` and then waits (as a hung nsys
+// would) in place: the process skewscope started is the one that waits.
+std::string hangingNsys(const std::string& dir, const std::string& pidFile) {
+    std::string bin = dir + "/bin";
+    fs::create_directories(bin);
+    {
+        std::ofstream f(bin + "/nsys");
+        f << "#!/bin/sh\necho $$ > '" << pidFile << ".tmp'\nmv '" << pidFile << ".tmp' '" << pidFile << "'\nexec sleep 120\n";
+    }
+    fs::permissions(bin + "/nsys", fs::perms::owner_all);
+    return bin;
+}
+
+// True when no process has the id any more (skewscope reaped it: the id is not reused meanwhile).
+bool gone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
+
+pid_t readPid(const std::string& file) {
+    std::ifstream in(file);
+    pid_t pid = 0;
+    in >> pid;
+    return pid;
+}
+
 }  // namespace
+
+// SQLite opens a hot journal's file without O_NONBLOCK: a FIFO named x.sqlite-journal made every
+// read of x.sqlite wait forever for a writer. `timeout` only guards the test run.
+TEST(NoHangs, FifoAsTheJournalIsRefused) {
+    std::string dir = tempDir("fifo-journal");
+    std::string in = realCopy(dir);
+    ASSERT_EQ(::mkfifo((in + "-journal").c_str(), 0600), 0);
+    RunResult r = runCommand("timeout", {"120", binDir() + "/skewscope", "info", "--no-cache", in});
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_EQ(r.err, "skewscope: " + in + "-journal is not a regular file (a pipe, device, socket or folder where SQLite keeps its "
+                     "rollback journal); Skewscope does not read through it. Remove it, or copy the export elsewhere\n");
+    fs::remove_all(dir);
+}
+
+// A FIFO planted where the export's snapshot is kept: not read (it would block), the export read
+// instead, the report the same as without the cache.
+TEST(NoHangs, FifoAtTheSnapshotPathIsNotWaitedOn) {
+    std::string dir = tempDir("fifo-snapshot");
+    std::string in = realCopy(dir);
+    const std::string env = "SKEWSCOPE_CACHE_DIR=" + dir + "/cache";
+    RunResult first = runSkewscope({"analyze", in}, env);
+    ASSERT_EQ(first.exitCode, 0) << first.err;
+    std::vector<fs::path> snaps;
+    for (const auto& e : fs::directory_iterator(dir + "/cache"))
+        if (e.path().extension() == ".snap") snaps.push_back(e.path());
+    ASSERT_EQ(snaps.size(), 1u);
+    fs::remove(snaps[0]);
+    ASSERT_EQ(::mkfifo(snaps[0].c_str(), 0600), 0);
+    RunResult r = runCommand("timeout", {"120", binDir() + "/skewscope", "analyze", in}, env);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, runSkewscope({"analyze", "--no-cache", in}).out);
+    fs::remove_all(dir);
+}
+
+// `nsys export` that never finishes: stopped after SKEWSCOPE_NSYS_TIMEOUT_S, exit 3 with what to
+// do, the scratch folder removed, the process gone. A time limit that is not a number is named.
+TEST(NoHangs, NsysThatNeverFinishesIsStoppedAfterItsTimeLimit) {
+    std::string dir = tempDir("nsys-hangs");
+    std::string bin = hangingNsys(dir, dir + "/nsys.pid");
+    std::string tmp = dir + "/tmp";
+    fs::create_directories(tmp);
+    { std::ofstream(dir + "/capture.nsys-rep") << "report"; }
+    const std::string env = "PATH=" + bin + ":/usr/bin:/bin TMPDIR=" + tmp;
+    RunResult r = runSkewscope({"info", dir + "/capture.nsys-rep"}, env + " SKEWSCOPE_NSYS_TIMEOUT_S=1");
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("did not finish within 1 s and was stopped (SKEWSCOPE_NSYS_TIMEOUT_S sets the limit)"));
+    EXPECT_EQ(entries(tmp), 0u) << "the scratch folder was left behind";
+    pid_t nsys = readPid(dir + "/nsys.pid");
+    ASSERT_GT(nsys, 0);
+    EXPECT_TRUE(gone(nsys)) << "nsys (pid " << nsys << ") still runs";
+
+    RunResult bad = runSkewscope({"info", dir + "/capture.nsys-rep"}, env + " SKEWSCOPE_NSYS_TIMEOUT_S=1e3");
+    EXPECT_EQ(bad.exitCode, 3);
+    EXPECT_EQ(bad.err, "skewscope: SKEWSCOPE_NSYS_TIMEOUT_S takes whole seconds from 1 to 604800, not '1e3'\n");
+    fs::remove_all(dir);
+}
+
+// Ctrl-C during the conversion: skewscope dies of SIGINT as before, but nsys is stopped and the
+// scratch folder is gone.
+TEST(Interrupted, CtrlCDuringConversionStopsNsysAndRemovesItsFolder) {
+    std::string dir = tempDir("nsys-ctrl-c");
+    const std::string pidFile = dir + "/nsys.pid";
+    std::string bin = hangingNsys(dir, pidFile);
+    std::string tmp = dir + "/tmp";
+    fs::create_directories(tmp);
+    { std::ofstream(dir + "/capture.nsys-rep") << "report"; }
+    std::vector<std::string> envs;
+    for (char** e = environ; *e; ++e)
+        if (std::strncmp(*e, "PATH=", 5) && std::strncmp(*e, "TMPDIR=", 7)) envs.emplace_back(*e);
+    envs.push_back("PATH=" + bin + ":/usr/bin:/bin");
+    envs.push_back("TMPDIR=" + tmp);
+    envs.push_back("SKEWSCOPE_CACHE_DIR=" + dir + "/cache");
+    std::vector<char*> envp;
+    for (auto& e : envs) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::string exe = binDir() + "/skewscope", cmd = "info", rep = dir + "/capture.nsys-rep";
+    char* argv[] = {exe.data(), cmd.data(), rep.data(), nullptr};
+    pid_t pid = 0;
+    ASSERT_EQ(::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()), 0);
+    // until nsys runs (it writes its pid), or skewscope ended without starting it
+    int status = 0;
+    bool ended = false;
+    while (!fs::exists(pidFile) && !(ended = ::waitpid(pid, &status, WNOHANG) == pid))
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_FALSE(ended) << "skewscope ended before nsys ran";
+    ASSERT_EQ(::kill(pid, SIGINT), 0);
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+    EXPECT_EQ(entries(tmp), 0u) << "the scratch folder was left behind";
+    pid_t nsys = readPid(pidFile);
+    ASSERT_GT(nsys, 0);
+    EXPECT_TRUE(gone(nsys)) << "nsys (pid " << nsys << ") still runs";
+    if (!gone(nsys)) ::kill(nsys, SIGKILL);
+    fs::remove_all(dir);
+}
 
 // SIGTERM (or SIGINT) in the middle of writing an output: the process dies of the signal, the
 // temporary file beside the output is removed and the old output is as it was.

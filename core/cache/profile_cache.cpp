@@ -15,6 +15,7 @@
 #include "cache/snapshot_format.h"
 #include "util/checksum.h"
 #include "util/interrupt_cleanup.h"
+#include "util/regular_file.h"
 
 namespace skew {
 namespace {
@@ -68,8 +69,9 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     };
     if (!id.valid()) return fail("cannot identify the file");
     const std::string path = pathOf(id);
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail("no snapshot");
+    std::string notOpened;
+    int fd = openRegularFile(path, notOpened);  // a FIFO planted there: refused, never waited on
+    if (fd < 0) return fail(errno == ENOENT ? "no snapshot" : "snapshot not read: " + notOpened);
     const std::string bad = readSnapshot(fd, id, out);
     ::close(fd);
     if (!bad.empty()) return fail(bad);
