@@ -120,3 +120,49 @@ TEST(Limits, RangeTheTimelineAdjustsIsWarnedAbout) {
     EXPECT_THAT(narrow.err, HasSubstr(" is drawn as "));
     EXPECT_THAT(narrow.err, HasSubstr("it is narrower than the timeline's smallest window (50 ns)"));
 }
+
+TEST(Trivial, EmptyOutputIsAUsageError) {
+    for (const char* option : {"--output", "-o"}) {
+        RunResult r = runSkewscope({"analyze", real(), option, ""});
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_EQ(r.err, std::string("skewscope: ") + option +
+                             " needs a path (or - for standard output), not an empty one\n(skewscope --help shows the usage)\n");
+        EXPECT_EQ(r.out, "");
+    }
+}
+
+// A capture compared with itself (the same file, whatever the spelling): every group pair carries
+// the caution, in the text and the JSON.
+TEST(Trivial, ComparingAFileWithItselfIsCautioned) {
+    const std::string dir = tempDir("self-compare");
+    const std::string link = dir + "/same.sqlite";
+    std::filesystem::create_symlink(real(), link);
+    const std::string caution = "A and B are the same file: every difference is zero by construction; compare two captures of the run";
+    auto v = testjson::parse(runSkewscope({"compare", real(), "--vs", link, "--format", "json"}).out);
+    ASSERT_GE(v["groups"].size(), 1u);
+    for (const auto& g : v["groups"].arr) {
+        ASSERT_GE(g["cautions"].size(), 1u);
+        EXPECT_EQ(g["cautions"][0].str, caution);
+    }
+    EXPECT_THAT(runSkewscope({"compare", real(), "--vs", real()}).out, HasSubstr(caution));
+    // two different captures: no such caution
+    auto other = testjson::parse(runSkewscope({"compare", real(), "--vs", realDataDir() + "/nsysai-mfu_2gpu_after.sqlite", "--format", "json"}).out);
+    for (const auto& g : other["groups"].arr)
+        for (const auto& c : g["cautions"].arr) EXPECT_NE(c.str, caution);
+}
+
+// Standard output on a full disk: every command says so and exits 1 (cache info, clear and --help
+// exited 0).
+TEST(Trivial, EveryCommandExitsNonZeroWhenStandardOutputFails) {
+    const std::vector<std::vector<std::string>> commands = {
+        {"--help"}, {"--version"}, {"cache", "info"}, {"cache", "clear"}, {"info", real()}, {"info", real(), "--format", "json"},
+        {"analyze", real()}, {"analyze", real(), "--format", "json"}, {"compare", real(), "--vs", real()}};
+    for (const auto& c : commands) {
+        SCOPED_TRACE(c[0] + (c.size() > 1 ? " " + c[1] : std::string()));
+        std::vector<std::string> args = {"-c", "exec \"$0\" \"$@\" >/dev/full", binDir() + "/skewscope"};
+        args.insert(args.end(), c.begin(), c.end());
+        RunResult r = runCommand("sh", args);
+        EXPECT_EQ(r.exitCode, 1);
+        EXPECT_THAT(r.err, HasSubstr("cannot write standard output: No space left on device"));
+    }
+}
