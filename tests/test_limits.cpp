@@ -90,8 +90,8 @@ TEST(Limits, ThreadsThatCannotStartMeanFewerThreadsNotAnAbort) {
     EXPECT_EQ(limited.out, normal.out);
 }
 
-// render --range that the timeline cannot show as asked (outside the run, narrower than its 50 ns)
-// is drawn adjusted, with a warning that says how and why; a range inside the run draws silently.
+// render --range that the timeline cannot show as asked (outside the run, wider than 1.25 runs,
+// narrower than its 50 ns) is drawn adjusted, with a warning that says how and why; a range inside the run draws silently.
 TEST(Limits, RangeTheTimelineAdjustsIsWarnedAbout) {
     const std::string dir = tempDir("range");
     auto v = testjson::parse(runSkewscope({"analyze", real(), "--format", "json"}).out);
@@ -111,6 +111,11 @@ TEST(Limits, RangeTheTimelineAdjustsIsWarnedAbout) {
     EXPECT_EQ(before.exitCode, 0) << before.err;
     EXPECT_THAT(before.err, HasSubstr("skewscope: warning: --range -5 -1 is drawn as "));
     EXPECT_THAT(before.err, HasSubstr("(seconds): it lies outside the run"));
+    // a window of 1e308 s (its end in ns is beyond double's range)
+    RunResult huge = render("0", "1e308");
+    EXPECT_EQ(huge.exitCode, 0) << huge.err;
+    EXPECT_THAT(huge.err, HasSubstr("skewscope: warning: --range 0 1e+308 is drawn as "));
+    EXPECT_THAT(huge.err, HasSubstr("the timeline stays on the run"));
     // 1 ps wide, in the middle of the run
     std::snprintf(a, sizeof a, "%.12f", s0 + (s1 - s0) / 2);
     std::snprintf(b, sizeof b, "%.12f", s0 + (s1 - s0) / 2 + 1e-12);

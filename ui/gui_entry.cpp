@@ -168,7 +168,7 @@ static void warnAdjustedRange(const skew::CommandLine& cl, const RunView& v) {
     double t0 = 0, t1 = 0, run0 = 0, run1 = 0;
     const double a = cl.rangeStart * 1e9, b = cl.rangeEnd * 1e9;
     if (!v.timeRange(t0, t1, run0, run1)) return;
-    const double tolerance = std::max(1.0, (b - a) * 1e-9);  // (rounding of the window's ends)
+    const double tolerance = std::max(1.0, (t1 - t0) * 1e-9);  // (rounding of the window's ends; b may be infinite)
     if (std::abs(t0 - a) <= tolerance && std::abs(t1 - b) <= tolerance) return;
     std::string why = b <= run0 || a >= run1 ? skew::strprintf("it lies outside the run (%.9f s to %.9f s)", run0 / 1e9, run1 / 1e9)
                       : b - a < TimelineZoom::kMinSpanNs ? skew::strprintf("it is narrower than the timeline's smallest window (%.0f ns)", TimelineZoom::kMinSpanNs)
