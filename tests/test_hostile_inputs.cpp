@@ -313,6 +313,9 @@ std::vector<Case> cases() {
          3, "hot journal"},
         {"directory", [](auto d) { fs::create_directories(d + "/x.sqlite"); return d + "/x.sqlite"; }, 3, "is a directory"},
         {"fifo", [](auto d) { std::string p = d + "/x.sqlite"; ::mkfifo(p.c_str(), 0600); return p; }, 3, "not a regular file"},
+        // SQLite opens a journal it finds blocking: a FIFO there hung every read (issue 21)
+        {"fifo_as_journal", [](auto d) { auto p = copyOfReal(d); ::mkfifo((p + "-journal").c_str(), 0600); return p; }, 3,
+         "-journal is not a regular file"},
         {"symlink_loop",
          [](auto d) {
              fs::create_symlink(d + "/b.sqlite", d + "/x.sqlite");

@@ -5,7 +5,9 @@
 #include <QLocale>
 #include <QStringList>
 
+#include <algorithm>
 #include <clocale>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -21,6 +23,8 @@
 #include "session.h"
 #include "views/compare/compare_view.h"
 #include "views/run_view_factory.h"
+#include "views/timeline/timeline_zoom.h"
+#include "report/format.h"
 
 // the resources live in a static library; Q_INIT_RESOURCE must be called outside a namespace
 static void initResources() { Q_INIT_RESOURCE(resources); }
@@ -158,6 +162,22 @@ static int exportScene(const skew::CommandLine& cl, CollectiveScene scene) {
 
 namespace skewui {
 
+// --range as the timeline keeps it: a range outside the run, narrower than the timeline's
+// smallest window or otherwise moved is drawn as adjusted, and render says so (never silently).
+static void warnAdjustedRange(const skew::CommandLine& cl, const RunView& v) {
+    double t0 = 0, t1 = 0, run0 = 0, run1 = 0;
+    const double a = cl.rangeStart * 1e9, b = cl.rangeEnd * 1e9;
+    if (!v.timeRange(t0, t1, run0, run1)) return;
+    const double tolerance = std::max(1.0, (t1 - t0) * 1e-9);  // (rounding of the window's ends; b may be infinite)
+    if (std::abs(t0 - a) <= tolerance && std::abs(t1 - b) <= tolerance) return;
+    std::string why = b <= run0 || a >= run1 ? skew::strprintf("it lies outside the run (%.9f s to %.9f s)", run0 / 1e9, run1 / 1e9)
+                      : b - a < TimelineZoom::kMinSpanNs ? skew::strprintf("it is narrower than the timeline's smallest window (%.0f ns)", TimelineZoom::kMinSpanNs)
+                      : skew::strprintf("the timeline stays on the run (%.9f s to %.9f s): at most half a window past either end, "
+                                        "at most 1.25 runs wide", run0 / 1e9, run1 / 1e9);
+    std::fprintf(stderr, "skewscope: warning: --range %.9g %.9g is drawn as %.9f %.9f (seconds): %s\n", cl.rangeStart, cl.rangeEnd,
+                 t0 / 1e9, t1 / 1e9, why.c_str());
+}
+
 // `render --view timeline|stepmap|heatmap`: the viewer's own widget, set up as the viewer would be
 // after selecting the collective (and zooming to --range), exported by the viewer's export.
 static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Session>& s, int collective) {
@@ -170,6 +190,7 @@ static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Sess
     v->setSession(s);
     v->setSelectedCollective(collective);
     if (!(cl.hasRange && v->setTimeRange(cl.rangeStart * 1e9, cl.rangeEnd * 1e9))) v->fit();
+    if (cl.hasRange) warnAdjustedRange(cl, *v);
     QString err;
     if (!v->exportTo(QString::fromStdString(cl.output), cl.width, cl.height, &err)) {
         std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());

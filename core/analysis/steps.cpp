@@ -8,6 +8,19 @@ namespace skew {
 std::vector<std::vector<std::pair<int64_t, int64_t>>> stepRanges(const Profile& p, const StepPattern& pattern) {
     std::vector<std::vector<std::pair<int64_t, int64_t>>> out(p.processes.size());
     std::vector<int8_t> textMatches(p.strings.size(), -1);  // per string id: -1 not looked at, 0/1
+    // the work matching will take, bounded before any of it (a pathological pattern on long texts)
+    if (!pattern.source().empty()) {  // (the default pattern is exempt: StepPattern::checkWork)
+        uint64_t distinct = 0, bytes = 0;
+        for (const Process& pr : p.processes)
+            for (size_t i = 0; i < pr.nvtx.size(); ++i)
+                if (int8_t& seen = textMatches[pr.nvtx.text[i]]; seen == -1) {
+                    seen = -2;
+                    ++distinct;
+                    bytes += p.strings.str(pr.nvtx.text[i]).size();
+                }
+        pattern.checkWork(distinct, bytes);
+        std::fill(textMatches.begin(), textMatches.end(), int8_t(-1));
+    }
     for (size_t pi = 0; pi < p.processes.size(); ++pi) {
         const NvtxRanges& r = p.processes[pi].nvtx;
         auto& ranges = out[pi];

@@ -14,6 +14,8 @@
 
 #include "cache/snapshot_format.h"
 #include "util/checksum.h"
+#include "util/interrupt_cleanup.h"
+#include "util/regular_file.h"
 
 namespace skew {
 namespace {
@@ -67,8 +69,9 @@ bool ProfileCache::load(const FileIdentity& id, FilePart& out, std::string* why)
     };
     if (!id.valid()) return fail("cannot identify the file");
     const std::string path = pathOf(id);
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail("no snapshot");
+    std::string notOpened;
+    int fd = openRegularFile(path, notOpened);  // a FIFO planted there: refused, never waited on
+    if (fd < 0) return fail(errno == ENOENT ? "no snapshot" : "snapshot not read: " + notOpened);
     const std::string bad = readSnapshot(fd, id, out);
     ::close(fd);
     if (!bad.empty()) return fail(bad);
@@ -89,6 +92,7 @@ bool ProfileCache::store(const Profile& p, int file, std::string* error) {
     std::string tmpl = dir_ + "/.snapXXXXXX";
     int fd = ::mkstemp(tmpl.data());
     if (fd < 0) return fail("create", errno);
+    CleanupPath onSignal(tmpl, CleanupKind::File);  // Ctrl-C while writing: no temporary file left
     int err = 0;
     bool ok = writeSnapshot(fd, p, file, err);
     if (::close(fd) != 0 && ok) ok = false, err = errno;

@@ -212,6 +212,7 @@ private:
             if (!need(1)) return Took::Failed;
             out_.output = value();
             outputGiven_ = true;
+            if (out_.output.empty()) return failed(args_[option_] + " needs a path (or - for standard output), not an empty one");
         } else if (a == "--no-cache") {
             out_.noCache = true;
         } else if (a == "--vs" && (c == "compare" || c == "render")) {

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include <sys/stat.h>
+
 #include "analysis/grouping.h"
 #include "util/text.h"
 
@@ -191,8 +193,25 @@ void explainUnpaired(const Side& A, const Side& B, const std::vector<bool>& pair
 
 }  // namespace
 
+// The same files on both sides (by device and inode, whatever the spelling): the comparison of a
+// capture with itself, whose every difference is zero by construction.
+static bool sameCapture(const Profile& a, const Profile& b) {
+    auto ids = [](const Profile& p) {
+        std::set<std::pair<dev_t, ino_t>> out;
+        for (const auto& in : p.inputs) {
+            struct stat st {};
+            if (::stat(in.path.c_str(), &st) != 0) return std::set<std::pair<dev_t, ino_t>>{};
+            out.insert({st.st_dev, st.st_ino});
+        }
+        return out;
+    };
+    auto ia = ids(a);
+    return !ia.empty() && ia == ids(b);
+}
+
 Comparison compareCaptures(const Side& A, const Side& B) {
     Comparison cmp;
+    const bool itself = sameCapture(*A.profile, *B.profile);
     const Analysis& a = *A.analysis;
     const Analysis& b = *B.analysis;
     std::vector<bool> usedA(a.groups.size(), false), usedB(b.groups.size(), false);
@@ -231,6 +250,9 @@ Comparison compareCaptures(const Side& A, const Side& B) {
             pair.byIndexWhy = !sa.empty() && !sb.empty() ? "the two captures' steps run different op sequences"
                               : sa.empty() && sb.empty() ? "neither capture has steps"
                                                          : "only one capture has steps";
+        if (itself)
+            pair.cautions.push_back("A and B are the same file" + std::string(A.profile->inputs.size() > 1 ? "s" : "") +
+                                    ": every difference is zero by construction; compare two captures of the run");
         if (ga.complete < kFewCollectives || gb.complete < kFewCollectives)
             pair.cautions.push_back("few collectives: A has " + std::to_string(ga.complete) + " complete, B " + std::to_string(gb.complete) +
                                     " (under " + std::to_string(kFewCollectives) +

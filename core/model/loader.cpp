@@ -1,5 +1,6 @@
 #include "model/loader.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "nsys/global_ids.h"
 #include "util/errors.h"
 #include "util/file_identity.h"
+#include "util/interrupt_cleanup.h"
 #include "util/parallel.h"
 #include "util/paths.h"
 #include "util/release_memory.h"
@@ -93,8 +95,14 @@ void warnMissingDevices(Profile& p) {
 }
 
 // Exports converted from .nsys-rep into a private temp folder: removed once read (or on error).
+// On Ctrl-C they go too (util/interrupt_cleanup.h).
 struct Converted {
     std::vector<std::string> paths;
+    std::vector<CleanupPath> onSignal;  // released after the folders are removed
+    void add(const std::string& path) {
+        paths.push_back(path);
+        onSignal.emplace_back(std::filesystem::path(path).parent_path().string(), CleanupKind::Folder);
+    }
     ~Converted() {
         std::error_code ec;
         for (const auto& c : paths) std::filesystem::remove_all(std::filesystem::path(c).parent_path(), ec);
@@ -210,9 +218,42 @@ namespace {
 // one already given) is read once.
 struct OpenedInputs {
     Converted converted;                              // .nsys-rep inputs converted to SQLite
-    std::vector<std::unique_ptr<ExportFile>> files;   // per input; null when read from a snapshot
+    std::vector<std::string> resolved;                // per input: the SQLite file to read; empty when read from a snapshot
+    std::vector<std::unique_ptr<ExportFile>> files;   // per input; null when read from a snapshot or closed (see window)
+    std::vector<double> rows;                         // per input: the rows reading it goes over (for the progress)
     std::vector<FilePart> parts;                      // per input
+    size_t window = 1;                                // exports open at once at most (openFileWindow)
+    size_t open = 0;                                  // exports open now
 };
+
+}  // namespace
+
+size_t openFileWindow(size_t threads) {
+    uint64_t soft = uint64_t(1) << 20;
+    if (rlimit rl{}; ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) soft = rl.rlim_cur;
+    // kept free: stdio, the libraries', the snapshot and output files (32); one connection per
+    // reading task (a task of each thread at once, each possibly with a WAL file's -wal and -shm)
+    const int64_t room = int64_t(std::min<uint64_t>(soft, 1 << 20)) - 32 - 3 * int64_t(threads);
+    // each export open: its connection, and the -wal and -shm files of a WAL export
+    return size_t(std::clamp<int64_t>(room / 3, 1, kMaxOpenExports));
+}
+
+namespace {
+
+// Opens `fi`'s export (again, when the window closed it after its metadata were read).
+ExportFile& openExport(OpenedInputs& o, size_t fi) {
+    if (!o.files[fi]) {
+        o.files[fi] = std::make_unique<ExportFile>(o.resolved[fi]);
+        ++o.open;
+    }
+    return *o.files[fi];
+}
+
+void closeExport(OpenedInputs& o, size_t fi) {
+    if (!o.files[fi]) return;
+    o.files[fi].reset();
+    --o.open;
+}
 
 void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOptions& options, OpenedInputs& o) {
     std::vector<std::pair<dev_t, ino_t>> seen;
@@ -238,15 +279,18 @@ void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOpt
             if (options.cache->load(id, o.parts.back())) {
                 o.parts.back().input.path = path;
                 p.inputs.push_back(o.parts.back().input);
+                o.resolved.emplace_back();
                 o.files.emplace_back();
+                o.rows.push_back(0);
                 continue;
             }
             o.parts.back().input.identity = id;
         }
         std::string resolved = resolveInput(path);
-        if (resolved != path) o.converted.paths.push_back(resolved);
-        o.files.push_back(std::make_unique<ExportFile>(resolved));
-        ExportFile& f = *o.files.back();
+        if (resolved != path) o.converted.add(resolved);
+        o.resolved.push_back(resolved);
+        o.files.emplace_back();
+        ExportFile& f = openExport(o, o.files.size() - 1);
         InputFile in;
         in.path = path;
         in.identity = o.parts.back().input.identity;
@@ -261,7 +305,12 @@ void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOpt
         std::sort(in.tables.begin(), in.tables.end());
         for (const char* t : kCaptureFeatureTables)
             if (f.hasTable(t)) in.featureRows[t] = f.estimatedRows(t);
+        double rows = 0;
+        for (const char* t : kReadTables) rows += double(f.estimatedRows(t));
+        o.rows.push_back(rows);
         p.inputs.push_back(std::move(in));
+        // past the window, an export is opened again when its turn to be read comes
+        if (o.open > o.window) closeExport(o, o.files.size() - 1);
     }
 }
 
@@ -278,28 +327,33 @@ void alignInputs(Profile& p) {
     }
 }
 
-// Every file not taken from its snapshot read as tasks of one graph (file_reader.h): tables split
-// into row-id ranges, kernel and API rows at the same time, on up to one thread per core. Closes
-// every connection.
+// Every file not taken from its snapshot read as tasks of one graph per window of files
+// (file_reader.h): tables split into row-id ranges, kernel and API rows at the same time, on up to
+// one thread per core. At most o.window exports are open at once, so that a thousand per-rank files
+// stay within the open-file limit. Closes every connection.
 void readExports(const Profile& p, const LoadOptions& options, OpenedInputs& o) {
     double totalRows = 0;
-    for (const auto& f : o.files)
-        if (f)
-            for (const char* t : kReadTables) totalRows += double(f->estimatedRows(t));
+    for (double r : o.rows) totalRows += r;
     ReadProgress prog(totalRows);
-    std::vector<std::unique_ptr<FileReader>> readers;
-    TaskGraph graph;
-    for (size_t fi = 0; fi < o.files.size(); ++fi) {
-        if (!o.files[fi]) continue;
-        o.parts[fi].input = p.inputs[fi];
-        readers.push_back(std::make_unique<FileReader>(*o.files[fi], o.parts[fi], prog));
-        readers.back()->plan(graph);
-    }
     if (options.progress && !options.progress("reading", 0.0)) throw Cancelled();
     auto poll = [&] { return !options.progress || options.progress("reading", prog.fraction()); };
-    graph.run(workerThreads(), prog.cancel, poll);
+    for (size_t first = 0; first < o.files.size();) {
+        std::vector<size_t> batch;
+        for (; first < o.files.size() && batch.size() < o.window; ++first)
+            if (!o.resolved[first].empty()) batch.push_back(first);
+        if (batch.empty()) break;
+        std::vector<std::unique_ptr<FileReader>> readers;
+        TaskGraph graph;
+        for (size_t fi : batch) {
+            o.parts[fi].input = p.inputs[fi];
+            readers.push_back(std::make_unique<FileReader>(openExport(o, fi), o.parts[fi], prog));
+            readers.back()->plan(graph);
+        }
+        graph.run(workerThreads(), prog.cancel, poll);
+        readers.clear();
+        for (size_t fi : batch) closeExport(o, fi);
+    }
     if (!poll()) throw Cancelled();  // the last of the reading, also when it took less than one poll
-    readers.clear();
     o.files.clear();
 }
 
@@ -308,6 +362,7 @@ void readExports(const Profile& p, const LoadOptions& options, OpenedInputs& o) 
 Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
     Profile p;
     OpenedInputs o;  // its parts close before `converted` removes anything
+    o.window = openFileWindow(workerThreads());
     openInputs(p, paths, options, o);
     alignInputs(p);
     readExports(p, options, o);

@@ -27,6 +27,13 @@ struct LoadOptions {
 // Throws InputError for input that cannot be read, Cancelled when cancelled.
 Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options = {});
 
+// How many exports a load keeps open at once (their metadata read, or their tables being read):
+// what the open-file limit (RLIMIT_NOFILE's soft limit) leaves after the reading tasks'
+// connections (`threads` of them) and a reserve, at most kMaxOpenExports; at least 1. More files
+// are read one window after the other (docs/analysis.md, Loading).
+constexpr size_t kMaxOpenExports = 256;
+size_t openFileWindow(size_t threads);
+
 // Label rule of the spec (Ranks) applied to loaded ranks; exposed for tests.
 void assignRankLabels(Profile& profile);
 

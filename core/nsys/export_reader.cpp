@@ -10,65 +10,19 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
+
+#include "nsys/report_convert.h"
+#include "util/regular_file.h"
 
 namespace skew {
 namespace {
 
 bool endsWith(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string findOnPath(const std::string& exe) {
-    const char* p = std::getenv("PATH");
-    if (!p) return {};
-    std::string path = p;
-    size_t pos = 0;
-    while (pos <= path.size()) {
-        size_t next = path.find(':', pos);
-        if (next == std::string::npos) next = path.size();
-        std::string dir = path.substr(pos, next - pos);
-        if (dir.empty()) dir = ".";
-        std::string cand = dir + "/" + exe;
-        if (::access(cand.c_str(), X_OK) == 0) return cand;
-        pos = next + 1;
-    }
-    return {};
-}
-
-std::string convertReport(const std::string& path) {
-    std::string nsys = findOnPath("nsys");
-    std::string suggested = path.substr(0, path.rfind('.')) + ".sqlite";
-    if (nsys.empty())
-        throw InputError(path + " is an Nsight Systems report, not an SQLite export, and `nsys` is not on PATH; "
-                         "convert it with: nsys export --type sqlite --output " + suggested + " " + path);
-    // Convert into a private folder: never write next to (or over) the user's files.
-    const char* tmp = std::getenv("TMPDIR");
-    std::string dirTmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/skewscope-XXXXXX";
-    if (!::mkdtemp(dirTmpl.data())) throw InputError("cannot create a temporary folder to convert " + path);
-    std::string out = dirTmpl + "/" + std::filesystem::path(path).stem().string() + ".sqlite";
-    pid_t pid = ::fork();
-    if (pid == 0) {
-        int devnull = ::open("/dev/null", O_WRONLY);
-        if (devnull >= 0) ::dup2(devnull, 1);
-        ::execl(nsys.c_str(), "nsys", "export", "--type", "sqlite", "--output", out.c_str(), path.c_str(),
-                static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    int status = 0;
-    if (pid < 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-        ::access(out.c_str(), R_OK) != 0) {
-        // leave nothing behind: the partial export and the private folder
-        std::error_code ec;
-        std::filesystem::remove_all(dirTmpl, ec);
-        throw InputError("`nsys export --type sqlite --output " + out + " " + path + "` failed" +
-                         (pid > 0 && WIFEXITED(status) ? " (exit code " + std::to_string(WEXITSTATUS(status)) + ")" : ""));
-    }
-    return out;
 }
 
 }  // namespace
@@ -85,11 +39,13 @@ std::string resolveInput(const std::string& path) {
 
 SqliteHeader readHeader(const std::string& path, uint64_t fileSize) {
     if (fileSize == 0) throw InputError(path + " is empty (0 bytes), not an Nsight Systems export");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError("cannot read " + path + ": " + std::strerror(errno));
+    std::string why;
+    int fd = openRegularFile(path, why);  // a FIFO put there since the check: refused, not waited on
+    if (fd < 0) throw InputError("cannot read " + path + ": " + why);
     unsigned char hdr[100] = {};
-    in.read(reinterpret_cast<char*>(hdr), sizeof hdr);
-    size_t got = static_cast<size_t>(in.gcount());
+    ssize_t n = ::pread(fd, hdr, sizeof hdr, 0);
+    ::close(fd);
+    size_t got = n > 0 ? size_t(n) : 0;
     if (got < 16 || std::memcmp(hdr, "SQLite format 3", 16) != 0)
         throw InputError(path + " is not an SQLite database; expected an export made with `nsys export --type sqlite`");
     if (got < 100) throw InputError(path + " is truncated: " + std::to_string(fileSize) + " bytes, shorter than an SQLite header");
@@ -269,6 +225,13 @@ static int64_t mmapBytes() {
 
 Connection::Connection(const std::string& path, int64_t cacheKiB) : path_(path) {
     SqliteHeader header = readHeader(path, uint64_t(std::max<off_t>(fileSize(path), 0)));
+    // SQLite opens the journal, WAL and WAL index beside the file without O_NONBLOCK: a FIFO there
+    // would hang the read forever (docs/analysis.md, Loading)
+    for (const char* side : {"-journal", "-wal", "-shm"})
+        if (existsNotRegular(path + side))
+            throw InputError(path + side + " is not a regular file (a pipe, device, socket or folder where SQLite keeps " +
+                             (side == std::string("-journal") ? "its rollback journal" : "the WAL files") +
+                             "); Skewscope does not read through it. Remove it, or copy the export elsewhere");
     // A WAL-mode file would make even a read-only connection create -wal and -shm files beside it.
     // Without pending WAL content, everything is in the main file: open it immutable (creates
     // nothing). With pending content the WAL index is needed: only when it already exists.

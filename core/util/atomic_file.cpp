@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <random>
 #include <string>
 
 #include <fcntl.h>
@@ -42,6 +43,26 @@ std::string resolveLink(const std::string& path) {
     return buf;
 }
 
+std::string octal(unsigned mode) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%04o", mode);
+    return buf;
+}
+
+// A new file `prefix` + 6 random characters, created as a new output is (0666 less the umask;
+// mkstemp would make it 0600). Returns its descriptor (-1, errno set) and its name.
+int createTemp(const std::string& prefix, std::string& name) {
+    static const char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    std::random_device random;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        name = prefix;
+        for (int i = 0; i < 6; ++i) name += kChars[random() % (sizeof kChars - 1)];
+        int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+
 }  // namespace
 
 OutputFile::OutputFile(const std::string& requested) {
@@ -63,19 +84,27 @@ OutputFile::OutputFile(const std::string& requested) {
         if (fd_ < 0) fail("cannot open " + path_, errno);
         return;
     }
-    if (exists) mode_ = st.st_mode & 07777;
+    if (exists) {
+        // a file made read-only (or one we may not write) is not replaced behind the user's back
+        if ((st.st_mode & 0222) == 0 || ::access(path_.c_str(), W_OK) != 0)
+            throw std::runtime_error("cannot write " + path_ + ": it exists and is read-only (mode " + octal(st.st_mode & 07777) +
+                                     "); not replacing it. Make it writable or remove it first");
+        keepMode_ = true;
+        mode_ = st.st_mode & 07777;
+    }
     std::string dir = ".";
     if (auto slash = path_.rfind('/'); slash != std::string::npos) dir = slash == 0 ? "/" : path_.substr(0, slash);
     std::string base = path_.substr(path_.rfind('/') == std::string::npos ? 0 : path_.rfind('/') + 1);
-    temp_ = dir + "/." + base + ".tmpXXXXXX";
-    fd_ = ::mkstemp(temp_.data());
+    fd_ = createTemp(dir + "/." + base + ".tmp", temp_);
     if (fd_ < 0) fail("cannot write " + path_ + " (no temporary file in " + dir + ")", errno);
+    onSignal_ = CleanupPath(temp_, CleanupKind::File);  // Ctrl-C while writing: no temporary file left
 }
 
 OutputFile::~OutputFile() {
     if (committed_ || stdout_) return;
     if (fd_ >= 0) ::close(fd_);
     if (!temp_.empty()) ::unlink(temp_.c_str());
+    onSignal_.release();
 }
 
 void OutputFile::write(std::string_view data) { writeAll(fd_, data, path_); }
@@ -93,11 +122,12 @@ void OutputFile::commit() {
         return;
     }
     if (::fsync(fd_) != 0) fail("cannot write " + path_, errno);
-    ::fchmod(fd_, mode_t(mode_));
+    if (keepMode_) ::fchmod(fd_, mode_t(mode_));  // a file replaced keeps its mode; a new one has the umask's
     int rc = ::close(fd_);
     fd_ = -1;
     if (rc != 0) fail("cannot write " + path_, errno);
     if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot replace " + path_, errno);
+    onSignal_.release();
     committed_ = true;
 }
 

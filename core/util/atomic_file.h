@@ -1,9 +1,14 @@
 #pragma once
 // Writing outputs without ever replacing what is not ours: regular files (or new paths) are
 // written to a temp file in the same folder and renamed; pipes and devices are written directly.
+// A new file gets 0666 less the umask, a replaced one keeps its mode; an existing read-only file is
+// an error, never replaced. SIGINT/SIGTERM while writing removes the temp file
+// (util/interrupt_cleanup.h).
 
 #include <string>
 #include <string_view>
+
+#include "util/interrupt_cleanup.h"
 
 namespace skew {
 
@@ -28,7 +33,9 @@ private:
     std::string temp_;  // empty: written directly (stdout, a pipe, a device)
     int fd_ = -1;
     bool stdout_ = false, committed_ = false;
+    bool keepMode_ = false;  // replacing a file: it keeps mode_
     unsigned mode_ = 0644;
+    CleanupPath onSignal_;   // the temp file, removed on SIGINT/SIGTERM
 };
 
 }  // namespace skew

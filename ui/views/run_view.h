@@ -33,6 +33,12 @@ public:
         (void)t0, (void)t1;
         return false;
     }
+    // the time range shown and the run's, aligned ns (after setTimeRange, what the view kept of
+    // it); false: the view has no time axis
+    virtual bool timeRange(double& t0, double& t1, double& run0, double& run1) const {
+        (void)t0, (void)t1, (void)run0, (void)run1;
+        return false;
+    }
 
     // the view at width x height as PNG, SVG or PDF (by the suffix), as the viewer's export and `render`
     virtual bool exportTo(const QString& path, int width, int height, QString* error = nullptr) = 0;

@@ -99,6 +99,10 @@ public:
         setRange(t0, t1);
         return true;
     }
+    bool timeRange(double& t0, double& t1, double& run0, double& run1) const override {
+        t0 = zoom_.start(), t1 = zoom_.end(), run0 = zoom_.runStart(), run1 = zoom_.runEnd();
+        return true;
+    }
     QString tabTitle() const override { return tr("Timeline"); }
     QString tabToolTip() const override { return tr("Every rank and stream over the whole run"); }
     QString viewName() const override { return QStringLiteral("timeline"); }
