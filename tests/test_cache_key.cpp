@@ -135,6 +135,14 @@ TEST(ProfileCacheKey, CommitInTheWalOfAWalExportIsRead) {
     EXPECT_THAT(back.err, HasSubstr("stale snapshot: the export changed since (its write-ahead log (-wal) changed)"));
     EXPECT_TRUE(analysisOf(back.out, file) == original);
     EXPECT_TRUE(slurp(file) == mainBefore);
+    // a WAL index left zeroed (a writer killed while writing it): read from the -wal itself, and
+    // the -shm is left as it was
+    const std::string zeros(32768, '\0');
+    { std::ofstream(file + "-shm", std::ios::binary | std::ios::trunc) << zeros; }
+    RunResult zeroed = runSkewscope({"analyze", file, "--format", "json", "--no-cache"});
+    EXPECT_EQ(zeroed.exitCode, 0) << zeroed.err;
+    EXPECT_TRUE(analysisOf(zeroed.out, file) == original);
+    EXPECT_TRUE(slurp(file + "-shm") == zeros);
     fs::remove_all(dir);
 }
 
