@@ -1,11 +1,11 @@
-// The profile cache's folder must be ours (docs/analysis.md, "The profile cache"): the shared
+// The profile cache's folder must be ours (docs/analysis.md, "Profile cache"): the shared
 // fallback folder (no HOME, no XDG_CACHE_HOME) is used only when it is a folder owned by this user
 // that no one else may write, else no cache and one warning; a relative XDG_CACHE_HOME is ignored;
 // housekeeping removes only files that begin with a snapshot's magic; `cache clear` says what it
 // could not remove and exits 1; SKEWSCOPE_CACHE_MAX_MB is a whole number of MB or a warning.
 
-#include <gtest/gtest.h>
 #include <gmock/gmock.h>
+#include <gtest/gtest.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,7 +30,8 @@ constexpr uid_t kNobody = 65534;
 // through setpriv (util-linux, installed by scripts/setup-deps.sh); else as this user.
 RunResult runSkewscopeUnprivileged(const std::vector<std::string>& args, const std::string& env) {
     if (::geteuid() != 0) return runSkewscope(args, env);
-    EXPECT_EQ(std::system("command -v setpriv >/dev/null 2>&1"), 0) << "setpriv (util-linux) is missing: run scripts/setup-deps.sh";
+    EXPECT_EQ(std::system("command -v setpriv >/dev/null 2>&1"), 0)
+        << "setpriv (util-linux) is missing: run scripts/setup-deps.sh";
     std::vector<std::string> all = {"--reuid=65534", "--regid=65534", "--clear-groups", binDir() + "/skewscope"};
     all.insert(all.end(), args.begin(), args.end());
     return runCommand("setpriv", all, env);
@@ -83,11 +84,13 @@ TEST(ProfileCacheFolder, FallbackFolderThatIsNotOursIsNotUsedWithOneWarning) {
         std::string name, reason;
         std::function<void()> apply;
     };
-    std::vector<Case> cases = {{"writable by others", "can be written by other users", [&] { fs::permissions(fallback, fs::perms::all); }}};
+    std::vector<Case> cases = {
+        {"writable by others", "can be written by other users", [&] { fs::permissions(fallback, fs::perms::all); }}};
     if (::geteuid() == 0)
         cases.push_back({"another user's", "belongs to user 65534, not to you (user 0)", [&] {
-                             fs::permissions(fallback, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                                           fs::perms::others_read | fs::perms::others_exec,
+                             fs::permissions(fallback,
+                                             fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                                 fs::perms::others_read | fs::perms::others_exec,
                                              fs::perm_options::replace);
                              ASSERT_EQ(::chown(fallback.c_str(), kNobody, kNobody), 0);
                              ASSERT_EQ(::chown(planted.c_str(), kNobody, kNobody), 0);
@@ -95,8 +98,9 @@ TEST(ProfileCacheFolder, FallbackFolderThatIsNotOursIsNotUsedWithOneWarning) {
     for (const Case& k : cases) {
         SCOPED_TRACE(k.name);
         k.apply();
-        const std::string warning = "skewscope: warning: the profile cache folder " + fallback + " " + k.reason +
-                                    ": no profile cache is used (set XDG_CACHE_HOME or SKEWSCOPE_CACHE_DIR to a folder of yours)\n";
+        const std::string warning =
+            "skewscope: warning: the profile cache folder " + fallback + " " + k.reason +
+            ": no profile cache is used (set XDG_CACHE_HOME or SKEWSCOPE_CACHE_DIR to a folder of yours)\n";
         RunResult r = runSkewscope({"analyze", victim, "--format", "json"}, env);
         EXPECT_EQ(r.exitCode, 0) << r.err;
         EXPECT_THAT(r.out, HasSubstr("\"from_cache\": false"));  // the snapshot there is not read
@@ -121,7 +125,9 @@ TEST(ProfileCacheFolder, FallbackFolderThatIsNotOursIsNotUsedWithOneWarning) {
     fs::create_directory_symlink(elsewhere, fallback);
     RunResult linked = runSkewscope({"analyze", victim, "--format", "json"}, env);
     EXPECT_EQ(linked.exitCode, 0) << linked.err;
-    EXPECT_EQ(count(linked.err, "skewscope: warning: the profile cache folder " + fallback + " is a symbolic link: no profile cache is used"), 1u)
+    EXPECT_EQ(count(linked.err,
+                    "skewscope: warning: the profile cache folder " + fallback + " is a symbolic link: no profile cache is used"),
+              1u)
         << linked.err;
     EXPECT_TRUE(fs::is_empty(elsewhere));
     fs::remove_all(dir);
@@ -158,7 +164,8 @@ TEST(ProfileCacheFolder, HousekeepingRemovesOnlyItsOwnFiles) {
     for (const auto& f : {big, odd, crashed}) fs::last_write_time(f, twoHoursAgo);
 
     // storing another snapshot with a 1 MB limit evicts (ours only) and removes the crashed writer's file
-    RunResult store = runSkewscope({"analyze", realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"}, env + " SKEWSCOPE_CACHE_MAX_MB=1");
+    RunResult store =
+        runSkewscope({"analyze", realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"}, env + " SKEWSCOPE_CACHE_MAX_MB=1");
     ASSERT_EQ(store.exitCode, 0) << store.err;
     EXPECT_FALSE(fs::exists(crashed));
     for (const auto& f : {notes, big, odd, outside}) EXPECT_TRUE(fs::exists(f)) << f;
@@ -204,8 +211,8 @@ TEST(ProfileCacheFolder, CacheMaxMbIsAWholeNumberOfMbOrAWarning) {
     std::string dir = tempDir("cache-max");
     const std::string base = "SKEWSCOPE_CACHE_DIR=" + dir + "/cache SKEWSCOPE_CACHE_MAX_MB=";
     // accepted: N MB = N * 2^20 bytes, printed in MB of 10^6 bytes
-    for (auto [value, shown] : std::vector<std::pair<std::string, std::string>>{{"1", "of 1 MB"}, {"100", "of 105 MB"},
-                                                                                 {"16777216", "of 17592186 MB"}}) {
+    for (auto [value, shown] : std::vector<std::pair<std::string, std::string>>{
+             {"1", "of 1 MB"}, {"100", "of 105 MB"}, {"16777216", "of 17592186 MB"}}) {
         RunResult r = runSkewscope({"cache", "info"}, base + value);
         EXPECT_EQ(r.exitCode, 0);
         EXPECT_THAT(r.out, HasSubstr(shown)) << value;

@@ -1,4 +1,4 @@
-// The profile cache never serves a stale result (docs/analysis.md, "The profile cache"): a commit
+// The profile cache never serves a stale result (docs/analysis.md, "Profile cache"): a commit
 // that sits in a WAL export's -wal file, a rewrite of the middle of the file that keeps its size,
 // inode, modification time and first and last 64 KiB, and SQLite's change counter are all in the
 // key; reading a WAL export leaves the export, its -wal and its -shm as they were.
@@ -6,8 +6,8 @@
 // The truth a changed export is compared with is the same change made to a plain copy (rollback
 // journal, no -wal) read without any cache: it does not depend on the cache or on WAL reading.
 
-#include <gtest/gtest.h>
 #include <gmock/gmock.h>
+#include <gtest/gtest.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -83,7 +83,9 @@ std::string truthOf(const std::string& truth) {
     return analysisOf(r.out, truth);
 }
 
-int64_t nanoseconds(const struct timespec& t) { return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+int64_t nanoseconds(const struct timespec& t) {
+    return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
 
 TEST(ProfileCacheKey, CommitInTheWalOfAWalExportIsRead) {
     std::string dir = tempDir("key-wal");
@@ -185,7 +187,8 @@ TEST(ProfileCacheKey, MiddleOfFileRewrittenInPlaceWithItsTimeRestoredIsReadAgain
     ASSERT_EQ(after.st_ino, before.st_ino);
     ASSERT_EQ(nanoseconds(after.st_mtim), nanoseconds(before.st_mtim));
     const std::string rewritten = slurp(file);
-    ASSERT_TRUE(rewritten.compare(0, keep, a, 0, keep) == 0 && rewritten.compare(a.size() - keep, keep, a, a.size() - keep, keep) == 0);
+    ASSERT_TRUE(rewritten.compare(0, keep, a, 0, keep) == 0 &&
+                rewritten.compare(a.size() - keep, keep, a, a.size() - keep, keep) == 0);
     const std::string expected = truthOf(truth);
     ASSERT_NE(expected, original);
 

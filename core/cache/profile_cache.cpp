@@ -74,7 +74,8 @@ std::string fallbackProblem(const std::string& dir) {
     if (::lstat(dir.c_str(), &st) != 0) return std::string("cannot be made (") + std::strerror(errno) + ")";
     if (S_ISLNK(st.st_mode)) return "is a symbolic link";
     if (!S_ISDIR(st.st_mode)) return "is not a folder";
-    if (st.st_uid != ::geteuid()) return "belongs to user " + std::to_string(st.st_uid) + ", not to you (user " + std::to_string(::geteuid()) + ")";
+    if (st.st_uid != ::geteuid())
+        return "belongs to user " + std::to_string(st.st_uid) + ", not to you (user " + std::to_string(::geteuid()) + ")";
     if (st.st_mode & (S_IWGRP | S_IWOTH)) return "can be written by other users";
     return {};
 }
@@ -110,7 +111,8 @@ ProfileCache::ProfileCache(std::string dir, uint64_t maxBytes) : dir_(std::move(
             if (uint64_t b = maxBytesFrom(m)) maxBytes_ = b;
             else
                 warnings_.push_back(std::string("SKEWSCOPE_CACHE_MAX_MB=") + m + " is not a whole number of MB from 1 to " +
-                                    std::to_string(kMaxCacheMb) + ": the default, " + std::to_string(kDefault >> 20) + " MB, is used");
+                                    std::to_string(kMaxCacheMb) + ": the default, " + std::to_string(kDefault >> 20) +
+                                    " MB, is used");
         }
     }
 }

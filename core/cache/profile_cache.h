@@ -11,9 +11,9 @@
 // file's snapshot stands alone, so the snapshots of a large job's per-rank files could be made on
 // the machines that hold them and merged like parts of one load.
 //
-// The folder must be ours (docs/analysis.md, "The profile cache"): the shared fallback in /tmp is
-// used only when it is a real folder owned by this user and writable by no one else (else no
-// cache, and refused() says why); housekeeping (clear, eviction, a crashed writer's leftovers)
+// The folder must be ours (docs/analysis.md, "Profile cache"): the shared fallback in $TMPDIR or
+// /tmp is used only when it is a real folder owned by this user and writable by no one else (else
+// no cache, and refused() says why); housekeeping (clear, eviction, a crashed writer's leftovers)
 // deletes only files that begin with a snapshot's magic.
 
 #include <cstdint>
@@ -30,8 +30,9 @@ class ProfileCache : public SnapshotStore {
 public:
     // `dir` empty: $SKEWSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/skewscope (an absolute one: a
     // relative one is ignored, as the XDG spec says), else ~/.cache/skewscope, else
-    // $TMPDIR/skewscope-cache-UID (/tmp without an absolute TMPDIR) when that is ours. `maxBytes` 0: $SKEWSCOPE_CACHE_MAX_MB (a whole
-    // number of MB, 1 to kMaxCacheMb; anything else is a warning and the default), else 4 GiB.
+    // $TMPDIR/skewscope-cache-UID (/tmp without an absolute TMPDIR) when that is ours.
+    // `maxBytes` 0: $SKEWSCOPE_CACHE_MAX_MB (a whole number of MB, 1 to kMaxCacheMb; anything
+    // else is a warning and the default), else 4 GiB.
     explicit ProfileCache(std::string dir = {}, uint64_t maxBytes = 0);
 
     static constexpr uint64_t kMaxCacheMb = uint64_t(1) << 24;  // 16 TiB

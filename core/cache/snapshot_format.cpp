@@ -57,9 +57,11 @@ void putIdentity(Header& h, const FileIdentity& id) {
 
 // Which part of the key no longer matches, for the debug line.
 std::string whatChanged(const FileIdentity& was, const FileIdentity& now) {
-    if (was.wal != now.wal) return was.wal.exists != now.wal.exists ? "its write-ahead log (-wal) came or went" : "its write-ahead log (-wal) changed";
+    if (was.wal != now.wal)
+        return was.wal.exists != now.wal.exists ? "its write-ahead log (-wal) came or went" : "its write-ahead log (-wal) changed";
     if (was.size != now.size || was.inode != now.inode || was.device != now.device) return "another file or size";
-    if (was.changeCounter != now.changeCounter || was.versionValidFor != now.versionValidFor) return "SQLite's change counter moved";
+    if (was.changeCounter != now.changeCounter || was.versionValidFor != now.versionValidFor)
+        return "SQLite's change counter moved";
     if (was.mtimeNs != now.mtimeNs) return "modified";
     if (was.ctimeNs != now.ctimeNs) return "rewritten or its status changed (ctime)";
     return "its content changed (fingerprint)";

@@ -18,9 +18,13 @@ namespace {
 constexpr size_t kFingerprintBytes = 64 * 1024;
 constexpr size_t kWalHeaderBytes = 32, kWalFrameHeaderBytes = 24;
 
-int64_t nanoseconds(const struct timespec& t) { return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+int64_t nanoseconds(const struct timespec& t) {
+    return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
 
-uint32_t bigEndian32(const unsigned char* p) { return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3]; }
+uint32_t bigEndian32(const unsigned char* p) {
+    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
+}
 
 // The write-ahead log at `path`: its stat, and a fingerprint of its header (page size, checkpoint
 // sequence, salts, checksum: a restarted log has new salts) and of the last whole frame's header

@@ -3,7 +3,7 @@
 // snapshot in the profile cache. Here, below the model, because the loader records it in each
 // InputFile (model/profile.h) and the cache (cache/) compares it; neither needs the other for it.
 //
-// What the key covers (docs/analysis.md, "The profile cache"): the file's canonical path, size,
+// What the key covers (docs/analysis.md, "Profile cache"): the file's canonical path, size,
 // inode, device, modification and status-change times (a rewrite that restores the modification
 // time still moves the ctime), a fingerprint of its first and last 64 KiB, SQLite's own marks of a
 // change in the database header (the file change counter, bytes 24..27, and the version-valid-for
