@@ -338,7 +338,7 @@ TEST(ProfileCache, NoCacheInfoClearAndEviction) {
     EXPECT_FALSE(keepBefore);  // the limit does evict here
     // a crashed writer's temporary file of two hours ago goes; another writer's of now stays
     const fs::path crashed = fs::path(c.dir) / ".snapAAAAAA", writing = fs::path(c.dir) / ".snapBBBBBB";
-    std::ofstream(crashed) << "half a snapshot";
+    std::ofstream(crashed) << "SKWSNAP\nhalf a snapshot";  // a writer writes the magic first
     std::ofstream(writing) << "a snapshot being written";
     fs::last_write_time(crashed, fs::file_time_type::clock::now() - std::chrono::hours(2));
     RunResult clear = runSkewscope({"cache", "clear"}, c.env());

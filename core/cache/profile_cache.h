@@ -10,6 +10,11 @@
 // least-recently-used eviction; a folder that cannot be written costs only the speed-up. Each
 // file's snapshot stands alone, so the snapshots of a large job's per-rank files could be made on
 // the machines that hold them and merged like parts of one load.
+//
+// The folder must be ours (docs/analysis.md, "Profile cache"): the shared fallback in $TMPDIR or
+// /tmp is used only when it is a real folder owned by this user and writable by no one else (else
+// no cache, and refused() says why); housekeeping (clear, eviction, a crashed writer's leftovers)
+// deletes only files that begin with a snapshot's magic.
 
 #include <cstdint>
 #include <string>
@@ -23,12 +28,21 @@ namespace skew {
 
 class ProfileCache : public SnapshotStore {
 public:
-    // `dir` empty: $SKEWSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/skewscope, else ~/.cache/skewscope.
-    // `maxBytes` 0: $SKEWSCOPE_CACHE_MAX_MB, else 4 GiB.
+    // `dir` empty: $SKEWSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/skewscope (an absolute one: a
+    // relative one is ignored, as the XDG spec says), else ~/.cache/skewscope, else
+    // $TMPDIR/skewscope-cache-UID (/tmp without an absolute TMPDIR) when that is ours.
+    // `maxBytes` 0: $SKEWSCOPE_CACHE_MAX_MB (a whole number of MB, 1 to kMaxCacheMb; anything
+    // else is a warning and the default), else 4 GiB.
     explicit ProfileCache(std::string dir = {}, uint64_t maxBytes = 0);
+
+    static constexpr uint64_t kMaxCacheMb = uint64_t(1) << 24;  // 16 TiB
 
     const std::string& dir() const { return dir_; }
     uint64_t maxBytes() const { return maxBytes_; }
+    // Why the folder is not used, "" when it is: load and store then fail, and clear removes nothing.
+    const std::string& refused() const { return refused_; }
+    // What the settings got wrong, for the caller to say once.
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
     // Reads the snapshot of `id` into `part`; false (with the reason) when there is none or it is
     // stale, truncated or corrupted: `part` is then left as it was.
@@ -43,8 +57,12 @@ public:
         uint64_t entries = 0, bytes = 0;
     };
     Info info() const;
-    // Removes every snapshot; returns how many.
-    uint64_t clear();
+    struct Cleared {
+        uint64_t removed = 0;
+        std::vector<std::string> failed;  // "path: reason" of each snapshot (or the folder) not removed
+    };
+    // Removes every snapshot (and a crashed writer's leftovers): how many, and what could not be.
+    Cleared clear();
 
 private:
     std::string pathOf(const FileIdentity& id) const;
@@ -52,6 +70,8 @@ private:
 
     std::string dir_;
     uint64_t maxBytes_;
+    std::string refused_;
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace skew

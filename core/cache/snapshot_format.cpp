@@ -30,8 +30,42 @@ struct Header {
     uint32_t format = 0, byteOrder = 0;
     uint64_t payloadBytes = 0, checksum = 0;
     uint64_t size = 0, inode = 0, device = 0, fingerprint = 0;
-    int64_t mtimeNs = 0;
+    int64_t mtimeNs = 0, ctimeNs = 0;
+    uint32_t changeCounter = 0, versionValidFor = 0;
+    uint64_t walExists = 0, walSize = 0, walInode = 0, walFingerprint = 0;
+    int64_t walMtimeNs = 0;
 };
+
+// The identity a header names (its path apart).
+FileIdentity identityIn(const Header& h) {
+    FileIdentity id;
+    id.size = h.size, id.inode = h.inode, id.device = h.device, id.fingerprint = h.fingerprint;
+    id.mtimeNs = h.mtimeNs, id.ctimeNs = h.ctimeNs;
+    id.changeCounter = h.changeCounter, id.versionValidFor = h.versionValidFor;
+    id.wal.exists = h.walExists != 0, id.wal.size = h.walSize, id.wal.inode = h.walInode, id.wal.fingerprint = h.walFingerprint;
+    id.wal.mtimeNs = h.walMtimeNs;
+    return id;
+}
+
+void putIdentity(Header& h, const FileIdentity& id) {
+    h.size = id.size, h.inode = id.inode, h.device = id.device, h.fingerprint = id.fingerprint;
+    h.mtimeNs = id.mtimeNs, h.ctimeNs = id.ctimeNs;
+    h.changeCounter = id.changeCounter, h.versionValidFor = id.versionValidFor;
+    h.walExists = id.wal.exists, h.walSize = id.wal.size, h.walInode = id.wal.inode, h.walFingerprint = id.wal.fingerprint;
+    h.walMtimeNs = id.wal.mtimeNs;
+}
+
+// Which part of the key no longer matches, for the debug line.
+std::string whatChanged(const FileIdentity& was, const FileIdentity& now) {
+    if (was.wal != now.wal)
+        return was.wal.exists != now.wal.exists ? "its write-ahead log (-wal) came or went" : "its write-ahead log (-wal) changed";
+    if (was.size != now.size || was.inode != now.inode || was.device != now.device) return "another file or size";
+    if (was.changeCounter != now.changeCounter || was.versionValidFor != now.versionValidFor)
+        return "SQLite's change counter moved";
+    if (was.mtimeNs != now.mtimeNs) return "modified";
+    if (was.ctimeNs != now.ctimeNs) return "rewritten or its status changed (ctime)";
+    return "its content changed (fingerprint)";
+}
 
 bool readAll(int fd, void* p, size_t n) {
     char* c = static_cast<char*>(p);
@@ -55,9 +89,10 @@ std::string checkHeader(int fd, const FileIdentity& id, Header& h, uint64_t& pay
     std::string cached(pathLen, '\0');
     if (!readAll(fd, cached.data(), pathLen)) return "truncated header";
     if (h.format != kSnapshotFormat || h.byteOrder != kByteOrder) return "snapshot of another format version";
-    if (cached != id.canonicalPath || h.size != id.size || h.inode != id.inode || h.device != id.device || h.mtimeNs != id.mtimeNs ||
-        h.fingerprint != id.fingerprint)
-        return "stale snapshot: the export changed since";
+    if (cached != id.canonicalPath) return "stale snapshot: the export changed since (another path)";
+    FileIdentity was = identityIn(h);
+    was.canonicalPath = cached;
+    if (!(was == id)) return "stale snapshot: the export changed since (" + whatChanged(was, id) + ")";
     payloadAt = uint64_t(8 + sizeof h + sizeof pathLen + pathLen);
     return {};
 }
@@ -260,6 +295,11 @@ void writePayload(Writer& w, const Profile& p, const InputFile& in, const FileSh
 
 }  // namespace
 
+bool startsWithSnapshotMagic(int fd) {
+    char magic[8];
+    return ::pread(fd, magic, sizeof magic, 0) == ssize_t(sizeof magic) && std::memcmp(magic, kMagic, 8) == 0;
+}
+
 std::string readSnapshot(int fd, const FileIdentity& id, FilePart& out) {
     Header h;
     uint64_t payloadAt = 0;
@@ -290,8 +330,7 @@ bool writeSnapshot(int fd, const Profile& p, int file, int& error) {
     Header h;
     h.format = kSnapshotFormat;
     h.byteOrder = kByteOrder;
-    h.size = in.identity.size, h.inode = in.identity.inode, h.device = in.identity.device;
-    h.mtimeNs = in.identity.mtimeNs, h.fingerprint = in.identity.fingerprint;
+    putIdentity(h, in.identity);
     const uint32_t pathLen = uint32_t(in.identity.canonicalPath.size());
     std::vector<char> header;
     auto putHeader = [&] {
@@ -306,6 +345,7 @@ bool writeSnapshot(int fd, const Profile& p, int file, int& error) {
     putHeader();
     Writer w(fd);
     w.raw(header.data(), header.size());
+    w.flush();  // the magic on disk first: a killed writer's leftover is recognisably the cache's
     writePayload(w, p, in, share);
     w.flush();
     struct stat st {};

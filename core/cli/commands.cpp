@@ -18,9 +18,18 @@
 
 namespace skew {
 
+// The warnings of a cache's settings and folder, said once per run.
+static void sayCacheProblems(const ProfileCache& cache) {
+    for (const auto& w : cache.warnings()) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+    if (!cache.refused().empty()) std::fprintf(stderr, "skewscope: warning: %s\n", cache.refused().c_str());
+}
+
 std::unique_ptr<ProfileCache> commandLineCache(const CommandLine& cl) {
     if (cl.noCache) return nullptr;
-    return std::make_unique<ProfileCache>();
+    auto cache = std::make_unique<ProfileCache>();
+    sayCacheProblems(*cache);
+    if (!cache->refused().empty()) return nullptr;  // a folder that is not ours: no cache at all
+    return cache;
 }
 
 void storeSnapshots(ProfileCache* cache, const Profile& p) {
@@ -34,10 +43,15 @@ void printWarnings(const std::vector<std::string>& warnings) {
 
 static int runCache(const CommandLine& cl) {
     ProfileCache cache;
+    sayCacheProblems(cache);
     if (cl.cacheAction == "clear") {
-        uint64_t n = cache.clear();
-        std::printf("removed %llu snapshot(s) from %s\n", (unsigned long long)n, cache.dir().c_str());
-        return 0;
+        if (!cache.refused().empty()) return 1;  // nothing there is ours to remove
+        ProfileCache::Cleared c = cache.clear();
+        std::printf("removed %llu snapshot(s) from %s\n", (unsigned long long)c.removed, cache.dir().c_str());
+        for (const auto& f : c.failed) std::fprintf(stderr, "skewscope: cannot remove %s\n", f.c_str());
+        if (!c.failed.empty())
+            std::fprintf(stderr, "skewscope: %zu snapshot(s) or folder(s) could not be removed\n", c.failed.size());
+        return c.failed.empty() ? 0 : 1;
     }
     ProfileCache::Info i = cache.info();
     std::printf("profile cache: %s\n%llu snapshot(s), %.1f MB of %.0f MB (least recently used ones go first)\n", cache.dir().c_str(),

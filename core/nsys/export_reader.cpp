@@ -198,7 +198,9 @@ void RowScan::runScan(int64_t lo, int64_t hi) {
 
 namespace {
 
-// "file:" URI of a path: everything but unreserved characters and '/' percent-encoded.
+// "file:" URI of a path: everything but unreserved characters and '/' percent-encoded. Not
+// immutable: a WAL export read with its -wal, whose WAL index (-shm) is opened read-only
+// (readonly_shm): a reader would otherwise write its read marks into the -shm beside the input.
 std::string fileUri(const std::string& path, bool immutable) {
     static const char* hex = "0123456789ABCDEF";
     std::string u = "file:";
@@ -206,7 +208,7 @@ std::string fileUri(const std::string& path, bool immutable) {
         if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') u += char(c);
         else u += '%', u += hex[c >> 4], u += hex[c & 15];
     }
-    if (immutable) u += "?immutable=1";
+    u += immutable ? "?immutable=1" : "?readonly_shm=1";
     return u;
 }
 

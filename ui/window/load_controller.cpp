@@ -1,5 +1,7 @@
 #include "window/load_controller.h"
 
+#include <cstdio>
+
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTimer>
@@ -21,7 +23,15 @@ std::vector<std::string> paths(const QStringList& files) {
 }  // namespace
 
 LoadController::LoadController(QObject* parent) : QObject(parent) {
-    if (!qEnvironmentVariableIsSet("SKEWSCOPE_NO_CACHE")) cache_ = std::make_unique<skew::ProfileCache>();
+    if (!qEnvironmentVariableIsSet("SKEWSCOPE_NO_CACHE")) {
+        cache_ = std::make_unique<skew::ProfileCache>();
+        // said once, on the terminal the viewer was started from; a folder that is not ours: no cache
+        for (const auto& w : cache_->warnings()) std::fprintf(stderr, "skewscope: warning: %s\n", w.c_str());
+        if (!cache_->refused().empty()) {
+            std::fprintf(stderr, "skewscope: warning: %s\n", cache_->refused().c_str());
+            cache_.reset();
+        }
+    }
     progressBar_ = new QProgressBar;
     progressBar_->setRange(0, 100);
     progressBar_->setMaximumWidth(240);
