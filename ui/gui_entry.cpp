@@ -158,7 +158,7 @@ static int exportScene(const skew::CommandLine& cl, CollectiveScene scene) {
 
 namespace skewui {
 
-// `render --view timeline|stepmap|heatmap`: the viewer's own widget, set up as the viewer would be
+// `render --view timeline|stepmap|heatmap|whatif`: the viewer's own widget, set up as the viewer would be
 // after selecting the collective (and zooming to --range), exported by the viewer's export.
 static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Session>& s, int collective) {
     std::unique_ptr<RunView> v(createRunView(cl.view));

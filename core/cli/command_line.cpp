@@ -18,7 +18,7 @@ std::string usageText() {
            "  skewscope info FILE... [--format text|json] [--output PATH]\n"
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
-           "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap] [--collective [G:]K|worst]\n"
+           "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap|whatif] [--collective [G:]K|worst]\n"
            "                   [--range S E] --output shot.png|.svg|.pdf [--size WxH] [analyze's options]\n"
            "  skewscope render A... --vs B... --view compare [--collective [G:]K|worst] --output F [--size WxH]\n"
            "                   [analyze's options] (the compare view; --collective names a collective of A)\n"
@@ -258,8 +258,8 @@ private:
             if (!need(1)) return Took::Failed;
             out_.view = value();
             const std::string& v = out_.view;
-            if (v != "collective" && v != "timeline" && v != "stepmap" && v != "heatmap" && v != "compare")
-                return failed("--view takes collective, timeline, stepmap, heatmap or compare; not '" + v + "'");
+            if (v != "collective" && v != "timeline" && v != "stepmap" && v != "heatmap" && v != "whatif" && v != "compare")
+                return failed("--view takes collective, timeline, stepmap, heatmap, whatif or compare; not '" + v + "'");
         } else if (a == "--range") {
             if (!need(2) || !number(args_[i_ + 1], out_.rangeStart, "two numbers of seconds") ||
                 !number(args_[i_ + 2], out_.rangeEnd, "two numbers of seconds"))
@@ -331,7 +331,7 @@ private:
                                  : "--view compare needs both captures: render A... --vs B... --view compare");
         if (afterVs_ && out_.filesB.empty()) return fail("render --vs needs the files of capture B after it");
         if (out_.collective == 0 && out_.view == "collective")
-            return fail("render needs --collective [G:]K (or --view timeline|stepmap|heatmap)");
+            return fail("render needs --collective [G:]K (or --view timeline|stepmap|heatmap|whatif)");
         if (out_.hasRange && out_.view != "timeline") return fail("--range sets the window of --view timeline");
         if (!outputGiven_ || out_.output == "-") return fail("render needs --output PATH ending in .png, .svg or .pdf");
         return true;

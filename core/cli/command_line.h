@@ -20,7 +20,7 @@ struct CommandLine {
     int width = 1600, height = 900;     // render --size
     bool noCache = false;               // --no-cache: neither read nor write profile snapshots
     std::string cacheAction;            // cache info | clear
-    std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap|compare (compare needs --vs)
+    std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap|whatif|compare (compare needs --vs)
     bool hasRange = false;              // render --range S E: the timeline's window
     double rangeStart = 0, rangeEnd = 0;  // seconds on the aligned base
 };
