@@ -18,6 +18,7 @@ std::string usageText() {
            "  skewscope info FILE... [--format text|json] [--output PATH]\n"
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
+           "                    [--table collectives|steps] (csv: one row per collective and rank, or per step)\n"
            "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap|whatif] [--collective [G:]K|worst]\n"
            "                   [--range S E] --output shot.png|.svg|.pdf [--size WxH] [analyze's options]\n"
            "  skewscope render A... --vs B... --view compare [--collective [G:]K|worst] --output F [--size WxH]\n"
@@ -168,6 +169,7 @@ public:
             Took t = commonOption(a);
             if (t == Took::No && (c == "analyze" || c == "compare" || c == "render")) t = analysisOption(a);
             if (t == Took::No && c == "render") t = renderOption(a);
+            if (t == Took::No && c == "analyze") t = tableOption(a);
             if (t == Took::Failed) return false;
             if (t == Took::Yes) continue;
             if (a.size() > 1 && a[0] == '-' && a != "-") return fail("unknown option " + a + " for " + c);
@@ -248,6 +250,17 @@ private:
         return Took::Yes;
     }
 
+    // analyze --table: which table --format csv writes (one row per collective and rank, or per step).
+    Took tableOption(const std::string& a) {
+        if (a != "--table") return Took::No;
+        if (!need(1)) return Took::Failed;
+        out_.table = value();
+        if (out_.table != "collectives" && out_.table != "steps")
+            return failed("--table takes collectives or steps; not '" + out_.table + "'");
+        tableGiven_ = true;
+        return Took::Yes;
+    }
+
     // render's options: which view, which collective, the timeline's range, the image size.
     Took renderOption(const std::string& a) {
         if (a == "--collective") {
@@ -312,6 +325,7 @@ private:
         const std::string& f = out_.format;
         if (c == "info" && formatGiven_ && f != "text" && f != "json") return fail("info --format takes text or json");
         if (c == "analyze" && f != "text" && f != "json" && f != "md" && f != "csv") return fail("analyze --format takes text, json, md or csv");
+        if (tableGiven_ && f != "csv") return fail("--table chooses the table of --format csv");
         if (c == "compare" && f != "text" && f != "json" && f != "md") return fail("compare --format takes text, json or md");
         return true;
     }
@@ -360,7 +374,7 @@ private:
     std::string& error_;
     size_t i_ = 1;       // the argument being read
     size_t option_ = 1;  // the option whose values are being read
-    bool formatGiven_ = false, outputGiven_ = false, afterVs_ = false;
+    bool formatGiven_ = false, outputGiven_ = false, afterVs_ = false, tableGiven_ = false;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@ struct CommandLine {
     std::vector<std::string> filesB;  // compare: the files after --vs
     std::string format = "text";
     std::string output = "-";
+    std::string table = "collectives";  // analyze --format csv --table collectives|steps
     AnalysisSettings settings;          // --trim, --big-skew-ms, --step-regex, --anomaly-threshold, --limit
     int group = 0, collective = 0;      // render: [G:]K, K 1-based; -1: the worst (largest start skew)
     int width = 1600, height = 900;     // render --size

@@ -7,6 +7,7 @@
 #include "report/format.h"
 #include "report/page.h"
 #include "report/info_report.h"
+#include "report/whatif_report.h"
 #include "util/json.h"
 #include "util/paths.h"
 
@@ -281,6 +282,7 @@ void analysisJsonTo(JsonWriter& w, const Profile& p, const Analysis& a) {
     w.arrayItems(a.collectives.size(), a.options.threads, [&](JsonWriter& cw, size_t i) { collectiveJson(cw, p, a, a.collectives[i]); });
     w.endArray();
     anomaliesJson(w, a);
+    whatIfJson(w, p, a);
     w.key("unmatched_lanes").beginArray();
     for (const auto& u : a.unmatched)
         w.beginObject().field("rank", u.rank).field("stream", p.ranks[size_t(u.rank)].lanes[size_t(u.lane)].stream)
@@ -329,6 +331,7 @@ public:
             h2("No collectives");
             line(p_.kernelCount() == 0 ? "The exports hold no GPU kernels." : "No NCCL kernels were matched across ranks.");
         }
+        whatIf();
         for (const auto& g : a_.groups) answers(g);
         for (const auto& g : a_.groups) group(g);
         unmatched();
@@ -363,6 +366,14 @@ private:
 
     // "group 0, 135 collectives (AllGather 90, ReduceScatter 45)"
     static std::string groupName(const Group& g) { return strprintf("group %d, %u collectives (%s)", g.id, g.count, opList(g).c_str()); }
+
+    // The answers open with the what-if: what the steps would take without the late arrivals.
+    void whatIf() {
+        const std::string s = whatIfSentence(p_, a_);
+        if (s.empty()) return;
+        h2("Answers: what-if");
+        bullet(s);
+    }
 
     // The report opens with the answers of every group, before any numbers.
     void answers(const Group& g) {

@@ -1,0 +1,77 @@
+#pragma once
+// What-if, the replay graph (docs/analysis.md, What-if): every kernel of every rank in the window,
+// with what it waits for (its stream's previous kernel, its launch call, one kernel of another
+// stream of its device, its collective) and its residual gap, in flat arrays in an order where
+// every dependency comes first (whatif_replay.h sweeps them). Kernels are first numbered in "lane
+// order" (rank by rank, lane by lane, start order), the ids the step and duration inputs use.
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/analysis.h"
+
+namespace skew {
+
+// A kernel that starts at most this long after a kernel of another stream of its device ends, and
+// later than its own stream and launch allow, waited for that kernel (no synchronization rows).
+constexpr int64_t kInferredWaitNs = 5'000;
+
+// One lane's kernels in the window [lo, hi) and the lane-order id of the first.
+struct ReplayLane {
+    int rank = 0, lane = 0;
+    uint32_t lo = 0, hi = 0;
+    uint32_t base = 0;
+};
+
+struct ReplayKernels {
+    std::vector<ReplayLane> lanes;       // rank by rank, every lane of each rank
+    std::vector<uint32_t> firstLane;     // per rank (+1): its lanes are [firstLane[r], firstLane[r + 1])
+    uint32_t count = 0;
+    const ReplayLane& lane(int rank, int lane) const { return lanes[firstLane[size_t(rank)] + size_t(lane)]; }
+    // lane-order id of kernel k of (rank, lane), or kMissing outside the window
+    uint32_t id(int rank, int lane, uint32_t k) const {
+        const ReplayLane& l = this->lane(rank, lane);
+        return k >= l.lo && k < l.hi ? l.base + (k - l.lo) : kMissing;
+    }
+};
+ReplayKernels windowKernels(const Profile& p, const Analysis& a);
+
+// One kernel as the sweep reads it. Bounds of a start: the previous kernel's end + prevLag, the
+// cross-stream source's end, the launch bound; the start is their maximum + gap. A lag is negative
+// only where the capture shows the kernel starting before that bound (its stream predecessor still
+// running, its launch call not yet returned): the capture's own overlap, kept so that it replays.
+struct ReplayNode {
+    int64_t launch = 0;       // launch call's end (at most the captured start); kNoBound without a launch
+    int64_t gap = 0;          // captured start - the latest bound, >= 0
+    int64_t duration = 0;     // captured
+    int64_t median = 0;       // no_slow_kernels' duration (captured for NCCL kernels)
+    int32_t prev = -1, cross = -1;  // sweep ids, -1 none
+    int32_t prevLag = 0;
+    int32_t member = -1;      // index into ReplayGraph's member arrays, -1: not in a coupled collective
+    uint32_t step = 0;        // 1-based, 0 none
+    uint16_t rank = 0;
+    uint8_t keepLaunch = 0;   // keeps its launch bound when launches are dropped
+};
+constexpr int64_t kNoBound = INT64_MIN;
+
+struct ReplayGraph {
+    std::vector<ReplayNode> nodes;        // sweep order
+    std::vector<int64_t> capturedStart;   // sweep order
+    // coupled collectives in firing order: collective c fires after fireAfter[c] nodes were swept;
+    // its members are memberNode[memberBegin[c] .. memberBegin[c + 1])
+    std::vector<uint32_t> fireAfter, memberBegin, memberNode;
+    std::vector<int64_t> transfer;        // per member: captured end - the latest member start, >= 0
+    uint32_t steps = 0;
+    size_t ranks = 0;
+    uint32_t uncoupled = 0;               // collectives left as plain kernels (see buildReplayGraph)
+    uint32_t waits = 0;                   // cross-stream waits found
+    bool ordered = true;                  // false: the dependencies had a cycle (the capture's clocks disagree)
+};
+
+// `step` and `median` are per lane-order id. A collective whose members do not all end at or after
+// its latest start, or where a member's stream successor starts before that start (clocks of
+// per-rank files that disagree), is left uncoupled: its kernels replay as plain kernels.
+ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, const std::vector<uint32_t>& step,
+                             uint32_t steps, const std::vector<int64_t>& median);
+
+}  // namespace skew
