@@ -11,7 +11,7 @@ namespace skew {
 
 const std::string& whatIfScenarioName(int scenario) {
     static const std::string names[WhatIfScene::kScenarios] = {"without slow kernels", "without late launches",
-                                                               "ideal (neither)"};
+                                                               "without either (ideal)"};
     return names[std::clamp(scenario, 0, WhatIfScene::kScenarios - 1)];
 }
 

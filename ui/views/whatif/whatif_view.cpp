@@ -155,6 +155,7 @@ void WhatIfView::buildSteps() {
         p->setAxes(steps_->axis(QCPAxis::atBottom), steps_->axis(QCPAxis::atLeft));
         p->setTypeY(QCPItemPosition::ptAxisRectRatio);
     }
+    highlight_->setLayer(QStringLiteral("background"));  // behind the bars
     highlight_->setPen(Qt::NoPen);
     highlight_->setBrush(QColor(palette::kSelect.red(), palette::kSelect.green(), palette::kSelect.blue(), 60));
     placeHighlight();
@@ -168,7 +169,7 @@ void WhatIfView::buildRanks() {
     for (size_t i = 0; i < scene_.ranks.size(); ++i) {
         labels->addTick(double(i), QString::fromStdString(scene_.ranks[i].label));
         keys << double(i);
-        values << scene_.ranks[i].slowdown;
+        values << scene_.ranks[i].slowdown - 1.0;  // a bar stands on its base: from 1.0 to the slowdown
         auto* t = new QCPItemText(this);
         t->setClipAxisRect(ranks_);
         t->position->setAxes(x, y);
@@ -182,6 +183,7 @@ void WhatIfView::buildRanks() {
     auto* bars = new QCPBars(y, x);
     bars->setData(keys, values, true);
     bars->setBaseValue(1.0);  // a slowdown grows from 1.0 (costs nothing)
+    bars->setLayer(QStringLiteral("background"));  // under its labels
     bars->setWidth(0.6);
     bars->setPen(Qt::NoPen);
     bars->setBrush(palette::kLate);
@@ -190,8 +192,11 @@ void WhatIfView::buildRanks() {
 
 void WhatIfView::wrapTexts() {
     const int w = std::max(200, width() - 40);
-    const QString text = QString::fromStdString(scene_.empty() ? scene_.emptyText : scene_.sentence);
-    sentence_->setText(wrapped(text, sentence_->font(), w));
+    sentence_->setText(wrapped(subtitle(), sentence_->font(), w));
+}
+
+QString WhatIfView::subtitle() const {
+    return QString::fromStdString(scene_.empty() ? scene_.emptyText : scene_.sentence);
 }
 
 void WhatIfView::fit() {

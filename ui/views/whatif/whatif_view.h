@@ -26,6 +26,9 @@ public:
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr) override;
 
     const skew::WhatIfScene& scene() const { return scene_; }
+    QString subtitle() const;  // the sentence under the title (or why there is nothing to draw), unwrapped
+    QCPAxisRect* stepsRect() const { return steps_; }
+    QCPAxisRect* ranksRect() const { return ranks_; }
     // the step (index into scene().steps) under a point of the steps' chart, or -1; its tooltip
     int stepAt(const QPointF& pos) const;
     QString tooltipAt(const QPointF& pos) const;
