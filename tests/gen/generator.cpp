@@ -3,12 +3,14 @@
 // Rooms: gen_common.h (units, clock constants, RNG), schema_ddl / schema_enums (the real DDL and
 // enum rows), kernel_kinds (what is launched), batch_insert.h / export_db.h (writing one export),
 // static_tables (tables independent of the timeline), run_setup (ranks, files, labels, the file
-// clocks), classic_timeline (the default timeline with planted late arrivers).
+// clocks), classic_timeline (the default timeline with planted late arrivers), causal_draws /
+// causal_world / causal_timeline (causal mode: the run simulated by its dependencies).
 
 #include "generator.h"
 
 #include <algorithm>
 
+#include "causal_timeline.h"
 #include "classic_timeline.h"
 #include "run_setup.h"
 
@@ -29,8 +31,12 @@ uint64_t kernelsPerStep(const GenConfig& cfg) {
 GenResult generate(const GenConfig& cfg, const std::string& outPath) {
     detail::Run run(cfg, outPath);
     run.validate();
+    if (cfg.causal) detail::validateCausal(cfg);
     run.setup();
-    detail::runClassicTimeline(run);
+    if (cfg.causal)
+        detail::runCausalTimeline(run);
+    else
+        detail::runClassicTimeline(run);
     return run.finish();
 }
 
@@ -53,6 +59,22 @@ GenConfig demoConfig() {
         {4, 21, 1, 55 * kMs, LateKind::Gpu},
         {5, 3, 3, 20 * kMs + 500 * kUs, LateKind::Cpu},
     };
+    return c;
+}
+
+GenConfig causalConfig() {
+    GenConfig c;
+    c.causal = true;
+    c.ranks = 8;
+    c.steps = 4;
+    c.layers = 4;  // 13 collectives a step: 4 AllGather, 4 x (AllGather, ReduceScatter), AllReduce
+    c.seed = 20261202;
+    // Per step a slow GEMM at two positions and a CPU stall early in the step, on rotating ranks.
+    for (int s = 1; s <= c.steps; ++s) {
+        c.slowKernels.push_back({s, 3, (2 * s + 1) % c.ranks, 3 * kMs, -1});
+        c.slowKernels.push_back({s, 9, (3 * s + 2) % c.ranks, 2 * kMs, 3});
+        c.cpuStalls.push_back({s, 2 + s % 3, (5 * s + 3) % c.ranks, 4 * kMs});
+    }
     return c;
 }
 

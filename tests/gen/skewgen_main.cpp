@@ -3,6 +3,8 @@
 //   skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files] [--time-ordered]
 //           [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]
 //           [--late STEP:POS:RANK:MS[:cpu|gpu]]... [--no-late]
+//           [--causal [--slow-kernel STEP:POS:RANK:MS[:J]]... [--cpu-stall STEP:POS:RANK:MS]...
+//                     [--slow-rank RANK[:FACTOR]] [--no-delays]]
 //
 // Prints one line with the file(s) written and the row counts. Exit codes: 0 done, 2 usage error,
 // 1 generation failed.
@@ -15,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <locale>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +27,8 @@ namespace {
 const char* const kUsage =
     "usage: skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files] [--time-ordered]\n"
     "               [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]\n"
+    "               [--late S:P:R:MS[:K]]... [--no-late]\n"
+    "               [--causal [--slow-kernel S:P:R:MS[:J]]... [--cpu-stall S:P:R:MS]... [--slow-rank R[:F]] [--no-delays]]\n"
     "  --out PATH          output file; with --per-rank-files a stem: PATH_rank<N>.sqlite\n"
     "  --demo              start from the demo profile (7 ranks, devices 1..7, 5 planted late arrivers)\n"
     "  --ranks N           ranks (GPUs), default 8 (demo 7)\n"
@@ -35,7 +41,16 @@ const char* const kUsage =
     "  --kernels-target N  choose steps so that at least N kernels are written (overrides --steps)\n"
     "  --late S:P:R:MS[:K] plant a late arriver: step S, position P of the step (FSDP group), rank R\n"
     "                      (0-based), MS ms late, K cpu (default) or gpu; repeat it; replaces --demo's\n"
-    "  --no-late           no planted late arrivers (the same run without them, e.g. the \"after\" of a fix)\n";
+    "  --no-late           no planted late arrivers (the same run without them, e.g. the \"after\" of a fix)\n"
+    "  --causal            causal mode: the run simulated by its dependencies (8 ranks, 4 steps, 4 layers,\n"
+    "                      slow kernels and CPU stalls on rotating ranks unless the options below say)\n"
+    "  --slow-kernel S:P:R:MS[:J]  causal: kernel J (default: the last) of the compute chunk before\n"
+    "                      collective P of step S takes MS ms longer on rank R; repeat it; replaces the\n"
+    "                      default ones (none: no slow kernel)\n"
+    "  --cpu-stall S:P:R:MS  causal: rank R's CPU stalls MS ms before launching the NCCL kernel of\n"
+    "                      collective P of step S; repeat it; replaces the default ones (none: no stall)\n"
+    "  --slow-rank R[:F]   causal: rank R's compute kernels take F x (default 1.3) in every step\n"
+    "  --no-delays         causal: the same run without the planted delays (the truth of a what-if)\n";
 
 int usage(const std::string& msg) {
     if (!msg.empty()) std::fprintf(stderr, "skewgen: %s\n", msg.c_str());
@@ -51,6 +66,28 @@ bool parseInt(const char* s, long long lo, long long hi, long long& out) {
     if (errno != 0 || *end != '\0' || v < lo || v > hi) return false;
     out = v;
     return true;
+}
+
+// A positive factor, read in the C locale's number format ("1.3").
+bool parseFactor(const std::string& s, double& out) {
+    std::istringstream in(s);
+    in.imbue(std::locale::classic());
+    double v = 0;
+    if (!(in >> v) || !in.eof() || !(v > 0)) return false;
+    out = v;
+    return true;
+}
+
+// "A:B:C..." into fields.
+std::vector<std::string> fields(const char* v) {
+    std::vector<std::string> f;
+    std::string cur;
+    for (const char* c = v ? v : ""; *c; ++c) {
+        if (*c == ':') f.push_back(cur), cur.clear();
+        else cur += *c;
+    }
+    f.push_back(cur);
+    return f;
 }
 
 bool parseU64(const char* s, unsigned long long& out) {
@@ -74,6 +111,11 @@ int main(int argc, char** argv) {
     std::string layout;
     bool noLate = false, haveLate = false;
     std::vector<skewgen::PlantedLate> late;
+    bool causal = false, noDelays = false, haveSlowKernels = false, haveStalls = false;
+    std::vector<skewgen::SlowKernel> slowKernels;
+    std::vector<skewgen::CpuStall> stalls;
+    long long slowRank = -1;
+    double slowFactor = 1.3;
 
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -123,6 +165,37 @@ int main(int argc, char** argv) {
             late.push_back({int(st), int(pos), int(rank), ms * 1'000'000,
                             f.size() == 5 && f[4] == "gpu" ? skewgen::LateKind::Gpu : skewgen::LateKind::Cpu});
             haveLate = true;
+        } else if (a == "--causal") {
+            causal = true;
+        } else if (a == "--no-delays") {
+            noDelays = true;
+        } else if (a == "--slow-kernel" && i + 1 < argc && std::string(argv[i + 1]) == "none") {
+            ++i;
+            haveSlowKernels = true;
+        } else if (a == "--cpu-stall" && i + 1 < argc && std::string(argv[i + 1]) == "none") {
+            ++i;
+            haveStalls = true;
+        } else if (a == "--slow-kernel") {
+            const std::vector<std::string> f = fields(value("--slow-kernel"));
+            long long st = 0, pos = 0, rank = 0, ms = 0, j = -1;
+            if ((f.size() != 4 && f.size() != 5) || !parseInt(f[0].c_str(), 1, 10'000'000, st) ||
+                !parseInt(f[1].c_str(), 1, 1'000'000, pos) || !parseInt(f[2].c_str(), 0, 4095, rank) ||
+                !parseInt(f[3].c_str(), 0, 1'000'000, ms) || (f.size() == 5 && !parseInt(f[4].c_str(), 0, 100'000, j)))
+                return usage("--slow-kernel needs STEP:POS:RANK:MS[:J], e.g. 2:3:5:3");
+            slowKernels.push_back({int(st), int(pos), int(rank), ms * 1'000'000, int(j)});
+            haveSlowKernels = true;
+        } else if (a == "--cpu-stall") {
+            const std::vector<std::string> f = fields(value("--cpu-stall"));
+            long long st = 0, pos = 0, rank = 0, ms = 0;
+            if (f.size() != 4 || !parseInt(f[0].c_str(), 1, 10'000'000, st) || !parseInt(f[1].c_str(), 1, 1'000'000, pos) ||
+                !parseInt(f[2].c_str(), 0, 4095, rank) || !parseInt(f[3].c_str(), 0, 1'000'000, ms))
+                return usage("--cpu-stall needs STEP:POS:RANK:MS, e.g. 2:3:1:4");
+            stalls.push_back({int(st), int(pos), int(rank), ms * 1'000'000});
+            haveStalls = true;
+        } else if (a == "--slow-rank") {
+            const std::vector<std::string> f = fields(value("--slow-rank"));
+            if (f.size() > 2 || !parseInt(f[0].c_str(), 0, 4095, slowRank) || (f.size() == 2 && !parseFactor(f[1], slowFactor)))
+                return usage("--slow-rank needs RANK[:FACTOR], e.g. 3:1.3");
         } else if (a == "--layout") {
             const char* v = value("--layout");
             if (!v) return usage("--layout needs 2024.5 or 2026.2");
@@ -134,7 +207,16 @@ int main(int argc, char** argv) {
     }
     if (out.empty()) return usage("--out is required");
 
-    skewgen::GenConfig cfg = demo ? skewgen::demoConfig() : skewgen::GenConfig{};
+    const bool causalOpts = noDelays || haveSlowKernels || haveStalls || slowRank >= 0;
+    if (causalOpts && !causal) return usage("--slow-kernel, --cpu-stall, --slow-rank and --no-delays need --causal");
+    if (causal && (demo || haveLate || noLate)) return usage("--causal excludes --demo, --late and --no-late");
+    skewgen::GenConfig cfg = causal ? skewgen::causalConfig() : demo ? skewgen::demoConfig() : skewgen::GenConfig{};
+    if (causal) {
+        if (haveSlowKernels) cfg.slowKernels = slowKernels;
+        if (haveStalls) cfg.cpuStalls = stalls;
+        if (slowRank >= 0) cfg.slowComputeRank = int(slowRank), cfg.slowComputeFactor = slowFactor;
+        if (noDelays) cfg.delays = false;
+    }
     if (ranks > 0 && ranks != cfg.ranks) {
         cfg.ranks = int(ranks);
         cfg.devices.clear();  // default devices for the new rank count
@@ -172,6 +254,25 @@ int main(int argc, char** argv) {
             if (p.step <= cfg.steps && p.positionInStep <= 3 * cfg.layers) keep.push_back(p);
         cfg.late = keep;
     }
+    // Causal plants given by default must fit the run too (those given explicitly are checked).
+    if (causal) {
+        const int C = skewgen::collectivesPerStep(cfg);
+        if (!haveSlowKernels) {
+            std::vector<skewgen::SlowKernel> keep;
+            for (const auto& k : cfg.slowKernels)
+                if (k.step <= cfg.steps && k.position <= C && k.rank < cfg.ranks &&
+                    k.kernel < cfg.extraKernelsPerCollective)
+                    keep.push_back(k);
+            cfg.slowKernels = keep;
+        }
+        if (!haveStalls) {
+            std::vector<skewgen::CpuStall> keep;
+            for (const auto& s : cfg.cpuStalls)
+                if (s.step <= cfg.steps && s.position <= C && s.rank < cfg.ranks) keep.push_back(s);
+            cfg.cpuStalls = keep;
+        }
+        if (cfg.slowComputeRank >= cfg.ranks) return usage("--slow-rank names a rank the run does not have");
+    }
 
     try {
         const auto t0 = std::chrono::steady_clock::now();
@@ -185,6 +286,11 @@ int main(int argc, char** argv) {
             files.c_str(), cfg.ranks, r.steps, static_cast<unsigned long long>(r.kernelRows),
             static_cast<unsigned long long>(r.runtimeRows), static_cast<unsigned long long>(r.nvtxRows),
             static_cast<unsigned long long>(r.syncRows), r.collectives.size(), r.late.size(), secs);
+        // Causal runs: each step's time as written and without the planted delays (the what-if's truth).
+        for (const skewgen::TruthStep& t : r.stepTimes)
+            std::printf("skewgen: step=%d captured_ns=%lld undelayed_ns=%lld%s\n", t.step,
+                        static_cast<long long>(t.capturedNs), static_cast<long long>(t.undelayedNs),
+                        t.complete ? "" : " trimmed");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
