@@ -166,9 +166,25 @@ private:
     }
 
     int64_t runCollective(int step, const Coll& c, int64_t prevE) {
+        const int index = ++groupIndex_[size_t(c.group)];
+        const int64_t E = placeCollective(step, c, prevE, index);
+
+        TruthCollective truth;
+        truth.group = c.group;
+        truth.index = index;
+        truth.op = kOpNames[c.op];
+        truth.step = step;
+
+        for (int r = 0; r < cfg_.ranks; ++r) writeRank(step, c, r, truth);
+        if (!truth.members.empty()) res_.collectives.push_back(std::move(truth));
+        return E;
+    }
+
+    // Places collective `c` (index `index` of its group): the compute chunks' kinds and lengths, each
+    // rank's NCCL start and end (the scratch arrays); returns the latest end of its members.
+    int64_t placeCollective(int step, const Coll& c, int64_t prevE, int index) {
         const int R = cfg_.ranks;
         const int n = cfg_.extraKernelsPerCollective;
-        const int index = ++groupIndex_[size_t(c.group)];
 
         // Compute chunks before the collective (same layout whatever the delay).
         int64_t maxC = 0;
@@ -222,82 +238,78 @@ private:
             if (present_[size_t(r)]) E = std::max(E, end_[size_t(r)]);
         }
         if (!any) E = b + transfer;
-
-        TruthCollective truth;
-        truth.group = c.group;
-        truth.index = index;
-        truth.op = kOpNames[c.op];
-        truth.step = step;
-
-        for (int r = 0; r < R; ++r) {
-            const size_t ur = size_t(r);
-            const RankInfo& ri = ranks_[ur];
-            RankState& st = state_[ur];
-            Db& d = db(ri);
-            const int64_t lead = rng_.uni(200 * kUs, 5 * kMs);
-            const int64_t pre = rng_.uni(1200, 1800);
-
-            // Compute chunk on stream 7: launches (CPU) and kernels (GPU, written at the step's end).
-            st.chunkStarts.push_back(st.computeRows.size());
-            int64_t t = aNo_[ur] - pre - chunkLen_[ur];
-            for (int j = 0; j < n; ++j) {
-                const size_t i = ur * size_t(n) + size_t(j);
-                const int64_t start = t;
-                const int64_t end = start + chunkDur_[i] + (j == n - 1 && lateKind_[ur] == 1 ? delay_[ur] : 0);
-                const int64_t le = launch(ri, st, start - lead, rng_.uni(2500, 5000), false);
-                checkLaunch(le, start);
-                st.cursor += rng_.uni(500, 2000);
-                if (inWindow(start))
-                    st.computeRows.push_back(KRow{ft(ri, start), ft(ri, end), chunkKind_[i], kComputeStream, lastCorr_,
-                                                  st.gridId});
-                ++st.gridId;
-                st.lastGpuEnd = std::max(st.lastGpuEnd, end);
-                t = end + chunkGap_[i];
-            }
-            if (lateKind_[ur] >= 0)
-                for (TruthLate& tl : res_.late)
-                    if (tl.planted.step == step && tl.planted.positionInStep == c.pos && tl.planted.rank == r &&
-                        tl.planted.kind == LateKind::Gpu && n > 0) {
-                        tl.predecessorName = kinds_[size_t(chunkKind_[ur * size_t(n) + size_t(n - 1)])].name;
-                        tl.predecessorStream = kComputeStream;
-                    }
-            if (!present_[ur]) continue;
-
-            // NCCL launch: NVTX push, cudaStreamWaitEvent, cuLaunchKernelEx, NVTX pop.
-            const int64_t a = a_[ur];
-            const int stream = ri.streams[c.group == 0 ? 0 : c.op == 2 ? 1 : 2];
-            int64_t launchEnd = lateKind_[ur] == 0 ? a - rng_.uni(7 * kUs, 9 * kUs) : aNo_[ur] - lead;
-            const int64_t ld = rng_.uni(5 * kUs, 12 * kUs), wd = rng_.uni(1500, 4000);
-            const int64_t g0 = rng_.uni(300, 1000), g1 = rng_.uni(500, 1500), g2 = rng_.uni(500, 1500);
-            int64_t push = launchEnd - ld - g2 - wd - g1 - g0;
-            if (push < st.cursor) {
-                launchEnd += st.cursor - push;
-                push = st.cursor;
-            }
-            const int64_t waitStart = push + g0;
-            const uint32_t waitCorr = st.corr++;
-            d.runtime(ft(ri, waitStart), ft(ri, waitStart + wd), 0, ri.gtidMain, waitCorr, d.sStreamWait);
-            const int64_t syncEnd = a - rng_.uni(1 * kUs, 3 * kUs);
-            d.sync(ft(ri, syncEnd - rng_.uni(500, 2500)), ft(ri, syncEnd), ri, stream, waitCorr, 2, st.eventId++,
-                   st.eventSyncId++);
-            st.cursor = waitStart + wd + g1;
-            const int64_t le = launch(ri, st, launchEnd, ld, true);
-            checkLaunch(le, a);
-            const uint32_t corr = lastCorr_;
-            const int64_t pop = le + rng_.uni(500, 2000);
-            if (cfg_.nvtxNccl) d.nvtx(ft(ri, push), ft(ri, pop), 59, ri.gtidMain, d.sNvtxNccl[c.op], kNcclDomain);
-            st.cursor = pop + rng_.uni(1 * kUs, 3 * kUs);
-
-            const int64_t end = end_[ur];
-            st.lastGpuEnd = std::max(st.lastGpuEnd, end);
-            if (inWindow(a)) {
-                st.ncclRows.push_back(KRow{ft(ri, a), ft(ri, end), ncclKind0_ + c.op, stream, corr, st.gridId});
-                truth.members.push_back(TruthMember{r, stream, aligned(a), aligned(end), corr, aligned(le)});
-            }
-            ++st.gridId;
-        }
-        if (!truth.members.empty()) res_.collectives.push_back(std::move(truth));
         return E;
+    }
+
+    // Rank r's part of collective `c`: its compute chunk (launches, kernels) and its NCCL launch and
+    // kernel, where placeCollective put them; its member of the truth.
+    void writeRank(int step, const Coll& c, int r, TruthCollective& truth) {
+        const int n = cfg_.extraKernelsPerCollective;
+        const size_t ur = size_t(r);
+        const RankInfo& ri = ranks_[ur];
+        RankState& st = state_[ur];
+        Db& d = db(ri);
+        const int64_t lead = rng_.uni(200 * kUs, 5 * kMs);
+        const int64_t pre = rng_.uni(1200, 1800);
+
+        // Compute chunk on stream 7: launches (CPU) and kernels (GPU, written at the step's end).
+        st.chunkStarts.push_back(st.computeRows.size());
+        int64_t t = aNo_[ur] - pre - chunkLen_[ur];
+        for (int j = 0; j < n; ++j) {
+            const size_t i = ur * size_t(n) + size_t(j);
+            const int64_t start = t;
+            const int64_t end = start + chunkDur_[i] + (j == n - 1 && lateKind_[ur] == 1 ? delay_[ur] : 0);
+            const int64_t le = launch(ri, st, start - lead, rng_.uni(2500, 5000), false);
+            checkLaunch(le, start);
+            st.cursor += rng_.uni(500, 2000);
+            if (inWindow(start))
+                st.computeRows.push_back(KRow{ft(ri, start), ft(ri, end), chunkKind_[i], kComputeStream, lastCorr_,
+                                              st.gridId});
+            ++st.gridId;
+            st.lastGpuEnd = std::max(st.lastGpuEnd, end);
+            t = end + chunkGap_[i];
+        }
+        if (lateKind_[ur] >= 0)
+            for (TruthLate& tl : res_.late)
+                if (tl.planted.step == step && tl.planted.positionInStep == c.pos && tl.planted.rank == r &&
+                    tl.planted.kind == LateKind::Gpu && n > 0) {
+                    tl.predecessorName = kinds_[size_t(chunkKind_[ur * size_t(n) + size_t(n - 1)])].name;
+                    tl.predecessorStream = kComputeStream;
+                }
+        if (!present_[ur]) return;
+
+        // NCCL launch: NVTX push, cudaStreamWaitEvent, cuLaunchKernelEx, NVTX pop.
+        const int64_t a = a_[ur];
+        const int stream = ri.streams[c.group == 0 ? 0 : c.op == 2 ? 1 : 2];
+        int64_t launchEnd = lateKind_[ur] == 0 ? a - rng_.uni(7 * kUs, 9 * kUs) : aNo_[ur] - lead;
+        const int64_t ld = rng_.uni(5 * kUs, 12 * kUs), wd = rng_.uni(1500, 4000);
+        const int64_t g0 = rng_.uni(300, 1000), g1 = rng_.uni(500, 1500), g2 = rng_.uni(500, 1500);
+        int64_t push = launchEnd - ld - g2 - wd - g1 - g0;
+        if (push < st.cursor) {
+            launchEnd += st.cursor - push;
+            push = st.cursor;
+        }
+        const int64_t waitStart = push + g0;
+        const uint32_t waitCorr = st.corr++;
+        d.runtime(ft(ri, waitStart), ft(ri, waitStart + wd), 0, ri.gtidMain, waitCorr, d.sStreamWait);
+        const int64_t syncEnd = a - rng_.uni(1 * kUs, 3 * kUs);
+        d.sync(ft(ri, syncEnd - rng_.uni(500, 2500)), ft(ri, syncEnd), ri, stream, waitCorr, 2, st.eventId++,
+               st.eventSyncId++);
+        st.cursor = waitStart + wd + g1;
+        const int64_t le = launch(ri, st, launchEnd, ld, true);
+        checkLaunch(le, a);
+        const uint32_t corr = lastCorr_;
+        const int64_t pop = le + rng_.uni(500, 2000);
+        if (cfg_.nvtxNccl) d.nvtx(ft(ri, push), ft(ri, pop), 59, ri.gtidMain, d.sNvtxNccl[c.op], kNcclDomain);
+        st.cursor = pop + rng_.uni(1 * kUs, 3 * kUs);
+
+        const int64_t end = end_[ur];
+        st.lastGpuEnd = std::max(st.lastGpuEnd, end);
+        if (inWindow(a)) {
+            st.ncclRows.push_back(KRow{ft(ri, a), ft(ri, end), ncclKind0_ + c.op, stream, corr, st.gridId});
+            truth.members.push_back(TruthMember{r, stream, aligned(a), aligned(end), corr, aligned(le)});
+        }
+        ++st.gridId;
     }
 
     // Kernel rows are deliberately not written in time order: per step, ranks in a rotating order,
