@@ -69,11 +69,12 @@ GenConfig causalConfig() {
     c.steps = 4;
     c.layers = 4;  // 13 collectives a step: 4 AllGather, 4 x (AllGather, ReduceScatter), AllReduce
     c.seed = 20261202;
-    // Per step a slow GEMM at two positions and a CPU stall early in the step, on rotating ranks.
+    // Per step a CPU stall early in the step (where the CPU is little ahead of its GPU) and a slow
+    // GEMM at two later positions, on rotating ranks: neither hides the other.
     for (int s = 1; s <= c.steps; ++s) {
-        c.slowKernels.push_back({s, 3, (2 * s + 1) % c.ranks, 3 * kMs, -1});
-        c.slowKernels.push_back({s, 9, (3 * s + 2) % c.ranks, 2 * kMs, 3});
-        c.cpuStalls.push_back({s, 2 + s % 3, (5 * s + 3) % c.ranks, 4 * kMs});
+        c.cpuStalls.push_back({s, 2 + s % 2, (5 * s + 3) % c.ranks, 4 * kMs});
+        c.slowKernels.push_back({s, 6, (2 * s + 1) % c.ranks, 3 * kMs, -1});
+        c.slowKernels.push_back({s, 10, (3 * s + 2) % c.ranks, 2 * kMs, 3});
     }
     return c;
 }
