@@ -241,6 +241,38 @@ TEST(WhatIfTruth, TwinIsTheRunMinusItsDelays) {
     EXPECT_EQ(extra, planted);
 }
 
+// The undelayed run's CPU runs ahead of its GPU: each rank's first kernel of a step starts its gap
+// (1-3 us) after its launch call, every other kernel later than its launch allows (by more than
+// any gap), so the what-if's dropped launch bounds are exactly the ones the stalls add.
+TEST(WhatIfTruth, UndelayedRunIsBoundByItsGpuNotItsLaunches) {
+    const Pair p = makePair("both", skewgen::causalConfig());
+    std::map<std::pair<int64_t, int>, int64_t> firstGap;  // (process, step) -> start - launch end of its first kernel
+    int64_t minOther = INT64_MAX;
+    size_t kernels = 0;
+    sqlRows(p.undelayed.path,
+            "SELECT k.globalPid, CAST(substr(n.text, 14) AS INTEGER), k.start - r.end "
+            "FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+            "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
+            "  AND r.globalTid / 16777216 = k.globalPid / 16777216 AND r.eventClass != 67 "
+            "JOIN NVTX_EVENTS n ON n.globalTid = r.globalTid AND n.text LIKE 'ProfilerStep#%' "
+            "  AND n.start <= r.start AND r.start <= n.end "
+            "ORDER BY k.globalPid, k.start",
+            [&](sqlite3_stmt* st) {
+                ++kernels;
+                const std::pair<int64_t, int> key{sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1)};
+                const int64_t gap = sqlite3_column_int64(st, 2);
+                if (!firstGap.count(key)) firstGap[key] = gap;
+                else minOther = std::min(minOther, gap);
+            });
+    EXPECT_EQ(kernels, p.undelayed.result.kernelRows);
+    ASSERT_EQ(firstGap.size(), 8u * 4u);
+    for (const auto& [key, gap] : firstGap) {
+        EXPECT_GE(gap, 1000) << "step " << key.second;
+        EXPECT_LE(gap, 3000) << "step " << key.second;
+    }
+    EXPECT_GT(minOther, 5000);
+}
+
 // The combined case plants both causes where neither hides the other: every step takes longer than
 // with either alone.
 TEST(WhatIfTruth, NeitherDelayHidesTheOther) {

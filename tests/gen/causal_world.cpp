@@ -21,13 +21,13 @@ CausalWorld::CausalWorld(Run& run, const std::vector<CausalColl>& plan, bool del
 StepSpan CausalWorld::runStep(int step, const StepDraws& d) {
     span_ = StepSpan{};
     const int R = int(clocks_.size());
-    beginStep(step, d);
+    beginStep(d);
     for (size_t c = 0; c < plan_.size(); ++c) {
         for (int r = 0; r < R; ++r) {
             launchChunk(step, c, r, d);
             launchNccl(step, c, r, d);
         }
-        finishCollective(c, d);
+        finishCollective(step, c, d);
     }
     endStep(step, d);
     return span_;
@@ -87,7 +87,7 @@ void CausalWorld::streamWaitRow(int r, int stream, int64_t start, int64_t end, u
     run_.db(ri).sync(Run::ft(ri, start), Run::ft(ri, end), ri, stream, corr, 2, eventId, eventSyncId);
 }
 
-void CausalWorld::beginStep(int step, const StepDraws& d) {
+void CausalWorld::beginStep(const StepDraws& d) {
     for (size_t r = 0; r < clocks_.size(); ++r) {
         RankClock& k = clocks_[r];
         const RankStepDraws& rd = d.ranks[r];
@@ -101,7 +101,6 @@ void CausalWorld::beginStep(int step, const StepDraws& d) {
         Db& db = run_.db(ri);
         db.runtime(Run::ft(ri, q), Run::ft(ri, q + rd.watchdogDur), 0, ri.gtidOther, k.corr++, db.sEventQuery);
     }
-    (void)step;
 }
 
 void CausalWorld::launchChunk(int step, size_t c, int r, const StepDraws& d) {
@@ -159,7 +158,7 @@ void CausalWorld::launchNccl(int step, size_t c, int r, const StepDraws& d) {
     k.ncclStart = std::max({k.streamEnd[role], launchEnd, k.chunkEnd}) + x.gpuGap;
 }
 
-void CausalWorld::finishCollective(size_t c, const StepDraws& d) {
+void CausalWorld::finishCollective(int step, size_t c, const StepDraws& d) {
     const CausalColl& cc = plan_[c];
     int64_t latest = 0;
     for (const RankClock& k : clocks_) latest = std::max(latest, k.ncclStart);
@@ -168,6 +167,7 @@ void CausalWorld::finishCollective(size_t c, const StepDraws& d) {
     truth.group = cc.group;
     truth.index = ++groupIndex_[size_t(cc.group)];
     truth.op = kOpNames[cc.op];
+    truth.step = step;
     for (size_t r = 0; r < clocks_.size(); ++r) {
         RankClock& k = clocks_[r];
         const int stream = run_.ranks[r].streams[cc.streamRole];

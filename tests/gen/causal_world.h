@@ -54,10 +54,10 @@ private:
         std::vector<KRow> rows;              // the step's kernels, written at its end
     };
 
-    void beginStep(int step, const StepDraws& d);
+    void beginStep(const StepDraws& d);
     void launchChunk(int step, size_t c, int r, const StepDraws& d);
     void launchNccl(int step, size_t c, int r, const StepDraws& d);
-    void finishCollective(size_t c, const StepDraws& d);
+    void finishCollective(int step, size_t c, const StepDraws& d);
     void endStep(int step, const StepDraws& d);
 
     int64_t kernelDuration(int step, size_t c, int j, int r, const StepDraws& d) const;

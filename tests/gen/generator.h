@@ -89,7 +89,7 @@ struct GenConfig {
     // kernels in order ahead of the GPU and synchronizing at each step's end; stream order;
     // cross-stream waits; collectives ending at their latest member's start + a transfer time), so
     // that the same config with `delays` off is the same run minus the planted delays. The classic
-    // plants (late, slow, missing) are not used in this mode. See causal_timeline.cpp.
+    // plants (late, slow, missing) are rejected in this mode. See causal_timeline.cpp.
     bool causal = false;
     bool delays = true;                   // false: the planted delays below are left out
     std::vector<SlowKernel> slowKernels;  // rotating ranks, typically

@@ -100,6 +100,79 @@ bool parseU64(const char* s, unsigned long long& out) {
     return true;
 }
 
+// The causal mode's options (see kUsage).
+struct CausalOptions {
+    bool on = false, noDelays = false, haveSlowKernels = false, haveStalls = false;
+    std::vector<skewgen::SlowKernel> slowKernels;
+    std::vector<skewgen::CpuStall> stalls;
+    long long slowRank = -1;
+    double slowFactor = 1.3;
+};
+
+// Reads argv[i] (and its value, advancing i) when it is a causal option: true, with `error` set
+// when it is malformed; false when it is not one.
+bool parseCausalOption(const std::string& a, int& i, int argc, char** argv, CausalOptions& o, std::string& error) {
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    const bool none = i + 1 < argc && std::string(argv[i + 1]) == "none";
+    if (a == "--causal") {
+        o.on = true;
+    } else if (a == "--no-delays") {
+        o.noDelays = true;
+    } else if (a == "--slow-kernel") {
+        o.haveSlowKernels = true;
+        if (none) return ++i, true;
+        const std::vector<std::string> f = fields(value());
+        long long st = 0, pos = 0, rank = 0, ms = 0, j = -1;
+        if ((f.size() != 4 && f.size() != 5) || !parseInt(f[0].c_str(), 1, 10'000'000, st) ||
+            !parseInt(f[1].c_str(), 1, 1'000'000, pos) || !parseInt(f[2].c_str(), 0, 4095, rank) ||
+            !parseInt(f[3].c_str(), 0, 1'000'000, ms) || (f.size() == 5 && !parseInt(f[4].c_str(), 0, 100'000, j)))
+            error = "--slow-kernel needs STEP:POS:RANK:MS[:J] or none, e.g. 2:6:5:3";
+        o.slowKernels.push_back({int(st), int(pos), int(rank), ms * 1'000'000, int(j)});
+    } else if (a == "--cpu-stall") {
+        o.haveStalls = true;
+        if (none) return ++i, true;
+        const std::vector<std::string> f = fields(value());
+        long long st = 0, pos = 0, rank = 0, ms = 0;
+        if (f.size() != 4 || !parseInt(f[0].c_str(), 1, 10'000'000, st) || !parseInt(f[1].c_str(), 1, 1'000'000, pos) ||
+            !parseInt(f[2].c_str(), 0, 4095, rank) || !parseInt(f[3].c_str(), 0, 1'000'000, ms))
+            error = "--cpu-stall needs STEP:POS:RANK:MS or none, e.g. 2:3:1:4";
+        o.stalls.push_back({int(st), int(pos), int(rank), ms * 1'000'000});
+    } else if (a == "--slow-rank") {
+        const std::vector<std::string> f = fields(value());
+        if (f.size() > 2 || !parseInt(f[0].c_str(), 0, 4095, o.slowRank) || (f.size() == 2 && !parseFactor(f[1], o.slowFactor)))
+            error = "--slow-rank needs RANK[:FACTOR], e.g. 3:1.3";
+    } else {
+        return false;
+    }
+    return true;
+}
+
+void applyCausal(const CausalOptions& o, skewgen::GenConfig& cfg) {
+    if (o.haveSlowKernels) cfg.slowKernels = o.slowKernels;
+    if (o.haveStalls) cfg.cpuStalls = o.stalls;
+    if (o.slowRank >= 0) cfg.slowComputeRank = int(o.slowRank), cfg.slowComputeFactor = o.slowFactor;
+    if (o.noDelays) cfg.delays = false;
+}
+
+// The default causal plants that the (possibly smaller) run cannot hold are left out (those given
+// explicitly are checked by the generator).
+void fitCausal(const CausalOptions& o, skewgen::GenConfig& cfg) {
+    const int C = skewgen::collectivesPerStep(cfg);
+    if (!o.haveSlowKernels) {
+        std::vector<skewgen::SlowKernel> keep;
+        for (const auto& k : cfg.slowKernels)
+            if (k.step <= cfg.steps && k.position <= C && k.rank < cfg.ranks && k.kernel < cfg.extraKernelsPerCollective)
+                keep.push_back(k);
+        cfg.slowKernels = keep;
+    }
+    if (!o.haveStalls) {
+        std::vector<skewgen::CpuStall> keep;
+        for (const auto& s : cfg.cpuStalls)
+            if (s.step <= cfg.steps && s.position <= C && s.rank < cfg.ranks) keep.push_back(s);
+        cfg.cpuStalls = keep;
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,11 +184,7 @@ int main(int argc, char** argv) {
     std::string layout;
     bool noLate = false, haveLate = false;
     std::vector<skewgen::PlantedLate> late;
-    bool causal = false, noDelays = false, haveSlowKernels = false, haveStalls = false;
-    std::vector<skewgen::SlowKernel> slowKernels;
-    std::vector<skewgen::CpuStall> stalls;
-    long long slowRank = -1;
-    double slowFactor = 1.3;
+    CausalOptions causal;
 
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -165,37 +234,8 @@ int main(int argc, char** argv) {
             late.push_back({int(st), int(pos), int(rank), ms * 1'000'000,
                             f.size() == 5 && f[4] == "gpu" ? skewgen::LateKind::Gpu : skewgen::LateKind::Cpu});
             haveLate = true;
-        } else if (a == "--causal") {
-            causal = true;
-        } else if (a == "--no-delays") {
-            noDelays = true;
-        } else if (a == "--slow-kernel" && i + 1 < argc && std::string(argv[i + 1]) == "none") {
-            ++i;
-            haveSlowKernels = true;
-        } else if (a == "--cpu-stall" && i + 1 < argc && std::string(argv[i + 1]) == "none") {
-            ++i;
-            haveStalls = true;
-        } else if (a == "--slow-kernel") {
-            const std::vector<std::string> f = fields(value("--slow-kernel"));
-            long long st = 0, pos = 0, rank = 0, ms = 0, j = -1;
-            if ((f.size() != 4 && f.size() != 5) || !parseInt(f[0].c_str(), 1, 10'000'000, st) ||
-                !parseInt(f[1].c_str(), 1, 1'000'000, pos) || !parseInt(f[2].c_str(), 0, 4095, rank) ||
-                !parseInt(f[3].c_str(), 0, 1'000'000, ms) || (f.size() == 5 && !parseInt(f[4].c_str(), 0, 100'000, j)))
-                return usage("--slow-kernel needs STEP:POS:RANK:MS[:J], e.g. 2:3:5:3");
-            slowKernels.push_back({int(st), int(pos), int(rank), ms * 1'000'000, int(j)});
-            haveSlowKernels = true;
-        } else if (a == "--cpu-stall") {
-            const std::vector<std::string> f = fields(value("--cpu-stall"));
-            long long st = 0, pos = 0, rank = 0, ms = 0;
-            if (f.size() != 4 || !parseInt(f[0].c_str(), 1, 10'000'000, st) || !parseInt(f[1].c_str(), 1, 1'000'000, pos) ||
-                !parseInt(f[2].c_str(), 0, 4095, rank) || !parseInt(f[3].c_str(), 0, 1'000'000, ms))
-                return usage("--cpu-stall needs STEP:POS:RANK:MS, e.g. 2:3:1:4");
-            stalls.push_back({int(st), int(pos), int(rank), ms * 1'000'000});
-            haveStalls = true;
-        } else if (a == "--slow-rank") {
-            const std::vector<std::string> f = fields(value("--slow-rank"));
-            if (f.size() > 2 || !parseInt(f[0].c_str(), 0, 4095, slowRank) || (f.size() == 2 && !parseFactor(f[1], slowFactor)))
-                return usage("--slow-rank needs RANK[:FACTOR], e.g. 3:1.3");
+        } else if (std::string error; parseCausalOption(a, i, argc, argv, causal, error)) {
+            if (!error.empty()) return usage(error);
         } else if (a == "--layout") {
             const char* v = value("--layout");
             if (!v) return usage("--layout needs 2024.5 or 2026.2");
@@ -207,16 +247,11 @@ int main(int argc, char** argv) {
     }
     if (out.empty()) return usage("--out is required");
 
-    const bool causalOpts = noDelays || haveSlowKernels || haveStalls || slowRank >= 0;
-    if (causalOpts && !causal) return usage("--slow-kernel, --cpu-stall, --slow-rank and --no-delays need --causal");
-    if (causal && (demo || haveLate || noLate)) return usage("--causal excludes --demo, --late and --no-late");
-    skewgen::GenConfig cfg = causal ? skewgen::causalConfig() : demo ? skewgen::demoConfig() : skewgen::GenConfig{};
-    if (causal) {
-        if (haveSlowKernels) cfg.slowKernels = slowKernels;
-        if (haveStalls) cfg.cpuStalls = stalls;
-        if (slowRank >= 0) cfg.slowComputeRank = int(slowRank), cfg.slowComputeFactor = slowFactor;
-        if (noDelays) cfg.delays = false;
-    }
+    const bool causalOpts = causal.noDelays || causal.haveSlowKernels || causal.haveStalls || causal.slowRank >= 0;
+    if (causalOpts && !causal.on) return usage("--slow-kernel, --cpu-stall, --slow-rank and --no-delays need --causal");
+    if (causal.on && (demo || haveLate || noLate)) return usage("--causal excludes --demo, --late and --no-late");
+    skewgen::GenConfig cfg = causal.on ? skewgen::causalConfig() : demo ? skewgen::demoConfig() : skewgen::GenConfig{};
+    if (causal.on) applyCausal(causal, cfg);
     if (ranks > 0 && ranks != cfg.ranks) {
         cfg.ranks = int(ranks);
         cfg.devices.clear();  // default devices for the new rank count
@@ -254,23 +289,8 @@ int main(int argc, char** argv) {
             if (p.step <= cfg.steps && p.positionInStep <= 3 * cfg.layers) keep.push_back(p);
         cfg.late = keep;
     }
-    // Causal plants given by default must fit the run too (those given explicitly are checked).
-    if (causal) {
-        const int C = skewgen::collectivesPerStep(cfg);
-        if (!haveSlowKernels) {
-            std::vector<skewgen::SlowKernel> keep;
-            for (const auto& k : cfg.slowKernels)
-                if (k.step <= cfg.steps && k.position <= C && k.rank < cfg.ranks &&
-                    k.kernel < cfg.extraKernelsPerCollective)
-                    keep.push_back(k);
-            cfg.slowKernels = keep;
-        }
-        if (!haveStalls) {
-            std::vector<skewgen::CpuStall> keep;
-            for (const auto& s : cfg.cpuStalls)
-                if (s.step <= cfg.steps && s.position <= C && s.rank < cfg.ranks) keep.push_back(s);
-            cfg.cpuStalls = keep;
-        }
+    if (causal.on) {
+        fitCausal(causal, cfg);
         if (cfg.slowComputeRank >= cfg.ranks) return usage("--slow-rank names a rank the run does not have");
     }
 
