@@ -173,9 +173,8 @@ void fitCausal(const CausalOptions& o, skewgen::GenConfig& cfg) {
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line as given (see kUsage).
+struct Args {
     std::string out;
     bool demo = false, perRank = false, timeOrdered = false;
     long long ranks = -1, steps = -1, layers = -1, target = -1;
@@ -185,7 +184,10 @@ int main(int argc, char** argv) {
     bool noLate = false, haveLate = false;
     std::vector<skewgen::PlantedLate> late;
     CausalOptions causal;
+};
 
+// Reads the command line into `o`: -1 to go on, else the exit code (0 after --help, 2 usage error).
+int parseArgs(int argc, char** argv, Args& o) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char*) -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -195,27 +197,27 @@ int main(int argc, char** argv) {
         } else if (a == "--out") {
             const char* v = value("--out");
             if (!v || !*v) return usage("--out needs a path");
-            out = v;
+            o.out = v;
         } else if (a == "--demo") {
-            demo = true;
+            o.demo = true;
         } else if (a == "--per-rank-files") {
-            perRank = true;
+            o.perRank = true;
         } else if (a == "--time-ordered") {
-            timeOrdered = true;
+            o.timeOrdered = true;
         } else if (a == "--ranks") {
-            if (!parseInt(value("--ranks"), 1, 4096, ranks)) return usage("--ranks needs an integer in 1..4096");
+            if (!parseInt(value("--ranks"), 1, 4096, o.ranks)) return usage("--ranks needs an integer in 1..4096");
         } else if (a == "--steps") {
-            if (!parseInt(value("--steps"), 1, 10'000'000, steps)) return usage("--steps needs a positive integer");
+            if (!parseInt(value("--steps"), 1, 10'000'000, o.steps)) return usage("--steps needs a positive integer");
         } else if (a == "--layers") {
-            if (!parseInt(value("--layers"), 1, 100'000, layers)) return usage("--layers needs a positive integer");
+            if (!parseInt(value("--layers"), 1, 100'000, o.layers)) return usage("--layers needs a positive integer");
         } else if (a == "--kernels-target") {
-            if (!parseInt(value("--kernels-target"), 1, 4'000'000'000LL, target))
+            if (!parseInt(value("--kernels-target"), 1, 4'000'000'000LL, o.target))
                 return usage("--kernels-target needs a positive integer");
         } else if (a == "--seed") {
-            if (!parseU64(value("--seed"), seed)) return usage("--seed needs a non-negative integer");
-            haveSeed = true;
+            if (!parseU64(value("--seed"), o.seed)) return usage("--seed needs a non-negative integer");
+            o.haveSeed = true;
         } else if (a == "--no-late") {
-            noLate = true;
+            o.noLate = true;
         } else if (a == "--late") {
             // STEP:POS:RANK:MS[:cpu|gpu]
             const char* v = value("--late");
@@ -231,29 +233,33 @@ int main(int argc, char** argv) {
                 !parseInt(f[1].c_str(), 1, 1'000'000, pos) || !parseInt(f[2].c_str(), 0, 4095, rank) ||
                 !parseInt(f[3].c_str(), 1, 1'000'000, ms) || (f.size() == 5 && f[4] != "cpu" && f[4] != "gpu"))
                 return usage("--late needs STEP:POS:RANK:MS[:cpu|gpu], e.g. 2:13:3:30:gpu");
-            late.push_back({int(st), int(pos), int(rank), ms * 1'000'000,
-                            f.size() == 5 && f[4] == "gpu" ? skewgen::LateKind::Gpu : skewgen::LateKind::Cpu});
-            haveLate = true;
-        } else if (std::string error; parseCausalOption(a, i, argc, argv, causal, error)) {
+            o.late.push_back({int(st), int(pos), int(rank), ms * 1'000'000,
+                              f.size() == 5 && f[4] == "gpu" ? skewgen::LateKind::Gpu : skewgen::LateKind::Cpu});
+            o.haveLate = true;
+        } else if (std::string error; parseCausalOption(a, i, argc, argv, o.causal, error)) {
             if (!error.empty()) return usage(error);
         } else if (a == "--layout") {
             const char* v = value("--layout");
             if (!v) return usage("--layout needs 2024.5 or 2026.2");
-            layout = v;
-            if (layout != "2024.5" && layout != "2026.2") return usage("--layout must be 2024.5 or 2026.2");
+            o.layout = v;
+            if (o.layout != "2024.5" && o.layout != "2026.2") return usage("--layout must be 2024.5 or 2026.2");
         } else {
             return usage("unknown argument: " + a);
         }
     }
-    if (out.empty()) return usage("--out is required");
+    if (o.out.empty()) return usage("--out is required");
+    return -1;
+}
 
-    const bool causalOpts = causal.noDelays || causal.haveSlowKernels || causal.haveStalls || causal.slowRank >= 0;
-    if (causalOpts && !causal.on) return usage("--slow-kernel, --cpu-stall, --slow-rank and --no-delays need --causal");
-    if (causal.on && (demo || haveLate || noLate)) return usage("--causal excludes --demo, --late and --no-late");
-    skewgen::GenConfig cfg = causal.on ? skewgen::causalConfig() : demo ? skewgen::demoConfig() : skewgen::GenConfig{};
-    if (causal.on) applyCausal(causal, cfg);
-    if (ranks > 0 && ranks != cfg.ranks) {
-        cfg.ranks = int(ranks);
+// The config the arguments ask for: -1 to go on, else the exit code (2 usage error).
+int makeConfig(const Args& o, skewgen::GenConfig& cfg) {
+    const bool causalOpts = o.causal.noDelays || o.causal.haveSlowKernels || o.causal.haveStalls || o.causal.slowRank >= 0;
+    if (causalOpts && !o.causal.on) return usage("--slow-kernel, --cpu-stall, --slow-rank and --no-delays need --causal");
+    if (o.causal.on && (o.demo || o.haveLate || o.noLate)) return usage("--causal excludes --demo, --late and --no-late");
+    cfg = o.causal.on ? skewgen::causalConfig() : o.demo ? skewgen::demoConfig() : skewgen::GenConfig{};
+    if (o.causal.on) applyCausal(o.causal, cfg);
+    if (o.ranks > 0 && o.ranks != cfg.ranks) {
+        cfg.ranks = int(o.ranks);
         cfg.devices.clear();  // default devices for the new rank count
         // Keep only the planted late arrivers that still name an existing rank.
         std::vector<skewgen::PlantedLate> keep;
@@ -261,25 +267,25 @@ int main(int argc, char** argv) {
             if (p.rank < cfg.ranks) keep.push_back(p);
         cfg.late = keep;
     }
-    if (noLate && haveLate) return usage("--late and --no-late exclude each other");
-    if (noLate) cfg.late.clear();
-    if (haveLate) {
-        for (const auto& p : late)
+    if (o.noLate && o.haveLate) return usage("--late and --no-late exclude each other");
+    if (o.noLate) cfg.late.clear();
+    if (o.haveLate) {
+        for (const auto& p : o.late)
             if (p.rank >= cfg.ranks) return usage("--late names rank " + std::to_string(p.rank) + " of " + std::to_string(cfg.ranks));
-        cfg.late = late;
+        cfg.late = o.late;
     }
-    if (layers > 0) cfg.layers = int(layers);
-    if (steps > 0) cfg.steps = int(steps);
-    if (perRank) {
+    if (o.layers > 0) cfg.layers = int(o.layers);
+    if (o.steps > 0) cfg.steps = int(o.steps);
+    if (o.perRank) {
         cfg.perRankFiles = true;
         cfg.devices.clear();  // per-rank captures: every rank is device 0
     }
-    if (!layout.empty()) cfg.layout = layout == "2024.5" ? skewgen::Layout::V2024_5 : skewgen::Layout::V2026_2;
-    if (haveSeed) cfg.seed = seed;
-    cfg.timeOrdered = timeOrdered;
-    if (target > 0) {
+    if (!o.layout.empty()) cfg.layout = o.layout == "2024.5" ? skewgen::Layout::V2024_5 : skewgen::Layout::V2026_2;
+    if (o.haveSeed) cfg.seed = o.seed;
+    cfg.timeOrdered = o.timeOrdered;
+    if (o.target > 0) {
         const unsigned long long perStep = skewgen::kernelsPerStep(cfg);
-        cfg.steps = int((static_cast<unsigned long long>(target) + perStep - 1) / perStep);
+        cfg.steps = int((static_cast<unsigned long long>(o.target) + perStep - 1) / perStep);
         if (cfg.steps < 1) cfg.steps = 1;
     }
     // Planted late arrivers and missing collectives must fit the (possibly smaller) run.
@@ -289,11 +295,15 @@ int main(int argc, char** argv) {
             if (p.step <= cfg.steps && p.positionInStep <= 3 * cfg.layers) keep.push_back(p);
         cfg.late = keep;
     }
-    if (causal.on) {
-        fitCausal(causal, cfg);
+    if (o.causal.on) {
+        fitCausal(o.causal, cfg);
         if (cfg.slowComputeRank >= cfg.ranks) return usage("--slow-rank names a rank the run does not have");
     }
+    return -1;
+}
 
+// Generates the run and prints what was written: the exit code.
+int writeRun(const skewgen::GenConfig& cfg, const std::string& out) {
     try {
         const auto t0 = std::chrono::steady_clock::now();
         const skewgen::GenResult r = skewgen::generate(cfg, out);
@@ -316,4 +326,14 @@ int main(int argc, char** argv) {
         return 1;
     }
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    if (const int rc = parseArgs(argc, argv, args); rc >= 0) return rc;
+    skewgen::GenConfig cfg;
+    if (const int rc = makeConfig(args, cfg); rc >= 0) return rc;
+    return writeRun(cfg, args.out);
 }
