@@ -226,9 +226,10 @@ TEST(WhatIf, ReportsCarryTheWhatIf) {
         "Without the late arrivals the median step would take 202.5 us instead of 400.0 us (1.98x); dev 1 alone costs 1.49x.";
     EXPECT_EQ(skew::whatIfSentence(p, a), sentence);
     const std::string text = skew::analysisText(p, a), md = skew::analysisMarkdown(p, a);
-    EXPECT_THAT(text, HasSubstr("Answers: what-if\n----------------\n  - " + sentence + "\n"));
-    EXPECT_THAT(md, HasSubstr("## Answers: what-if\n\n- " + sentence + "\n"));
-    EXPECT_LT(text.find("Answers: what-if"), text.find("Answers: group 0"));
+    // the first line of the answers
+    const std::string heading = "Answers: group 0, 2 collectives (AllGather 2)";
+    EXPECT_THAT(text, HasSubstr(heading + "\n" + std::string(heading.size(), '-') + "\n  - " + sentence + "\n"));
+    EXPECT_THAT(md, HasSubstr("## " + heading + "\n\n- " + sentence + "\n"));
     EXPECT_EQ(skew::whatIfCsv(a),
               "step,captured_ns,no_slow_kernels_ns,no_late_launches_ns,ideal_ns\n"
               "1,402000,202000,402000,202000\n"
