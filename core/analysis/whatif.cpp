@@ -1,7 +1,10 @@
 #include "analysis/whatif.h"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 
 #include "analysis/whatif_graph.h"
 #include "analysis/whatif_medians.h"
@@ -71,23 +74,48 @@ void warnReplay(const WhatIf& w, const ReplayGraph& g, std::vector<std::string>&
                        " ns: " + why);
 }
 
+// SKEWSCOPE_TIMING=1 prints the time of each part to stderr (for profiling, not for tests).
+class PartClock {
+public:
+    void done(const char* part) {
+        if (!on_) return;
+        auto t = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "what-if: %-16s %8.2f ms\n", part, std::chrono::duration<double, std::milli>(t - last_).count());
+        last_ = t;
+    }
+
+private:
+    bool on_ = std::getenv("SKEWSCOPE_TIMING") != nullptr;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 }  // namespace
 
 void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     WhatIf& w = a.whatIf;
+    PartClock clock;
     const ReplayKernels k = windowKernels(p, a);
     if (k.count == 0) return;  // nothing to replay, nothing to say
     const KernelSteps steps = kernelSteps(p, a, k, pattern);
     w.stepSource = steps.source;
+    clock.done("steps");
     const std::vector<int64_t> median = steps.count ? medianDurations(p, a, k, steps.step, steps.count) : std::vector<int64_t>();
+    clock.done("medians");
     const ReplayGraph g = buildReplayGraph(p, a, k, steps.step, steps.count, median);
+    clock.done("graph");
     w.kernels = k.count;
     w.uncoupled = g.uncoupled;
     const bool launches = p.launchCount() > 0;
     size_t runs = kCaptured + 1;
     if (steps.count) runs = launches ? kFirstRank + p.ranks.size() : kNoSlow + 1;
     std::vector<ReplayOutcome> out(runs);
-    parallelFor(runs, a.options.threads, [&](size_t i) { out[i] = replay(g, inputsOf(i, p.ranks.size())); });
+    // one task per thread, each with its own working memory, taking every tasks-th replay
+    const size_t tasks = std::min(runs, threadsOr(a.options.threads));
+    parallelFor(tasks, tasks, [&](size_t t) {
+        ReplayScratch scratch;
+        for (size_t i = t; i < runs; i += tasks) out[i] = replay(g, inputsOf(i, p.ranks.size()), scratch);
+    });
+    clock.done("replays");
     w.maxErrorNs = out[kCaptured].maxErrorNs;
     warnReplay(w, g, a.warnings);
     if (!steps.count) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "util/parallel.h"
+
 namespace skew {
 
 ReplayKernels windowKernels(const Profile& p, const Analysis& a) {
@@ -142,38 +144,45 @@ LaneOrder laneOrder(const Profile& p, const ReplayKernels& k) {
     return o;
 }
 
-// A topological order of kernels (ids < n) and coupled collectives (n + index): Kahn's algorithm
-// over the dependencies (a kernel needs the ends of its stream predecessor and cross-stream source,
-// which for a member of a collective are the collective's; a collective needs its members' starts).
-std::vector<uint32_t> sweepOrder(const LaneOrder& o, bool& ordered) {
-    const uint32_t n = uint32_t(o.start.size()), c = uint32_t(o.collBegin.size() - 1), total = n + c;
-    auto endNode = [&](int32_t x) { return o.coll[size_t(x)] >= 0 ? n + uint32_t(o.coll[size_t(x)]) : uint32_t(x); };
-    std::vector<uint32_t> indeg(total, 0), succBegin(total + 1, 0);
-    auto edges = [&](auto&& f) {
-        for (uint32_t g = 0; g < n; ++g) {
-            if (o.prev[g] >= 0) f(endNode(o.prev[g]), g);
-            if (o.cross[g] >= 0) f(endNode(o.cross[g]), g);
-            if (o.coll[g] >= 0) f(g, n + uint32_t(o.coll[g]));
-        }
-    };
-    edges([&](uint32_t from, uint32_t to) { ++succBegin[from + 1], ++indeg[to]; });
-    for (uint32_t i = 0; i < total; ++i) succBegin[i + 1] += succBegin[i];
-    std::vector<uint32_t> succ(succBegin[total]), fill(succBegin.begin(), succBegin.end() - 1);
-    edges([&](uint32_t from, uint32_t to) { succ[fill[from]++] = to; });
-    std::vector<uint32_t> order;
-    order.reserve(total);
-    for (uint32_t i = 0; i < total; ++i)
-        if (indeg[i] == 0) order.push_back(i);
-    for (size_t head = 0; head < order.size(); ++head) {
-        const uint32_t u = order[head];
-        for (uint32_t e = succBegin[u]; e < succBegin[u + 1]; ++e)
-            if (--indeg[succ[e]] == 0) order.push_back(succ[e]);
+// A topological order of kernels (ids < n) and coupled collectives (n + index), lane by lane: each
+// lane's kernels are taken in order for as long as what they wait for is done (the cross-stream
+// source taken, a collective whose end they need fired), then the next lane; rounds over the lanes
+// until every kernel is taken. A collective fires when its last member is taken. Long runs of one
+// lane keep the sweep's reads close together.
+std::vector<uint32_t> sweepOrder(const ReplayKernels& k, const LaneOrder& o, bool& ordered) {
+    const uint32_t n = uint32_t(o.start.size()), c = uint32_t(o.collBegin.size() - 1);
+    std::vector<uint32_t> cursor(k.lanes.size()), laneEnd(k.lanes.size()), left(c);
+    std::vector<uint32_t> laneOf(n);
+    for (size_t l = 0; l < k.lanes.size(); ++l) {
+        cursor[l] = k.lanes[l].base;
+        laneEnd[l] = k.lanes[l].base + (k.lanes[l].hi - k.lanes[l].lo);
+        for (uint32_t g = cursor[l]; g < laneEnd[l]; ++g) laneOf[g] = uint32_t(l);
     }
-    ordered = order.size() == total;
+    for (uint32_t x = 0; x < c; ++x) left[x] = o.collBegin[x + 1] - o.collBegin[x];
+    // the end of kernel x is known: taken, and its collective (if any) fired
+    auto ended = [&](int32_t x) {
+        return cursor[laneOf[size_t(x)]] > uint32_t(x) && (o.coll[size_t(x)] < 0 || left[size_t(o.coll[size_t(x)])] == 0);
+    };
+    std::vector<uint32_t> order;
+    order.reserve(n + c);
+    for (bool progress = true; progress && order.size() < size_t(n) + c;) {
+        progress = false;
+        for (size_t l = 0; l < k.lanes.size(); ++l) {
+            uint32_t& g = cursor[l];
+            while (g < laneEnd[l] && (o.prev[g] < 0 || ended(o.prev[g])) && (o.cross[g] < 0 || ended(o.cross[g]))) {
+                order.push_back(g);
+                const int32_t cc = o.coll[g];
+                ++g;
+                progress = true;
+                if (cc >= 0 && --left[size_t(cc)] == 0) order.push_back(n + uint32_t(cc));
+            }
+        }
+    }
+    ordered = order.size() == size_t(n) + c;
     if (!ordered) {  // a cycle: the rest in id order (the sweep then reads some ends before they are final)
-        std::vector<bool> done(total, false);
+        std::vector<bool> done(size_t(n) + c, false);
         for (uint32_t u : order) done[u] = true;
-        for (uint32_t i = 0; i < total; ++i)
+        for (uint32_t i = 0; i < n + c; ++i)
             if (!done[i]) order.push_back(i);
     }
     return order;
@@ -187,8 +196,12 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
     gr.steps = steps;
     gr.ranks = p.ranks.size();
     LaneOrder o = laneOrder(p, k);
-    for (const Rank& r : p.ranks)
-        for (size_t l = 0; l < r.lanes.size(); ++l) crossWaits(p, k, r, l, o, gr.waits);
+    // ranks in parallel: each writes only its own kernels' sources
+    std::vector<uint32_t> found(p.ranks.size(), 0);
+    parallelFor(p.ranks.size(), a.options.threads, [&](size_t r) {
+        for (size_t l = 0; l < p.ranks[r].lanes.size(); ++l) crossWaits(p, k, p.ranks[r], l, o, found[r]);
+    });
+    for (uint32_t f : found) gr.waits += f;
     gr.uncoupled = coupleCollectives(a, k, o);
     const uint32_t n = k.count;
     // each rank's first kernel of each step keeps its launch when launches are dropped
@@ -197,7 +210,7 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
         uint32_t& f = firstOfStep[size_t(o.rank[g]) * (steps + 1) + step[g]];
         if (step[g] && (f == kMissing || o.start[g] < o.start[f])) f = g;
     }
-    const std::vector<uint32_t> order = sweepOrder(o, gr.ordered);
+    const std::vector<uint32_t> order = sweepOrder(k, o, gr.ordered);
     std::vector<uint32_t> newId(n);
     std::vector<uint32_t> fired;
     for (uint32_t u : order) {

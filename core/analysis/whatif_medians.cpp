@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <unordered_map>
 
 namespace skew {
 namespace {
@@ -53,7 +52,8 @@ StepSlices slices(const Profile& p, const ReplayLane& l, const std::vector<uint3
 // The medians of one step of one stream role over the lanes of a rank set.
 class RoleStep {
 public:
-    RoleStep(const std::vector<StrId>& name, const std::vector<int64_t>& dur, std::vector<int64_t>& out) : name_(name), dur_(dur), out_(out) {}
+    RoleStep(const std::vector<StrId>& name, const std::vector<int64_t>& dur, std::vector<int64_t>& out, size_t names)
+        : name_(name), dur_(dur), out_(out), seen_(names, 0) {}
 
     void run(const std::vector<const uint32_t*>& first, const std::vector<size_t>& size) {
         if (sameSequence(first, size)) {
@@ -65,17 +65,21 @@ public:
             }
             return;
         }
-        // (name, place among the step's kernels of that name) -> kernels
-        std::map<std::pair<StrId, uint32_t>, std::vector<uint32_t>> byKey;
+        // (name, place among the step's kernels of that name) of each kernel, sorted: runs of one key
+        keyed_.clear();
         for (size_t r = 0; r < first.size(); ++r) {
-            std::unordered_map<StrId, uint32_t> seen;
-            for (size_t j = 0; j < size[r]; ++j) byKey[{name_[first[r][j]], seen[name_[first[r][j]]]++}].push_back(first[r][j]);
+            for (size_t j = 0; j < size[r]; ++j) {
+                const StrId nm = name_[first[r][j]];
+                keyed_.emplace_back((uint64_t(nm) << 32) | seen_[nm]++, first[r][j]);
+            }
+            for (size_t j = 0; j < size[r]; ++j) seen_[name_[first[r][j]]] = 0;
         }
-        for (const auto& [key, ids] : byKey) {
+        std::sort(keyed_.begin(), keyed_.end());
+        for (size_t b = 0, e = 0; b < keyed_.size(); b = e) {
             vals_.clear();
-            for (uint32_t id : ids) vals_.push_back(dur_[id]);
+            for (e = b; e < keyed_.size() && keyed_[e].first == keyed_[b].first; ++e) vals_.push_back(dur_[keyed_[e].second]);
             const int64_t m = lowerMedian(vals_);
-            for (uint32_t id : ids) out_[id] = m;
+            for (size_t x = b; x < e; ++x) out_[keyed_[x].second] = m;
         }
     }
 
@@ -93,6 +97,8 @@ private:
     const std::vector<int64_t>& dur_;
     std::vector<int64_t>& out_;
     std::vector<int64_t> vals_;
+    std::vector<uint32_t> seen_;                        // per name: kernels of it seen so far in a lane's step
+    std::vector<std::pair<uint64_t, uint32_t>> keyed_;  // (name << 32 | place, kernel)
 };
 
 }  // namespace
@@ -121,7 +127,7 @@ std::vector<int64_t> medianDurations(const Profile& p, const Analysis& a, const 
             roles[{sets[r], role}].push_back(l);
         }
     }
-    RoleStep medians(name, dur, out);
+    RoleStep medians(name, dur, out, p.strings.size());
     std::vector<const uint32_t*> first;
     std::vector<size_t> size;
     for (const auto& [key, lanes] : roles) {

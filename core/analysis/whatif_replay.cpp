@@ -13,13 +13,17 @@ ReplayInputs capturedInputs(size_t ranks) {
     return in;
 }
 
-ReplayOutcome replay(const ReplayGraph& g, const ReplayInputs& in) {
+ReplayOutcome replay(const ReplayGraph& g, const ReplayInputs& in, ReplayScratch& scratch) {
     const size_t n = g.nodes.size();
     ReplayOutcome out;
     out.kernels = n;
     out.stepStart.assign(size_t(g.steps) + 1, INT64_MAX);
     out.stepEnd.assign(size_t(g.steps) + 1, INT64_MIN);
-    std::vector<int64_t> end(n, 0), memberStart(g.memberNode.size(), 0);
+    // every end and member start is written before it is read (the order is topological)
+    scratch.end.resize(n);
+    scratch.memberStart.resize(g.memberNode.size());
+    int64_t* const end = scratch.end.data();
+    int64_t* const memberStart = scratch.memberStart.data();
     int64_t maxError = 0;
     size_t nextFire = 0;
     const size_t fires = g.fireAfter.size();

@@ -26,6 +26,11 @@ struct ReplayOutcome {
 // Captured inputs: every rank with captured durations and launches.
 ReplayInputs capturedInputs(size_t ranks);
 
-ReplayOutcome replay(const ReplayGraph& g, const ReplayInputs& in);
+// The sweep's working memory, kept between the replays of one thread.
+struct ReplayScratch {
+    std::vector<int64_t> end, memberStart;
+};
+
+ReplayOutcome replay(const ReplayGraph& g, const ReplayInputs& in, ReplayScratch& scratch);
 
 }  // namespace skew
