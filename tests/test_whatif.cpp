@@ -187,8 +187,8 @@ TEST(WhatIf, CrossStreamWaitsInferredWithinFiveMicrosecondsOrFromARecord) {
         return skew::buildReplayGraph(p, a, k, std::vector<uint32_t>(k.count, 0), 0, {});
     };
     auto crossOf = [](const skew::ReplayGraph& g, int64_t start) {
-        for (size_t i = 0; i < g.nodes.size(); ++i)
-            if (g.capturedStart[i] == start) return g.nodes[i].cross < 0 ? int64_t(-1) : g.capturedStart[size_t(g.nodes[i].cross)];
+        for (size_t i = 0; i < g.size(); ++i)
+            if (g.start[i] == start) return g.cross[i] < 0 ? int64_t(-1) : g.start[size_t(g.cross[i])];
         return int64_t(-2);
     };
     const skew::ReplayGraph in = graphOf(5 * kUs, false), out = graphOf(5 * kUs + 1, false), rec = graphOf(5 * kUs, true);

@@ -21,6 +21,7 @@ enum Run : size_t { kCaptured, kNoSlow, kNoLate, kIdeal, kFirstRank };
 
 ReplayInputs inputsOf(size_t run, size_t ranks) {
     ReplayInputs in = capturedInputs(ranks);
+    in.measureError = run == kCaptured;
     const bool median = run == kNoSlow || run >= kIdeal, drop = run == kNoLate || run >= kIdeal;
     for (size_t r = 0; r < ranks; ++r) {
         const bool kept = run >= kFirstRank && r == run - kFirstRank;
@@ -43,11 +44,11 @@ std::vector<int64_t> capturedStepTimes(const ReplayGraph& g) {
     ReplayOutcome o;
     o.stepStart.assign(size_t(g.steps) + 1, INT64_MAX);
     o.stepEnd.assign(size_t(g.steps) + 1, INT64_MIN);
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-        const uint32_t s = g.nodes[i].step;
+    for (size_t i = 0; i < g.size(); ++i) {
+        const uint32_t s = g.step[i];
         if (!s) continue;
-        o.stepStart[s] = std::min(o.stepStart[s], g.capturedStart[i]);
-        o.stepEnd[s] = std::max(o.stepEnd[s], g.capturedStart[i] + g.nodes[i].duration);
+        o.stepStart[s] = std::min(o.stepStart[s], g.start[i]);
+        o.stepEnd[s] = std::max(o.stepEnd[s], g.start[i] + g.duration[i]);
     }
     return stepTimes(o);
 }
@@ -96,12 +97,12 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     PartClock clock;
     const ReplayKernels k = windowKernels(p, a);
     if (k.count == 0) return;  // nothing to replay, nothing to say
-    const KernelSteps steps = kernelSteps(p, a, k, pattern);
+    KernelSteps steps = kernelSteps(p, a, k, pattern);
     w.stepSource = steps.source;
     clock.done("steps");
-    const std::vector<int64_t> median = steps.count ? medianDurations(p, a, k, steps.step, steps.count) : std::vector<int64_t>();
+    std::vector<int64_t> median = steps.count ? medianDurations(p, a, k, steps.step, steps.count) : std::vector<int64_t>();
     clock.done("medians");
-    const ReplayGraph g = buildReplayGraph(p, a, k, steps.step, steps.count, median);
+    const ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
     clock.done("graph");
     w.kernels = k.count;
     w.uncoupled = g.uncoupled;
@@ -141,7 +142,9 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     const int64_t ideal = sumOver(w.steps, times[kIdeal]);
     w.ideal = ratio(total, ideal);
     std::vector<bool> stepped(p.ranks.size(), false);
-    for (const ReplayNode& nd : g.nodes) stepped[nd.rank] = stepped[nd.rank] || nd.step != 0;
+    for (const SweepRun& run : g.order)
+        for (uint32_t i = run.begin; run.lane != kFire && i < run.end && !stepped[g.laneRank[run.lane]]; ++i)
+            stepped[g.laneRank[run.lane]] = g.step[i] != 0;
     for (size_t r = 0; r < p.ranks.size(); ++r)
         if (auto s = stepped[r] ? ratio(sumOver(w.steps, times[kFirstRank + r]), ideal) : std::nullopt) w.byRank.push_back({int(r), *s});
     std::stable_sort(w.byRank.begin(), w.byRank.end(), [](const WhatIfRank& x, const WhatIfRank& y) { return x.slowdown > y.slowdown; });

@@ -10,11 +10,12 @@ ReplayInputs capturedInputs(size_t ranks) {
     ReplayInputs in;
     in.median.assign(ranks, 0);
     in.dropLaunch.assign(ranks, 0);
+    in.measureError = true;
     return in;
 }
 
 ReplayOutcome replay(const ReplayGraph& g, const ReplayInputs& in, ReplayScratch& scratch) {
-    const size_t n = g.nodes.size();
+    const size_t n = g.size();
     ReplayOutcome out;
     out.kernels = n;
     out.stepStart.assign(size_t(g.steps) + 1, INT64_MAX);
@@ -24,38 +25,40 @@ ReplayOutcome replay(const ReplayGraph& g, const ReplayInputs& in, ReplayScratch
     scratch.memberStart.resize(g.memberNode.size());
     int64_t* const end = scratch.end.data();
     int64_t* const memberStart = scratch.memberStart.data();
+    int64_t* const stepStart = out.stepStart.data();
+    int64_t* const stepEnd = out.stepEnd.data();
+    const bool measure = in.measureError;
     int64_t maxError = 0;
-    size_t nextFire = 0;
-    const size_t fires = g.fireAfter.size();
-    auto fire = [&](size_t c) {
-        int64_t latest = INT64_MIN;
-        for (uint32_t m = g.memberBegin[c]; m < g.memberBegin[c + 1]; ++m) latest = std::max(latest, memberStart[m]);
-        for (uint32_t m = g.memberBegin[c]; m < g.memberBegin[c + 1]; ++m) {
-            const uint32_t x = g.memberNode[m];
-            end[x] = latest + g.transfer[m];
-            const uint32_t s = g.nodes[x].step;
-            if (s) out.stepEnd[s] = std::max(out.stepEnd[s], end[x]);
-        }
-    };
-    for (size_t i = 0; i < n; ++i) {
-        while (nextFire < fires && g.fireAfter[nextFire] == i) fire(nextFire++);
-        const ReplayNode& nd = g.nodes[i];
-        int64_t t = nd.launch;
-        if (in.dropLaunch[nd.rank] && !nd.keepLaunch) t = kNoBound;
-        if (nd.prev >= 0) t = std::max(t, end[size_t(nd.prev)] + nd.prevLag);
-        if (nd.cross >= 0) t = std::max(t, end[size_t(nd.cross)]);
-        if (t == kNoBound) t = nd.launch;
-        const int64_t start = t + nd.gap;
-        maxError = std::max<int64_t>(maxError, std::llabs(start - g.capturedStart[i]));
-        if (nd.step) out.stepStart[nd.step] = std::min(out.stepStart[nd.step], start);
-        if (nd.member >= 0) {
-            memberStart[size_t(nd.member)] = start;
+    for (const SweepRun& run : g.order) {
+        if (run.lane == kFire) {
+            int64_t latest = INT64_MIN;
+            for (uint32_t m = g.memberBegin[run.begin]; m < g.memberBegin[run.begin + 1]; ++m) latest = std::max(latest, memberStart[m]);
+            for (uint32_t m = g.memberBegin[run.begin]; m < g.memberBegin[run.begin + 1]; ++m) {
+                const uint32_t x = g.memberNode[m];
+                end[x] = latest + g.transfer[m];
+                if (const uint32_t s = g.step[x]) stepEnd[s] = std::max(stepEnd[s], end[x]);
+            }
             continue;
         }
-        end[i] = start + (in.median[nd.rank] ? nd.median : nd.duration);
-        if (nd.step) out.stepEnd[nd.step] = std::max(out.stepEnd[nd.step], end[i]);
+        const uint32_t rank = g.laneRank[run.lane];
+        const bool drop = in.dropLaunch[rank];
+        const int64_t* const dur = in.median[rank] && !g.median.empty() ? g.median.data() : g.duration.data();
+        for (uint32_t i = run.begin; i < run.end; ++i) {
+            int64_t t = drop && !g.keepLaunch[i] ? kNoBound : g.launch[i];
+            if (i > g.laneBase[run.lane]) t = std::max(t, end[i - 1] + g.prevLag[i]);
+            if (g.cross[i] >= 0) t = std::max(t, end[size_t(g.cross[i])]);
+            const int64_t start = t + g.gap[i];
+            if (measure) maxError = std::max<int64_t>(maxError, std::llabs(start - g.start[i]));
+            const uint32_t s = g.step[i];
+            if (s) stepStart[s] = std::min(stepStart[s], start);
+            if (g.member[i] >= 0) {
+                memberStart[size_t(g.member[i])] = start;
+                continue;
+            }
+            end[i] = start + dur[i];
+            if (s) stepEnd[s] = std::max(stepEnd[s], end[i]);
+        }
     }
-    while (nextFire < fires) fire(nextFire++);
     out.maxErrorNs = maxError;
     return out;
 }

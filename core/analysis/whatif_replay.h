@@ -15,6 +15,7 @@ namespace skew {
 struct ReplayInputs {
     std::vector<uint8_t> median;      // per rank: 1 = durations are the counterparts' median
     std::vector<uint8_t> dropLaunch;  // per rank: 1 = launch bounds dropped (but where keepLaunch)
+    bool measureError = false;        // compare each start with the captured one
 };
 
 struct ReplayOutcome {
@@ -23,7 +24,7 @@ struct ReplayOutcome {
     uint64_t kernels = 0;
 };
 
-// Captured inputs: every rank with captured durations and launches.
+// Captured inputs: every rank with captured durations and launches, the error measured.
 ReplayInputs capturedInputs(size_t ranks);
 
 // The sweep's working memory, kept between the replays of one thread.
