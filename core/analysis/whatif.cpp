@@ -110,11 +110,13 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     size_t runs = kCaptured + 1;
     if (steps.count) runs = launches ? kFirstRank + p.ranks.size() : kNoSlow + 1;
     std::vector<ReplayOutcome> out(runs);
-    // one task per thread, each with its own working memory, taking every tasks-th replay
+    // the replays split between the threads, each thread's in one sweep
     const size_t tasks = std::min(runs, threadsOr(a.options.threads));
     parallelFor(tasks, tasks, [&](size_t t) {
-        ReplayScratch scratch;
-        for (size_t i = t; i < runs; i += tasks) out[i] = replay(g, inputsOf(i, p.ranks.size()), scratch);
+        std::vector<ReplayInputs> in;
+        for (size_t i = t; i < runs; i += tasks) in.push_back(inputsOf(i, p.ranks.size()));
+        std::vector<ReplayOutcome> o = replay(g, in);
+        for (size_t i = t, x = 0; i < runs; i += tasks, ++x) out[i] = std::move(o[x]);
     });
     clock.done("replays");
     w.maxErrorNs = out[kCaptured].maxErrorNs;

@@ -131,23 +131,23 @@ uint32_t coupleCollectives(const Analysis& a, const ReplayKernels& k, const Repl
 }
 
 // Captured times and launch bounds of every kernel, in lane order.
-void readKernels(const Profile& p, const ReplayKernels& k, ReplayGraph& gr, Build& b) {
+// Lanes in parallel: each writes only its own kernels.
+void readKernels(const Profile& p, const ReplayKernels& k, size_t threads, ReplayGraph& gr, Build& b) {
     const size_t n = k.count;
-    gr.start.resize(n), gr.launch.assign(n, kNoBound), gr.cross.assign(n, -1), b.end.resize(n), b.laneOf.resize(n);
+    gr.start.resize(n), gr.launch.resize(n), gr.cross.assign(n, -1), b.end.resize(n), b.laneOf.resize(n);
     b.coll.assign(n, -1);
-    for (size_t l = 0; l < k.lanes.size(); ++l) {
+    for (const ReplayLane& rl : k.lanes) gr.laneBase.push_back(rl.base), gr.laneRank.push_back(uint32_t(rl.rank));
+    parallelFor(k.lanes.size(), threads, [&](size_t l) {
         const ReplayLane& rl = k.lanes[l];
-        gr.laneBase.push_back(rl.base);
-        gr.laneRank.push_back(uint32_t(rl.rank));
         const KernelLane& kl = p.ranks[size_t(rl.rank)].lanes[size_t(rl.lane)];
         for (uint32_t i = rl.lo; i < rl.hi; ++i) {
             const uint32_t g = rl.base + (i - rl.lo);
             gr.start[g] = kl.start[i];
             b.end[g] = kl.end(i);
-            if (kl.hasLaunch(i)) gr.launch[g] = std::min(kl.launchEnd(i), kl.start[i]);
+            gr.launch[g] = kl.hasLaunch(i) ? std::min(kl.launchEnd(i), kl.start[i]) : kNoBound;
             b.laneOf[g] = uint32_t(l);
         }
-    }
+    });
 }
 
 // An order where everything a kernel waits for comes first, lane by lane: each lane's kernels are
@@ -199,7 +199,7 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
     gr.steps = steps;
     gr.ranks = p.ranks.size();
     Build b;
-    readKernels(p, k, gr, b);
+    readKernels(p, k, a.options.threads, gr, b);
     // ranks in parallel: each writes only its own kernels' sources
     std::vector<uint32_t> found(p.ranks.size(), 0);
     parallelFor(p.ranks.size(), a.options.threads, [&](size_t r) {
@@ -210,32 +210,50 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
     const uint32_t n = k.count;
     // each rank's first kernel of each step keeps its launch when launches are dropped
     std::vector<uint32_t> firstOfStep(p.ranks.size() * (size_t(steps) + 1), kMissing);
-    for (uint32_t g = 0; g < n; ++g) {
-        uint32_t& f = firstOfStep[size_t(gr.laneRank[b.laneOf[g]]) * (steps + 1) + step[g]];
-        if (step[g] && (f == kMissing || gr.start[g] < gr.start[f])) f = g;
-    }
-    gr.gap.resize(n), gr.duration.resize(n), gr.prevLag.assign(n, 0), gr.member.assign(n, -1), gr.keepLaunch.resize(n);
-    for (uint32_t g = 0; g < n; ++g) {
-        int64_t bound = gr.launch[g];
-        const bool prev = b.hasPrev(g, gr);
-        if (prev) {
-            gr.prevLag[g] = int32_t(std::clamp<int64_t>(gr.start[g] - b.end[g - 1], INT32_MIN, 0));
-            bound = std::max(bound, b.end[g - 1] + gr.prevLag[g]);
+    parallelFor(p.ranks.size(), a.options.threads, [&](size_t r) {  // ranks in parallel, each its own row
+        const uint32_t from = k.lanes.empty() || k.firstLane[r] == k.lanes.size() ? n : gr.laneBase[k.firstLane[r]];
+        const uint32_t to = k.firstLane[r + 1] == k.lanes.size() ? n : gr.laneBase[k.firstLane[r + 1]];
+        for (uint32_t g = from; g < to; ++g) {
+            uint32_t& f = firstOfStep[r * (steps + 1) + step[g]];
+            if (step[g] && (f == kMissing || gr.start[g] < gr.start[f])) f = g;
         }
-        if (gr.cross[g] >= 0) bound = std::max(bound, b.end[size_t(gr.cross[g])]);
-        gr.keepLaunch[g] = !prev && gr.cross[g] < 0;
-        if (bound == kNoBound) gr.launch[g] = bound = gr.start[g];  // no dependency at all: it starts where it started
-        gr.gap[g] = std::max<int64_t>(0, gr.start[g] - bound);
-        gr.duration[g] = b.end[g] - gr.start[g];
-        if (step[g] && firstOfStep[size_t(gr.laneRank[b.laneOf[g]]) * (steps + 1) + step[g]] == g) gr.keepLaunch[g] = 1;
-    }
+    });
+    gr.gap.resize(n), gr.duration.resize(n), gr.prevLag.resize(n), gr.member.assign(n, -1), gr.keepLaunch.resize(n);
+    parallelFor(k.lanes.size(), a.options.threads, [&](size_t l) {  // lanes in parallel, each its own kernels
+        const uint32_t from = gr.laneBase[l], to = from + (k.lanes[l].hi - k.lanes[l].lo);
+        for (uint32_t g = from; g < to; ++g) {
+            int64_t bound = gr.launch[g];
+            const bool prev = g > from;
+            gr.prevLag[g] = 0;
+            if (prev) {
+                gr.prevLag[g] = int32_t(std::clamp<int64_t>(gr.start[g] - b.end[g - 1], INT32_MIN, 0));
+                bound = std::max(bound, b.end[g - 1] + gr.prevLag[g]);
+            }
+            if (gr.cross[g] >= 0) bound = std::max(bound, b.end[size_t(gr.cross[g])]);
+            gr.keepLaunch[g] = !prev && gr.cross[g] < 0;
+            if (bound == kNoBound) gr.launch[g] = bound = gr.start[g];  // no dependency at all: it starts where it started
+            gr.gap[g] = std::max<int64_t>(0, gr.start[g] - bound);
+            gr.duration[g] = b.end[g] - gr.start[g];
+            if (step[g] && firstOfStep[size_t(gr.laneRank[l]) * (steps + 1) + step[g]] == g) gr.keepLaunch[g] = 1;
+        }
+    });
     gr.median = std::move(median);
     gr.step = std::move(step);
     gr.order = sweepOrder(gr, b, gr.ordered);
     gr.memberBegin = std::move(b.collBegin);
     gr.memberNode = std::move(b.collMembers);
     gr.transfer = std::move(b.transfer);
-    for (size_t m = 0; m < gr.memberNode.size(); ++m) gr.member[gr.memberNode[m]] = int32_t(m);
+    for (size_t m = 0; m < gr.memberNode.size(); ++m) {
+        gr.member[gr.memberNode[m]] = int32_t(m);
+        gr.memberLane.push_back(b.laneOf[gr.memberNode[m]]);
+    }
+    gr.sourceSlot.assign(n, -1), gr.crossSlot.assign(n, -1);
+    for (uint32_t g = 0; g < n; ++g) {
+        if (gr.cross[g] < 0) continue;
+        int32_t& slot = gr.sourceSlot[size_t(gr.cross[g])];
+        if (slot < 0) slot = int32_t(gr.sources++);
+        gr.crossSlot[g] = slot;
+    }
     return gr;
 }
 

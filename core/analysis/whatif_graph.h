@@ -57,6 +57,10 @@ struct ReplayGraph {
     std::vector<int64_t> duration;   // captured
     std::vector<int64_t> median;     // no_slow_kernels' duration (captured for NCCL kernels); empty: as captured
     std::vector<int32_t> cross;      // cross-stream source, -1 none
+    // the sweep keeps the ends of cross-stream sources only: each source's slot, and each kernel's
+    // source's slot (-1 none)
+    std::vector<int32_t> sourceSlot, crossSlot;
+    uint32_t sources = 0;
     std::vector<int32_t> prevLag;
     std::vector<int32_t> member;     // index into the member arrays, -1: not in a coupled collective
     std::vector<uint32_t> step;      // 1-based, 0 none
@@ -66,6 +70,7 @@ struct ReplayGraph {
     // coupled collectives: members memberNode[memberBegin[c] .. memberBegin[c + 1])
     std::vector<uint32_t> memberBegin, memberNode;
     std::vector<int64_t> transfer;   // per member: captured end - the latest member start, >= 0
+    std::vector<uint32_t> memberLane;  // per member
     uint32_t steps = 0;
     size_t ranks = 0;
     uint32_t uncoupled = 0;          // collectives left as plain kernels (see buildReplayGraph)

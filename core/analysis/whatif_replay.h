@@ -3,7 +3,8 @@
 // in its order, each kernel starting at its latest bound plus its residual gap, each coupled
 // collective ending its members at the latest member's start plus their transfer times. What a
 // scenario replaces is said per rank: durations (captured or the counterparts' median) and launch
-// bounds (kept or dropped).
+// bounds (kept or dropped). Several scenarios go through one sweep together, so that the graph's
+// arrays are read once for all of them (the sweep is bound by memory, not by arithmetic).
 
 #include <cstdint>
 #include <vector>
@@ -27,11 +28,7 @@ struct ReplayOutcome {
 // Captured inputs: every rank with captured durations and launches, the error measured.
 ReplayInputs capturedInputs(size_t ranks);
 
-// The sweep's working memory, kept between the replays of one thread.
-struct ReplayScratch {
-    std::vector<int64_t> end, memberStart;
-};
-
-ReplayOutcome replay(const ReplayGraph& g, const ReplayInputs& in, ReplayScratch& scratch);
+// One outcome per input, in one sweep.
+std::vector<ReplayOutcome> replay(const ReplayGraph& g, const std::vector<ReplayInputs>& in);
 
 }  // namespace skew
