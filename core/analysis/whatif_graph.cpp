@@ -33,8 +33,8 @@ namespace {
 // What building the graph needs beyond the graph: captured ends, each kernel's lane, coupled
 // collectives in their own numbering.
 struct Build {
-    std::vector<int64_t> end;
-    std::vector<uint32_t> laneOf;
+    FlatVector<int64_t> end;
+    FlatVector<uint32_t> laneOf;
     std::vector<int32_t> coll;                     // coupled collective, -1 none
     std::vector<uint32_t> collBegin, collMembers;  // members of each coupled collective (lane-order ids)
     std::vector<int64_t> transfer;                 // aligned with collMembers

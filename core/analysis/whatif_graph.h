@@ -6,11 +6,37 @@
 // order" (rank by rank, lane by lane, start order), the ids the step and duration inputs use.
 
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 #include "analysis/analysis.h"
 
 namespace skew {
+
+// A vector whose resize() leaves new elements uninitialized (each is written before it is read):
+// the graph's arrays of millions of kernels are filled once, not zeroed first.
+template <typename T>
+struct NoInit : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = NoInit<U>;
+    };
+    NoInit() = default;
+    template <typename U>
+    NoInit(const NoInit<U>&) {}
+    template <typename U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+template <typename T>
+using FlatVector = std::vector<T, NoInit<T>>;
 
 // A kernel that starts at most this long after a kernel of another stream of its device ends, and
 // later than its own stream and launch allow, waited for that kernel (no synchronization rows).
@@ -51,20 +77,20 @@ struct SweepRun {
 constexpr uint32_t kFire = 0xFFFFFFFFu;
 
 struct ReplayGraph {
-    std::vector<int64_t> start;      // captured
-    std::vector<int64_t> launch;     // launch call's end (at most the captured start); kNoBound without a launch
-    std::vector<int64_t> gap;        // captured start - the latest bound, >= 0
-    std::vector<int64_t> duration;   // captured
+    FlatVector<int64_t> start;       // captured
+    FlatVector<int64_t> launch;      // launch call's end (at most the captured start); kNoBound without a launch
+    FlatVector<int64_t> gap;         // captured start - the latest bound, >= 0
+    FlatVector<int64_t> duration;    // captured
     std::vector<int64_t> median;     // no_slow_kernels' duration (captured for NCCL kernels); empty: as captured
     std::vector<int32_t> cross;      // cross-stream source, -1 none
     // the sweep keeps the ends of cross-stream sources only: each source's slot, and each kernel's
     // source's slot (-1 none)
     std::vector<int32_t> sourceSlot, crossSlot;
     uint32_t sources = 0;
-    std::vector<int32_t> prevLag;
+    FlatVector<int32_t> prevLag;
     std::vector<int32_t> member;     // index into the member arrays, -1: not in a coupled collective
     std::vector<uint32_t> step;      // 1-based, 0 none
-    std::vector<uint8_t> keepLaunch; // keeps its launch bound when launches are dropped
+    FlatVector<uint8_t> keepLaunch;  // keeps its launch bound when launches are dropped
     std::vector<uint32_t> laneBase, laneRank;  // per lane (ReplayKernels' order)
     std::vector<SweepRun> order;     // an order where everything a kernel waits for comes first
     // coupled collectives: members memberNode[memberBegin[c] .. memberBegin[c + 1])
