@@ -65,12 +65,13 @@ std::optional<double> ratio(int64_t num, int64_t den) {
 }
 
 void warnReplay(const WhatIf& w, const ReplayGraph& g, std::vector<std::string>& warnings) {
+    if (g.uncoupled)
+        warnings.push_back("what-if: " + std::to_string(g.uncoupled) +
+                           " collective(s) replay uncoupled: a member ended before the latest member started, or a kernel after "
+                           "a member started before it (clocks of the files disagree)");
     if (w.maxErrorNs <= 1000 && g.ordered) return;
-    std::string why = g.uncoupled ? std::to_string(g.uncoupled) +
-                                        " collective(s) have a member that ended before the latest member started, or a kernel "
-                                        "after a member that started before it (clocks of the files disagree); they replay uncoupled"
-                                  : "the capture's overlaps on a stream or before launch calls returned";
-    if (!g.ordered) why = "the dependencies found form a cycle (clocks of the files disagree)";
+    const std::string why = !g.ordered ? "the dependencies found form a cycle (clocks of the files disagree)"
+                                       : "the capture's overlaps on a stream or before launch calls returned";
     warnings.push_back("what-if: the replay with captured inputs differs from the capture by up to " + std::to_string(w.maxErrorNs) +
                        " ns: " + why);
 }
