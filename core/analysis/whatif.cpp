@@ -68,7 +68,7 @@ void warnReplay(const WhatIf& w, const ReplayGraph& g, std::vector<std::string>&
     if (g.uncoupled)
         warnings.push_back("what-if: " + std::to_string(g.uncoupled) +
                            " collective(s) replay uncoupled: a member ended before the latest member started, or a kernel after "
-                           "a member started before it (clocks of the files disagree)");
+                           "a member started before it (clocks of the files disagree, or kernels matched as one collective did not run together)");
     if (w.maxErrorNs <= 1000 && g.ordered) return;
     const std::string why = !g.ordered ? "the dependencies found form a cycle (clocks of the files disagree)"
                                        : "the capture's overlaps on a stream or before launch calls returned";
