@@ -2,10 +2,33 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
+#include <new>
+
+#include <sys/mman.h>
 
 #include "util/parallel.h"
 
 namespace skew {
+
+void* allocateFlat(size_t bytes) {
+    // every block from malloc or aligned_alloc, so that free() releases any of them
+    constexpr size_t kHuge = size_t(2) << 20;
+    if (bytes < 4 * kHuge) {
+        void* p = std::malloc(bytes ? bytes : 1);
+        if (!p) throw std::bad_alloc();
+        return p;
+    }
+    const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(kHuge, rounded);
+    if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages it works as before
+#endif
+    return p;
+}
+
+void freeFlat(void* p) noexcept { std::free(p); }
 
 ReplayKernels windowKernels(const Profile& p, const Analysis& a) {
     ReplayKernels k;

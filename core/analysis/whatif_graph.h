@@ -15,10 +15,15 @@
 
 namespace skew {
 
-// A vector whose resize() leaves new elements uninitialized (each is written before it is read):
-// the graph's arrays of millions of kernels are filled once, not zeroed first.
+// A vector whose resize() leaves new elements uninitialized (each is written before it is read),
+// and whose large blocks ask Linux for huge pages: the graph's arrays of millions of kernels are
+// filled once, neither zeroed first nor faulted in 4 KB at a time.
+void* allocateFlat(size_t bytes);
+void freeFlat(void* p) noexcept;
+
 template <typename T>
 struct NoInit : std::allocator<T> {
+    using value_type = T;
     template <typename U>
     struct rebind {
         using other = NoInit<U>;
@@ -26,6 +31,8 @@ struct NoInit : std::allocator<T> {
     NoInit() = default;
     template <typename U>
     NoInit(const NoInit<U>&) {}
+    T* allocate(size_t n) { return static_cast<T*>(allocateFlat(n * sizeof(T))); }
+    void deallocate(T* p, size_t) noexcept { freeFlat(p); }
     template <typename U>
     void construct(U* p) noexcept {
         ::new (static_cast<void*>(p)) U;
@@ -82,13 +89,13 @@ struct ReplayGraph {
     FlatVector<int64_t> gap;         // captured start - the latest bound, >= 0
     FlatVector<int64_t> duration;    // captured
     std::vector<int64_t> median;     // no_slow_kernels' duration (captured for NCCL kernels); empty: as captured
-    std::vector<int32_t> cross;      // cross-stream source, -1 none
+    FlatVector<int32_t> cross;       // cross-stream source, -1 none
     // the sweep keeps the ends of cross-stream sources only: each source's slot, and each kernel's
     // source's slot (-1 none)
-    std::vector<int32_t> sourceSlot, crossSlot;
+    FlatVector<int32_t> sourceSlot, crossSlot;
     uint32_t sources = 0;
     FlatVector<int32_t> prevLag;
-    std::vector<int32_t> member;     // index into the member arrays, -1: not in a coupled collective
+    FlatVector<int32_t> member;      // index into the member arrays, -1: not in a coupled collective
     std::vector<uint32_t> step;      // 1-based, 0 none
     FlatVector<uint8_t> keepLaunch;  // keeps its launch bound when launches are dropped
     std::vector<uint32_t> laneBase, laneRank;  // per lane (ReplayKernels' order)
