@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "analysis/whatif_graph.h"
 #include "cli/command_line.h"
+#include "gen_fixture.h"
 #include "json_value.h"
 #include "model/loader.h"
 #include "profile_builder.h"
@@ -187,8 +188,8 @@ TEST(WhatIf, CrossStreamWaitsInferredWithinFiveMicrosecondsOrFromARecord) {
         return skew::buildReplayGraph(p, a, k, std::vector<uint32_t>(k.count, 0), 0, {});
     };
     auto crossOf = [](const skew::ReplayGraph& g, int64_t start) {
-        for (size_t i = 0; i < g.nodes.size(); ++i)
-            if (g.capturedStart[i] == start) return g.nodes[i].cross < 0 ? int64_t(-1) : g.capturedStart[size_t(g.nodes[i].cross)];
+        for (size_t i = 0; i < g.size(); ++i)
+            if (g.start[i] == start) return g.cross[i] < 0 ? int64_t(-1) : g.start[size_t(g.cross[i])];
         return int64_t(-2);
     };
     const skew::ReplayGraph in = graphOf(5 * kUs, false), out = graphOf(5 * kUs + 1, false), rec = graphOf(5 * kUs, true);
@@ -226,9 +227,10 @@ TEST(WhatIf, ReportsCarryTheWhatIf) {
         "Without the late arrivals the median step would take 202.5 us instead of 400.0 us (1.98x); dev 1 alone costs 1.49x.";
     EXPECT_EQ(skew::whatIfSentence(p, a), sentence);
     const std::string text = skew::analysisText(p, a), md = skew::analysisMarkdown(p, a);
-    EXPECT_THAT(text, HasSubstr("Answers: what-if\n----------------\n  - " + sentence + "\n"));
-    EXPECT_THAT(md, HasSubstr("## Answers: what-if\n\n- " + sentence + "\n"));
-    EXPECT_LT(text.find("Answers: what-if"), text.find("Answers: group 0"));
+    // the first line of the answers
+    const std::string heading = "Answers: group 0, 2 collectives (AllGather 2)";
+    EXPECT_THAT(text, HasSubstr(heading + "\n" + std::string(heading.size(), '-') + "\n  - " + sentence + "\n"));
+    EXPECT_THAT(md, HasSubstr("## " + heading + "\n\n- " + sentence + "\n"));
     EXPECT_EQ(skew::whatIfCsv(a),
               "step,captured_ns,no_slow_kernels_ns,no_late_launches_ns,ideal_ns\n"
               "1,402000,202000,402000,202000\n"
@@ -268,6 +270,60 @@ TEST(WhatIf, CsvStepsTableIsChosenWithTable) {
     EXPECT_EQ(parse({"analyze", "x.sqlite", "--format", "csv", "--table", "rows"}, bad), "--table takes collectives or steps; not 'rows'");
     skew::CommandLine text;
     EXPECT_EQ(parse({"analyze", "x.sqlite", "--table", "steps"}, text), "--table chooses the table of --format csv");
+}
+
+TEST(WhatIf, PerRankFilesWithClockErrorsReplayOnTheAlignedClocks) {
+    auto cfg = skewgen::demoConfig();
+    cfg.perRankFiles = true;
+    cfg.devices.clear();
+    cfg.clockErrorNs = {0, 3'000'000, -2'000'000, 0, 5'123'456, 0, -4'000'000};
+    const auto& gen = testutil::generated("whatif-prf-clock", cfg);
+    {
+        skew::Profile p = skew::loadProfile(gen.result.files);
+        const Analysis a = skew::analyze(p);
+        EXPECT_LE(a.whatIf.maxErrorNs, 1000);
+        EXPECT_EQ(a.whatIf.uncoupled, 0u);
+        EXPECT_EQ(a.whatIf.stepSource, skew::StepSource::Nvtx);
+        EXPECT_EQ(a.whatIf.steps.size(), size_t(gen.result.steps));
+        EXPECT_EQ(a.whatIf.byRank.size(), size_t(cfg.ranks));
+        EXPECT_FALSE(hasWarning(a, "what-if"));
+    }
+    {
+        // on the files' own clocks, ranks 5 ms apart: members end before others start; those
+        // collectives replay uncoupled, and the report says so
+        skew::Profile p = skew::loadProfile(gen.result.files);
+        skew::AnalysisOptions o;
+        o.refineClocks = false;
+        const Analysis a = skew::analyze(p, o);
+        EXPECT_GT(a.whatIf.uncoupled, 0u);
+        EXPECT_LE(a.whatIf.maxErrorNs, 1000);
+        EXPECT_TRUE(hasWarning(a, "collective(s) replay uncoupled"));
+    }
+}
+
+TEST(WhatIf, TrimmedCapturesReplayTheirWindow) {
+    auto cfg = skewgen::demoConfig();
+    cfg.trimStartNs = 30'000'000;  // from 30 ms into step 1 to 250 ms: steps cut at both ends
+    cfg.trimEndNs = 250'000'000;
+    const auto& gen = testutil::generated("whatif-trimmed", cfg);
+    skew::Profile p = skew::loadProfile({gen.path});
+    const Analysis a = skew::analyze(p);
+    EXPECT_EQ(a.whatIf.kernels, p.kernelCount());
+    EXPECT_LE(a.whatIf.maxErrorNs, 1000);
+    EXPECT_FALSE(a.whatIf.steps.empty());
+    // --trim: only the kernels that start in the window are replayed
+    skew::Profile q = skew::loadProfile({gen.path});
+    skew::AnalysisOptions o;
+    o.hasTrim = true;
+    o.trimStartNs = q.timeStart + 50'000'000;
+    o.trimEndNs = q.timeStart + 150'000'000;
+    uint64_t inWindow = 0;
+    for (const auto& r : q.ranks)
+        for (const auto& l : r.lanes)
+            for (size_t i = 0; i < l.size(); ++i) inWindow += l.start[i] >= o.trimStartNs && l.start[i] < o.trimEndNs;
+    const Analysis t = skew::analyze(q, o);
+    EXPECT_EQ(t.whatIf.kernels, inWindow);
+    EXPECT_LE(t.whatIf.maxErrorNs, 1000);
 }
 
 TEST(WhatIf, RealExportsReplayOrSayWhy) {

@@ -2,8 +2,33 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
+#include <new>
+
+#include <sys/mman.h>
+
+#include "util/parallel.h"
 
 namespace skew {
+
+void* allocateFlat(size_t bytes) {
+    // every block from malloc or aligned_alloc, so that free() releases any of them
+    constexpr size_t kHuge = size_t(2) << 20;
+    if (bytes < 4 * kHuge) {
+        void* p = std::malloc(bytes ? bytes : 1);
+        if (!p) throw std::bad_alloc();
+        return p;
+    }
+    const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(kHuge, rounded);
+    if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages it works as before
+#endif
+    return p;
+}
+
+void freeFlat(void* p) noexcept { std::free(p); }
 
 ReplayKernels windowKernels(const Profile& p, const Analysis& a) {
     ReplayKernels k;
@@ -28,13 +53,15 @@ ReplayKernels windowKernels(const Profile& p, const Analysis& a) {
 
 namespace {
 
-// The graph's inputs in lane order, before they are put in sweep order.
-struct LaneOrder {
-    std::vector<int64_t> start, end, launch;
-    std::vector<int32_t> prev, cross, coll;  // coll: coupled collective, -1 none
-    std::vector<uint16_t> rank;
+// What building the graph needs beyond the graph: captured ends, each kernel's lane, coupled
+// collectives in their own numbering.
+struct Build {
+    FlatVector<int64_t> end;
+    FlatVector<uint32_t> laneOf;
+    std::vector<int32_t> coll;                     // coupled collective, -1 none
     std::vector<uint32_t> collBegin, collMembers;  // members of each coupled collective (lane-order ids)
     std::vector<int64_t> transfer;                 // aligned with collMembers
+    bool hasPrev(uint32_t g, const ReplayGraph& gr) const { return g > gr.laneBase[laneOf[g]]; }
 };
 
 // Ends (sorted) of the stream-wait records of a rank's device on `stream`.
@@ -51,15 +78,16 @@ std::vector<int64_t> waitEnds(const Profile& p, const Rank& r, int32_t stream) {
 // its start; it is the kernel's cross-stream source when a stream-wait record on its stream ended
 // since its stream predecessor started, or when it ended at most kInferredWaitNs before the start
 // and later than the stream and the launch allow.
-void crossWaits(const Profile& p, const ReplayKernels& k, const Rank& r, size_t lane, LaneOrder& o, uint32_t& found) {
+uint32_t crossWaits(const Profile& p, const ReplayKernels& k, const Rank& r, size_t lane, const Build& b, ReplayGraph& gr) {
     const ReplayLane& me = k.lane(r.id, int(lane));
     const std::vector<int64_t> waits = waitEnds(p, r, r.lanes[lane].stream);
     const size_t first = k.firstLane[size_t(r.id)], last = k.firstLane[size_t(r.id) + 1];
     std::vector<uint32_t> cursor(last - first, 0);
     for (size_t l = first; l < last; ++l) cursor[l - first] = k.lanes[l].base;
     size_t w = 0;
+    uint32_t found = 0;
     for (uint32_t g = me.base; g < me.base + (me.hi - me.lo); ++g) {
-        const int64_t t = o.start[g];
+        const int64_t t = gr.start[g];
         int64_t bestEnd = INT64_MIN;
         int32_t best = -1;
         for (size_t l = first; l < last; ++l) {
@@ -67,175 +95,187 @@ void crossWaits(const Profile& p, const ReplayKernels& k, const Rank& r, size_t 
             const ReplayLane& other = k.lanes[l];
             const uint32_t endId = other.base + (other.hi - other.lo);
             uint32_t& c = cursor[l - first];
-            while (c < endId && o.start[c] < t) ++c;
+            while (c < endId && gr.start[c] < t) ++c;
             for (uint32_t back = 1; back <= 2 && c >= other.base + back; ++back) {
                 const uint32_t x = c - back;
-                if (o.end[x] <= t && o.end[x] > bestEnd) bestEnd = o.end[x], best = int32_t(x);
+                if (b.end[x] <= t && b.end[x] > bestEnd) bestEnd = b.end[x], best = int32_t(x);
             }
         }
-        const int64_t since = o.prev[g] >= 0 ? o.start[size_t(o.prev[g])] : INT64_MIN;
+        const bool prev = g > me.base;
+        const int64_t since = prev ? gr.start[g - 1] : INT64_MIN;
         while (w < waits.size() && waits[w] <= since) ++w;
         const bool recorded = w < waits.size() && waits[w] <= t;
         if (best < 0) continue;
-        int64_t local = o.launch[g];
-        if (o.prev[g] >= 0) local = std::max(local, o.end[size_t(o.prev[g])]);
+        const int64_t local = prev ? std::max(gr.launch[g], b.end[g - 1]) : gr.launch[g];
         if (recorded || (t - bestEnd <= kInferredWaitNs && bestEnd > local)) {
-            o.cross[g] = best;
+            gr.cross[g] = best;
             ++found;
         }
     }
+    return found;
 }
 
 // Couples each collective with two members or more whose capture is consistent (see the header).
-uint32_t coupleCollectives(const Analysis& a, const ReplayKernels& k, LaneOrder& o) {
+uint32_t coupleCollectives(const Analysis& a, const ReplayKernels& k, const ReplayGraph& gr, Build& b) {
     uint32_t uncoupled = 0;
     std::vector<uint32_t> ids;
-    o.collBegin.push_back(0);
+    b.collBegin.push_back(0);
     for (const Collective& c : a.collectives) {
         const Group& g = a.groups[size_t(c.group)];
         ids.clear();
+        int64_t maxStart = INT64_MIN;
         for (size_t s = 0; s < g.width(); ++s) {
             const uint32_t kk = a.slotKernel(c, s);
-            if (kk == kMissing) continue;
-            const uint32_t id = k.id(g.lanes[s].rank, g.lanes[s].lane, kk);
-            if (id != kMissing) ids.push_back(id);
+            const uint32_t id = kk == kMissing ? kMissing : k.id(g.lanes[s].rank, g.lanes[s].lane, kk);
+            if (id == kMissing) continue;
+            ids.push_back(id);
+            maxStart = std::max(maxStart, gr.start[id]);
         }
         if (ids.size() < 2) continue;
-        int64_t maxStart = INT64_MIN;
-        for (uint32_t id : ids) maxStart = std::max(maxStart, o.start[id]);
         bool consistent = true;
         for (uint32_t id : ids) {
-            consistent = consistent && o.end[id] >= maxStart;
+            consistent = consistent && b.end[id] >= maxStart;
             const uint32_t next = id + 1;
-            if (next < o.prev.size() && o.prev[next] == int32_t(id)) consistent = consistent && o.start[next] >= maxStart;
+            if (next < gr.size() && b.hasPrev(next, gr) && b.laneOf[next] == b.laneOf[id]) consistent = consistent && gr.start[next] >= maxStart;
         }
         if (!consistent) {
             ++uncoupled;
             continue;
         }
-        const int32_t index = int32_t(o.collBegin.size() - 1);
+        const int32_t index = int32_t(b.collBegin.size() - 1);
         for (uint32_t id : ids) {
-            o.coll[id] = index;
-            o.collMembers.push_back(id);
-            o.transfer.push_back(o.end[id] - maxStart);
+            b.coll[id] = index;
+            b.collMembers.push_back(id);
+            b.transfer.push_back(b.end[id] - maxStart);
         }
-        o.collBegin.push_back(uint32_t(o.collMembers.size()));
+        b.collBegin.push_back(uint32_t(b.collMembers.size()));
     }
     return uncoupled;
 }
 
-LaneOrder laneOrder(const Profile& p, const ReplayKernels& k) {
-    LaneOrder o;
-    o.start.resize(k.count), o.end.resize(k.count), o.launch.assign(k.count, kNoBound);
-    o.prev.assign(k.count, -1), o.cross.assign(k.count, -1), o.coll.assign(k.count, -1), o.rank.resize(k.count);
-    for (const ReplayLane& l : k.lanes) {
-        const KernelLane& kl = p.ranks[size_t(l.rank)].lanes[size_t(l.lane)];
-        for (uint32_t i = l.lo; i < l.hi; ++i) {
-            const uint32_t g = l.base + (i - l.lo);
-            o.start[g] = kl.start[i];
-            o.end[g] = kl.end(i);
-            if (kl.hasLaunch(i)) o.launch[g] = std::min(kl.launchEnd(i), kl.start[i]);
-            if (i > l.lo) o.prev[g] = int32_t(g - 1);
-            o.rank[g] = uint16_t(l.rank);
+// Captured times and launch bounds of every kernel, in lane order.
+// Lanes in parallel: each writes only its own kernels.
+void readKernels(const Profile& p, const ReplayKernels& k, size_t threads, ReplayGraph& gr, Build& b) {
+    const size_t n = k.count;
+    gr.start.resize(n), gr.launch.resize(n), gr.cross.assign(n, -1), b.end.resize(n), b.laneOf.resize(n);
+    b.coll.assign(n, -1);
+    for (const ReplayLane& rl : k.lanes) gr.laneBase.push_back(rl.base), gr.laneRank.push_back(uint32_t(rl.rank));
+    parallelFor(k.lanes.size(), threads, [&](size_t l) {
+        const ReplayLane& rl = k.lanes[l];
+        const KernelLane& kl = p.ranks[size_t(rl.rank)].lanes[size_t(rl.lane)];
+        for (uint32_t i = rl.lo; i < rl.hi; ++i) {
+            const uint32_t g = rl.base + (i - rl.lo);
+            gr.start[g] = kl.start[i];
+            b.end[g] = kl.end(i);
+            gr.launch[g] = kl.hasLaunch(i) ? std::min(kl.launchEnd(i), kl.start[i]) : kNoBound;
+            b.laneOf[g] = uint32_t(l);
         }
-    }
-    return o;
+    });
 }
 
-// A topological order of kernels (ids < n) and coupled collectives (n + index): Kahn's algorithm
-// over the dependencies (a kernel needs the ends of its stream predecessor and cross-stream source,
-// which for a member of a collective are the collective's; a collective needs its members' starts).
-std::vector<uint32_t> sweepOrder(const LaneOrder& o, bool& ordered) {
-    const uint32_t n = uint32_t(o.start.size()), c = uint32_t(o.collBegin.size() - 1), total = n + c;
-    auto endNode = [&](int32_t x) { return o.coll[size_t(x)] >= 0 ? n + uint32_t(o.coll[size_t(x)]) : uint32_t(x); };
-    std::vector<uint32_t> indeg(total, 0), succBegin(total + 1, 0);
-    auto edges = [&](auto&& f) {
-        for (uint32_t g = 0; g < n; ++g) {
-            if (o.prev[g] >= 0) f(endNode(o.prev[g]), g);
-            if (o.cross[g] >= 0) f(endNode(o.cross[g]), g);
-            if (o.coll[g] >= 0) f(g, n + uint32_t(o.coll[g]));
+// An order where everything a kernel waits for comes first, lane by lane: each lane's kernels are
+// taken in order for as long as what they wait for is done (the cross-stream source taken, a
+// collective whose end they need fired), then the next lane; rounds over the lanes until every
+// kernel is taken. A collective fires when its last member is taken. Runs of one lane keep the
+// sweep's reads sequential.
+std::vector<SweepRun> sweepOrder(const ReplayGraph& gr, const Build& b, bool& ordered) {
+    const size_t lanes = gr.laneBase.size(), c = b.collBegin.size() - 1;
+    std::vector<uint32_t> cursor(gr.laneBase), laneEnd(lanes), left(c);
+    for (size_t l = 0; l < lanes; ++l) laneEnd[l] = l + 1 < lanes ? gr.laneBase[l + 1] : uint32_t(gr.size());
+    for (size_t x = 0; x < c; ++x) left[x] = b.collBegin[x + 1] - b.collBegin[x];
+    // the end of kernel x is known: taken, and its collective (if any) fired
+    auto ended = [&](uint32_t x) { return cursor[b.laneOf[x]] > x && (b.coll[x] < 0 || left[size_t(b.coll[x])] == 0); };
+    std::vector<SweepRun> order;
+    size_t taken = 0;
+    for (bool progress = true; progress && taken < gr.size();) {
+        progress = false;
+        for (uint32_t l = 0; l < lanes; ++l) {
+            uint32_t& g = cursor[l];
+            const uint32_t first = g;
+            uint32_t from = g;
+            while (g < laneEnd[l] && (g == gr.laneBase[l] || ended(g - 1)) && (gr.cross[g] < 0 || ended(uint32_t(gr.cross[g])))) {
+                const int32_t cc = b.coll[g];
+                ++g;
+                if (cc >= 0 && --left[size_t(cc)] == 0) {  // its last member: the collective fires
+                    order.push_back({l, from, g});
+                    order.push_back({kFire, uint32_t(cc), 0});
+                    from = g;
+                }
+            }
+            if (g > from) order.push_back({l, from, g});
+            taken += g - first;
+            progress = progress || g > first;
         }
-    };
-    edges([&](uint32_t from, uint32_t to) { ++succBegin[from + 1], ++indeg[to]; });
-    for (uint32_t i = 0; i < total; ++i) succBegin[i + 1] += succBegin[i];
-    std::vector<uint32_t> succ(succBegin[total]), fill(succBegin.begin(), succBegin.end() - 1);
-    edges([&](uint32_t from, uint32_t to) { succ[fill[from]++] = to; });
-    std::vector<uint32_t> order;
-    order.reserve(total);
-    for (uint32_t i = 0; i < total; ++i)
-        if (indeg[i] == 0) order.push_back(i);
-    for (size_t head = 0; head < order.size(); ++head) {
-        const uint32_t u = order[head];
-        for (uint32_t e = succBegin[u]; e < succBegin[u + 1]; ++e)
-            if (--indeg[succ[e]] == 0) order.push_back(succ[e]);
     }
-    ordered = order.size() == total;
-    if (!ordered) {  // a cycle: the rest in id order (the sweep then reads some ends before they are final)
-        std::vector<bool> done(total, false);
-        for (uint32_t u : order) done[u] = true;
-        for (uint32_t i = 0; i < total; ++i)
-            if (!done[i]) order.push_back(i);
-    }
+    ordered = taken == gr.size();
+    if (!ordered)  // a cycle: the rest lane by lane (the sweep then reads some ends before they are final)
+        for (uint32_t l = 0; l < lanes; ++l)
+            if (cursor[l] < laneEnd[l]) order.push_back({l, cursor[l], laneEnd[l]});
     return order;
 }
 
 }  // namespace
 
-ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, const std::vector<uint32_t>& step,
-                             uint32_t steps, const std::vector<int64_t>& median) {
+ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
+                             std::vector<int64_t> median) {
     ReplayGraph gr;
     gr.steps = steps;
     gr.ranks = p.ranks.size();
-    LaneOrder o = laneOrder(p, k);
-    for (const Rank& r : p.ranks)
-        for (size_t l = 0; l < r.lanes.size(); ++l) crossWaits(p, k, r, l, o, gr.waits);
-    gr.uncoupled = coupleCollectives(a, k, o);
+    Build b;
+    readKernels(p, k, a.options.threads, gr, b);
+    // ranks in parallel: each writes only its own kernels' sources
+    std::vector<uint32_t> found(p.ranks.size(), 0);
+    parallelFor(p.ranks.size(), a.options.threads, [&](size_t r) {
+        for (size_t l = 0; l < p.ranks[r].lanes.size(); ++l) found[r] += crossWaits(p, k, p.ranks[r], l, b, gr);
+    });
+    for (uint32_t f : found) gr.waits += f;
+    gr.uncoupled = coupleCollectives(a, k, gr, b);
     const uint32_t n = k.count;
     // each rank's first kernel of each step keeps its launch when launches are dropped
     std::vector<uint32_t> firstOfStep(p.ranks.size() * (size_t(steps) + 1), kMissing);
+    parallelFor(p.ranks.size(), a.options.threads, [&](size_t r) {  // ranks in parallel, each its own row
+        const uint32_t from = k.lanes.empty() || k.firstLane[r] == k.lanes.size() ? n : gr.laneBase[k.firstLane[r]];
+        const uint32_t to = k.firstLane[r + 1] == k.lanes.size() ? n : gr.laneBase[k.firstLane[r + 1]];
+        for (uint32_t g = from; g < to; ++g) {
+            uint32_t& f = firstOfStep[r * (steps + 1) + step[g]];
+            if (step[g] && (f == kMissing || gr.start[g] < gr.start[f])) f = g;
+        }
+    });
+    gr.gap.resize(n), gr.duration.resize(n), gr.prevLag.resize(n), gr.member.assign(n, -1), gr.keepLaunch.resize(n);
+    parallelFor(k.lanes.size(), a.options.threads, [&](size_t l) {  // lanes in parallel, each its own kernels
+        const uint32_t from = gr.laneBase[l], to = from + (k.lanes[l].hi - k.lanes[l].lo);
+        for (uint32_t g = from; g < to; ++g) {
+            int64_t bound = gr.launch[g];
+            const bool prev = g > from;
+            gr.prevLag[g] = 0;
+            if (prev) {
+                gr.prevLag[g] = int32_t(std::clamp<int64_t>(gr.start[g] - b.end[g - 1], INT32_MIN, 0));
+                bound = std::max(bound, b.end[g - 1] + gr.prevLag[g]);
+            }
+            if (gr.cross[g] >= 0) bound = std::max(bound, b.end[size_t(gr.cross[g])]);
+            gr.keepLaunch[g] = !prev && gr.cross[g] < 0;
+            if (bound == kNoBound) gr.launch[g] = bound = gr.start[g];  // no dependency at all: it starts where it started
+            gr.gap[g] = std::max<int64_t>(0, gr.start[g] - bound);
+            gr.duration[g] = b.end[g] - gr.start[g];
+            if (step[g] && firstOfStep[size_t(gr.laneRank[l]) * (steps + 1) + step[g]] == g) gr.keepLaunch[g] = 1;
+        }
+    });
+    gr.median = std::move(median);
+    gr.step = std::move(step);
+    gr.order = sweepOrder(gr, b, gr.ordered);
+    gr.memberBegin = std::move(b.collBegin);
+    gr.memberNode = std::move(b.collMembers);
+    gr.transfer = std::move(b.transfer);
+    for (size_t m = 0; m < gr.memberNode.size(); ++m) {
+        gr.member[gr.memberNode[m]] = int32_t(m);
+        gr.memberLane.push_back(b.laneOf[gr.memberNode[m]]);
+    }
+    gr.sourceSlot.assign(n, -1), gr.crossSlot.assign(n, -1);
     for (uint32_t g = 0; g < n; ++g) {
-        uint32_t& f = firstOfStep[size_t(o.rank[g]) * (steps + 1) + step[g]];
-        if (step[g] && (f == kMissing || o.start[g] < o.start[f])) f = g;
-    }
-    const std::vector<uint32_t> order = sweepOrder(o, gr.ordered);
-    std::vector<uint32_t> newId(n);
-    std::vector<uint32_t> fired;
-    for (uint32_t u : order) {
-        if (u < n) newId[u] = uint32_t(gr.capturedStart.size()), gr.capturedStart.push_back(o.start[u]);
-        else fired.push_back(u - n), gr.fireAfter.push_back(uint32_t(gr.capturedStart.size()));
-    }
-    gr.nodes.resize(n);
-    for (uint32_t g = 0; g < n; ++g) {
-        ReplayNode& nd = gr.nodes[newId[g]];
-        int64_t bound = o.launch[g];
-        if (o.prev[g] >= 0) {
-            const int64_t prevEnd = o.end[size_t(o.prev[g])];
-            nd.prev = int32_t(newId[size_t(o.prev[g])]);
-            nd.prevLag = int32_t(std::clamp<int64_t>(o.start[g] - prevEnd, INT32_MIN, 0));
-            bound = std::max(bound, prevEnd + nd.prevLag);
-        }
-        if (o.cross[g] >= 0) {
-            nd.cross = int32_t(newId[size_t(o.cross[g])]);
-            bound = std::max(bound, o.end[size_t(o.cross[g])]);
-        }
-        nd.launch = o.launch[g];
-        nd.keepLaunch = o.prev[g] < 0 && o.cross[g] < 0;
-        if (bound == kNoBound) nd.launch = bound = o.start[g];  // no dependency at all: it starts where it started
-        nd.gap = std::max<int64_t>(0, o.start[g] - bound);
-        nd.duration = o.end[g] - o.start[g];
-        nd.median = median.empty() ? nd.duration : median[g];
-        nd.step = step[g];
-        nd.rank = o.rank[g];
-        if (step[g] && firstOfStep[size_t(o.rank[g]) * (steps + 1) + step[g]] == g) nd.keepLaunch = 1;
-    }
-    gr.memberBegin.push_back(0);
-    for (uint32_t c : fired) {
-        for (uint32_t m = o.collBegin[c]; m < o.collBegin[c + 1]; ++m) {
-            gr.nodes[newId[o.collMembers[m]]].member = int32_t(gr.memberNode.size());
-            gr.memberNode.push_back(newId[o.collMembers[m]]);
-            gr.transfer.push_back(o.transfer[m]);
-        }
-        gr.memberBegin.push_back(uint32_t(gr.memberNode.size()));
+        if (gr.cross[g] < 0) continue;
+        int32_t& slot = gr.sourceSlot[size_t(gr.cross[g])];
+        if (slot < 0) slot = int32_t(gr.sources++);
+        gr.crossSlot[g] = slot;
     }
     return gr;
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <unordered_map>
 
 namespace skew {
 namespace {
@@ -53,7 +52,10 @@ StepSlices slices(const Profile& p, const ReplayLane& l, const std::vector<uint3
 // The medians of one step of one stream role over the lanes of a rank set.
 class RoleStep {
 public:
-    RoleStep(const std::vector<StrId>& name, const std::vector<int64_t>& dur, std::vector<int64_t>& out) : name_(name), dur_(dur), out_(out) {}
+    // `out` holds the captured durations; each kernel's median is written once all of its
+    // counterparts' durations were read, so the captured ones are read from it.
+    RoleStep(const std::vector<StrId>& name, std::vector<int64_t>& out, size_t names)
+        : name_(name), dur_(out), out_(out), local_(names, kMissing) {}
 
     void run(const std::vector<const uint32_t*>& first, const std::vector<size_t>& size) {
         if (sameSequence(first, size)) {
@@ -65,18 +67,39 @@ public:
             }
             return;
         }
-        // (name, place among the step's kernels of that name) -> kernels
-        std::map<std::pair<StrId, uint32_t>, std::vector<uint32_t>> byKey;
-        for (size_t r = 0; r < first.size(); ++r) {
-            std::unordered_map<StrId, uint32_t> seen;
-            for (size_t j = 0; j < size[r]; ++j) byKey[{name_[first[r][j]], seen[name_[first[r][j]]]++}].push_back(first[r][j]);
+        // by (name, place among the step's kernels of that name): each rank's kernels counted into
+        // runs per name (names numbered in the order this step meets them), then the j-th of a name
+        // on every rank together
+        const size_t R = first.size();
+        std::vector<StrId>& names = touched_;
+        names.clear();
+        for (size_t r = 0; r < R; ++r)
+            for (size_t j = 0; j < size[r]; ++j) {
+                uint32_t& x = local_[name_[first[r][j]]];
+                if (x == kMissing) x = uint32_t(names.size()), names.push_back(name_[first[r][j]]);
+            }
+        const size_t L = names.size();
+        begin_.assign(R * L + 1, 0);
+        for (size_t r = 0; r < R; ++r)
+            for (size_t j = 0; j < size[r]; ++j) ++begin_[r * L + local_[name_[first[r][j]]] + 1];
+        for (size_t x = 1; x < begin_.size(); ++x) begin_[x] += begin_[x - 1];
+        byName_.resize(begin_.back());
+        fill_.assign(begin_.begin(), begin_.end() - 1);
+        for (size_t r = 0; r < R; ++r)
+            for (size_t j = 0; j < size[r]; ++j) byName_[fill_[r * L + local_[name_[first[r][j]]]]++] = first[r][j];
+        for (size_t x = 0; x < L; ++x) {
+            size_t most = 0;
+            for (size_t r = 0; r < R; ++r) most = std::max<size_t>(most, begin_[r * L + x + 1] - begin_[r * L + x]);
+            for (size_t j = 0; j < most; ++j) {
+                vals_.clear();
+                for (size_t r = 0; r < R; ++r)
+                    if (begin_[r * L + x] + j < begin_[r * L + x + 1]) vals_.push_back(dur_[byName_[begin_[r * L + x] + j]]);
+                const int64_t m = lowerMedian(vals_);
+                for (size_t r = 0; r < R; ++r)
+                    if (begin_[r * L + x] + j < begin_[r * L + x + 1]) out_[byName_[begin_[r * L + x] + j]] = m;
+            }
         }
-        for (const auto& [key, ids] : byKey) {
-            vals_.clear();
-            for (uint32_t id : ids) vals_.push_back(dur_[id]);
-            const int64_t m = lowerMedian(vals_);
-            for (uint32_t id : ids) out_[id] = m;
-        }
+        for (StrId nm : names) local_[nm] = kMissing;
     }
 
 private:
@@ -93,19 +116,21 @@ private:
     const std::vector<int64_t>& dur_;
     std::vector<int64_t>& out_;
     std::vector<int64_t> vals_;
+    std::vector<uint32_t> local_;   // per name: its number in this step, kMissing when not met
+    std::vector<StrId> touched_;    // the step's names in that order
+    std::vector<uint32_t> begin_, fill_, byName_;
 };
 
 }  // namespace
 
 std::vector<int64_t> medianDurations(const Profile& p, const Analysis& a, const ReplayKernels& k, const std::vector<uint32_t>& step,
                                      uint32_t steps) {
-    std::vector<int64_t> dur(k.count);
+    std::vector<int64_t> out(k.count);
     std::vector<StrId> name(k.count);
     for (const ReplayLane& l : k.lanes) {
         const KernelLane& kl = p.ranks[size_t(l.rank)].lanes[size_t(l.lane)];
-        for (uint32_t i = l.lo; i < l.hi; ++i) dur[l.base + (i - l.lo)] = kl.duration[i], name[l.base + (i - l.lo)] = StrId(kl.name[i]);
+        for (uint32_t i = l.lo; i < l.hi; ++i) out[l.base + (i - l.lo)] = kl.duration[i], name[l.base + (i - l.lo)] = StrId(kl.name[i]);
     }
-    std::vector<int64_t> out = dur;
     if (!steps) return out;
     // (rank set, role) -> lanes
     std::map<std::pair<int, int64_t>, std::vector<size_t>> roles;
@@ -121,7 +146,7 @@ std::vector<int64_t> medianDurations(const Profile& p, const Analysis& a, const 
             roles[{sets[r], role}].push_back(l);
         }
     }
-    RoleStep medians(name, dur, out);
+    RoleStep medians(name, out, p.strings.size());
     std::vector<const uint32_t*> first;
     std::vector<size_t> size;
     for (const auto& [key, lanes] : roles) {

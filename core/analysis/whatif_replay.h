@@ -3,7 +3,8 @@
 // in its order, each kernel starting at its latest bound plus its residual gap, each coupled
 // collective ending its members at the latest member's start plus their transfer times. What a
 // scenario replaces is said per rank: durations (captured or the counterparts' median) and launch
-// bounds (kept or dropped).
+// bounds (kept or dropped). Several scenarios go through one sweep together, so that the graph's
+// arrays are read once for all of them (the sweep is bound by memory, not by arithmetic).
 
 #include <cstdint>
 #include <vector>
@@ -15,6 +16,7 @@ namespace skew {
 struct ReplayInputs {
     std::vector<uint8_t> median;      // per rank: 1 = durations are the counterparts' median
     std::vector<uint8_t> dropLaunch;  // per rank: 1 = launch bounds dropped (but where keepLaunch)
+    bool measureError = false;        // compare each start with the captured one
 };
 
 struct ReplayOutcome {
@@ -23,9 +25,10 @@ struct ReplayOutcome {
     uint64_t kernels = 0;
 };
 
-// Captured inputs: every rank with captured durations and launches.
+// Captured inputs: every rank with captured durations and launches, the error measured.
 ReplayInputs capturedInputs(size_t ranks);
 
-ReplayOutcome replay(const ReplayGraph& g, const ReplayInputs& in);
+// One outcome per input, in one sweep.
+std::vector<ReplayOutcome> replay(const ReplayGraph& g, const std::vector<ReplayInputs>& in);
 
 }  // namespace skew

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/steps.h"
+#include "util/parallel.h"
 
 namespace skew {
 namespace {
@@ -19,8 +20,11 @@ uint32_t rangeAt(const Ranges& r, int64_t t, bool within) {
     return uint32_t(it - r.begin()) + 1;
 }
 
-void nvtxSteps(const Profile& p, const ReplayKernels& k, const std::vector<Ranges>& ranges, KernelSteps& out) {
-    for (const ReplayLane& l : k.lanes) {
+// Lanes in parallel: each writes only its own kernels' steps.
+void nvtxSteps(const Profile& p, const ReplayKernels& k, const std::vector<Ranges>& ranges, size_t threads, KernelSteps& out) {
+    std::vector<uint32_t> most(k.lanes.size(), 0);
+    parallelFor(k.lanes.size(), threads, [&](size_t x) {
+        const ReplayLane& l = k.lanes[x];
         const Rank& r = p.ranks[size_t(l.rank)];
         const KernelLane& kl = r.lanes[size_t(l.lane)];
         const Ranges& rr = ranges[size_t(r.process)];
@@ -28,9 +32,10 @@ void nvtxSteps(const Profile& p, const ReplayKernels& k, const std::vector<Range
             const bool launched = kl.hasLaunch(i);
             const uint32_t s = rangeAt(rr, launched ? kl.launchStart(i) : kl.start[i], launched);
             out.step[l.base + (i - l.lo)] = s;
-            out.count = std::max(out.count, s);
+            most[x] = std::max(most[x], s);
         }
-    }
+    });
+    for (uint32_t m : most) out.count = std::max(out.count, m);
 }
 
 // Per rank of the group: (start of its member, step) of its collectives with a step, in order;
@@ -66,7 +71,7 @@ KernelSteps kernelSteps(const Profile& p, const Analysis& a, const ReplayKernels
     out.step.assign(k.count, 0);
     const std::vector<Ranges> ranges = stepRanges(p, pattern);
     if (std::any_of(ranges.begin(), ranges.end(), [](const Ranges& r) { return !r.empty(); })) {
-        nvtxSteps(p, k, ranges, out);
+        nvtxSteps(p, k, ranges, a.options.threads, out);
         if (out.count) out.source = StepSource::Nvtx;
         return out;
     }

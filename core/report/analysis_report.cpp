@@ -330,8 +330,8 @@ public:
         if (a_.groups.empty()) {
             h2("No collectives");
             line(p_.kernelCount() == 0 ? "The exports hold no GPU kernels." : "No NCCL kernels were matched across ranks.");
+            if (std::string s = whatIfSentence(p_, a_); !s.empty()) line(s);
         }
-        whatIf();
         for (const auto& g : a_.groups) answers(g);
         for (const auto& g : a_.groups) group(g);
         unmatched();
@@ -367,17 +367,12 @@ private:
     // "group 0, 135 collectives (AllGather 90, ReduceScatter 45)"
     static std::string groupName(const Group& g) { return strprintf("group %d, %u collectives (%s)", g.id, g.count, opList(g).c_str()); }
 
-    // The answers open with the what-if: what the steps would take without the late arrivals.
-    void whatIf() {
-        const std::string s = whatIfSentence(p_, a_);
-        if (s.empty()) return;
-        h2("Answers: what-if");
-        bullet(s);
-    }
-
     // The report opens with the answers of every group, before any numbers.
     void answers(const Group& g) {
         h2("Answers: " + groupName(g));
+        // the answers open with the what-if (about the whole run: in the first group's answers)
+        if (g.id == a_.groups.front().id)
+            if (std::string w = whatIfSentence(p_, a_); !w.empty()) bullet(w);
         AnswerSentences s = answerSentences(p_, a_, g, [this](const std::string& t, const Collective& c) { return link(t, c); });
         bullet(s.who);
         bullet(s.same);
