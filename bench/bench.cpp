@@ -1,10 +1,11 @@
 // skewscope-bench: the performance figures of the loader, the analysis and the run views.
-//   skewscope-bench [--kernels N] [--file PATH] [--ranks R] [--repeat N] [--shuffled] [--views]
+//   skewscope-bench [--kernels N] [--file PATH] [--ranks R] [--repeat N] [--shuffled] [--views] [--whatif-only]
 // Generates (once, cached in $TMPDIR) a multi-rank export with at least N kernels (each table in
 // start order, as nsys writes them; --shuffled: out of order, as the tests read them), then times in one
 // run: a plain SQLite scan of the columns the loader reads, loadProfile, and analyze. With --views
 // (builds with the viewer only) it also builds the run views offscreen at 1920x1080 and times their
-// frames, hit testing and the level-of-detail structures' memory.
+// frames, hit testing and the level-of-detail structures' memory. The what-if (replay and every
+// scenario) is timed on its own after the analysis; --whatif-only times only that.
 
 #include <sqlite3.h>
 
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <string>
 #include <spawn.h>
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "analysis/whatif.h"
 #include "generator.h"
 #include "cache/profile_cache.h"
 #include "model/loader.h"
@@ -378,6 +381,27 @@ Timed loadAndAnalyze(const std::string& file, int repeat, skew::ProfileCache* ca
     return t;
 }
 
+// The what-if alone (it is part of the analysis): graph, captured replay, the three scenarios and
+// one replay per rank, on 1 and 2 threads, best of `repeat`.
+void benchWhatIf(skew::Profile& p, skew::Analysis& a, int repeat) {
+    const skew::StepPattern pattern(a.options.stepRegex);
+    double best[2] = {1e30, 1e30}, cpu[2] = {1e30, 1e30};  // wall, and CPU time of the process (every thread)
+    for (size_t t = 1; t <= 2; ++t)
+        for (int i = 0; i < repeat; ++i) {
+            a.options.threads = t;
+            a.whatIf = {};
+            const double t0 = now(), c0 = double(std::clock()) / CLOCKS_PER_SEC;
+            skew::computeWhatIf(p, a, pattern);
+            best[t - 1] = std::min(best[t - 1], now() - t0);
+            cpu[t - 1] = std::min(cpu[t - 1], double(std::clock()) / CLOCKS_PER_SEC - c0);
+        }
+    const skew::WhatIf& w = a.whatIf;
+    std::printf("  what-if (replay graph, captured replay, 3 scenarios, by_rank over %zu ranks; %llu kernels, %zu steps): %.3f s on "
+                "1 thread (CPU %.3f s), %.3f s on 2 threads (CPU %.3f s); replay error %lld ns, ideal slowdown %.3fx\n",
+                p.ranks.size(), (unsigned long long)w.kernels, w.steps.size(), best[0], cpu[0], best[1], cpu[1], (long long)w.maxErrorNs,
+                w.ideal.value_or(0.0));
+}
+
 std::string binDirOf(const char* argv0) {
     std::string s = argv0;
     auto slash = s.rfind('/');
@@ -391,7 +415,7 @@ int main(int argc, char** argv) {
     int ranks = 8;
     int repeat = 3;
     std::string file;
-    bool views = false, shuffled = false;
+    bool views = false, shuffled = false, whatIfOnly = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--kernels" && i + 1 < argc) kernels = std::strtoull(argv[++i], nullptr, 10);
@@ -400,8 +424,9 @@ int main(int argc, char** argv) {
         else if (a == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--views") views = true;
         else if (a == "--shuffled") shuffled = true;
+        else if (a == "--whatif-only") whatIfOnly = true;
         else {
-            std::fprintf(stderr, "usage: skewscope-bench [--kernels N] [--ranks R] [--file PATH] [--repeat N] [--shuffled] [--views]\n");
+            std::fprintf(stderr, "usage: skewscope-bench [--kernels N] [--ranks R] [--file PATH] [--repeat N] [--shuffled] [--views] [--whatif-only]\n");
             return 2;
         }
     }
@@ -429,6 +454,11 @@ int main(int argc, char** argv) {
     struct stat st {};
     ::stat(file.c_str(), &st);
     std::printf("export: %s (%.0f MB)\n", file.c_str(), double(st.st_size) / 1e6);
+    if (whatIfOnly) {  // the what-if figure alone: load, analyze, then time the what-if
+        Timed t = loadAndAnalyze(file, 1, nullptr);
+        benchWhatIf(t.profile, t.analysis, repeat);
+        return 0;
+    }
 
     // the scans: one thread over every table, and two threads each over half of every table
     plainScan(file);  // warm the page cache so every timing reads from memory
@@ -510,6 +540,7 @@ int main(int argc, char** argv) {
     std::printf("  load %.2f s, analysis %.3f s = %.1f ms per million kernels loaded (%.1f ms per million NCCL kernels), one core\n",
                 cold.load, cold.analyze, cold.analyze * 1e3 / (double(k) / 1e6), cold.analyze * 1e3 / (double(nccl) / 1e6));
     std::printf("  model: %.1f bytes per kernel in the kernel and launch columns\n", double(p.residentBytes()) / double(k));
+    benchWhatIf(p, cold.analysis, repeat);
     {
         skew::ProfileCache cache(cacheDir);
         cache.clear();

@@ -14,6 +14,7 @@
 #include "scene/lane_lod.h"
 #include "scene/rank_labels.h"
 #include "scene/view_texts.h"
+#include "scene/whatif_scene.h"
 #include "timeline/run_maps.h"
 #include "timeline/timeline_index.h"
 
@@ -295,3 +296,59 @@ TEST(LogScale, Position) {
 }
 
 }  // namespace
+
+// ---- the What-if view's scene ---------------------------------------------------------------------
+
+namespace {
+
+// A what-if as the engine would leave it: 3 NVTX steps, 20 ranks ranked, one scenario missing.
+skew::WhatIf handMadeWhatIf() {
+    skew::WhatIf w;
+    w.kernels = 1234;
+    w.maxErrorNs = 0;
+    w.stepSource = skew::StepSource::Nvtx;
+    w.steps = {{1, 100'000'000, 80'000'000, std::nullopt, 50'000'000},
+               {2, 120'000'000, 90'000'000, std::nullopt, 60'000'000},
+               {3, 90'000'000, 85'000'000, std::nullopt, 45'000'000}};
+    for (int r = 0; r < 20; ++r) w.byRank.push_back({r, 1.5 - 0.01 * r});
+    return w;
+}
+
+}  // namespace
+
+TEST(WhatIfScene, StepsScenariosAndTheCostliestRanks) {
+    skew::Profile p;
+    p.ranks.resize(20);
+    for (int r = 0; r < 20; ++r) p.ranks[size_t(r)].label = "dev " + std::to_string(r);
+    skew::Analysis a;
+    a.whatIf = handMadeWhatIf();
+    const skew::WhatIfScene s = skew::buildWhatIfScene(p, a, 16);
+    EXPECT_EQ(s.title, "What-if  \u00B7  3 steps (NVTX step ranges)  \u00B7  1234 kernels replayed, error 0 ns");
+    EXPECT_TRUE(s.emptyText.empty());
+    EXPECT_EQ(s.steps, (std::vector<uint32_t>{1, 2, 3}));
+    EXPECT_EQ(s.capturedNs, (std::vector<int64_t>{100'000'000, 120'000'000, 90'000'000}));
+    EXPECT_TRUE(s.hasScenario[0]);
+    EXPECT_FALSE(s.hasScenario[1]);  // no_late_launches not computed: no bars, no key entry
+    EXPECT_TRUE(s.hasScenario[2]);
+    EXPECT_EQ(s.scenarioNs[2], (std::vector<int64_t>{50'000'000, 60'000'000, 45'000'000}));
+    ASSERT_EQ(s.ranks.size(), 16u);
+    EXPECT_EQ(s.moreRanks, 4u);
+    EXPECT_EQ(s.ranks[0].label, "dev 0");
+    EXPECT_DOUBLE_EQ(s.ranks[15].slowdown, 1.35);
+    // a step's words: each scenario with its speed-up over the captured step (100 / 80, 100 / 50)
+    EXPECT_EQ(skew::whatIfStepText(s, 0),
+              "step 1: captured 100.00 ms  \u00B7  without slow kernels 80.00 ms (1.25x)  \u00B7  without either (ideal) 50.00 ms (2.00x)");
+    EXPECT_EQ(skew::whatIfStepText(s, 3), "");
+}
+
+TEST(WhatIfScene, WithoutStepsOrKernelsItSaysWhy) {
+    skew::Profile p;
+    skew::Analysis a;
+    skew::WhatIfScene s = skew::buildWhatIfScene(p, a);
+    EXPECT_TRUE(s.empty());
+    EXPECT_EQ(s.emptyText, "No kernels to replay: the what-if needs a capture with CUDA kernels.");
+    a.whatIf.kernels = 10;
+    s = skew::buildWhatIfScene(p, a);
+    EXPECT_TRUE(s.empty());
+    EXPECT_EQ(s.emptyText, "What-if: not computed: no training steps (no NVTX step ranges, no repeating collective sequence).");
+}

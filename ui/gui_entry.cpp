@@ -178,7 +178,7 @@ static void warnAdjustedRange(const skew::CommandLine& cl, const RunView& v) {
                  t0 / 1e9, t1 / 1e9, why.c_str());
 }
 
-// `render --view timeline|stepmap|heatmap`: the viewer's own widget, set up as the viewer would be
+// `render --view timeline|stepmap|heatmap|whatif`: the viewer's own widget, set up as the viewer would be
 // after selecting the collective (and zooming to --range), exported by the viewer's export.
 static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Session>& s, int collective) {
     std::unique_ptr<RunView> v(createRunView(cl.view));

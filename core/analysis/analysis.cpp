@@ -13,6 +13,7 @@
 #include "analysis/group_stats.h"
 #include "analysis/grouping.h"
 #include "analysis/steps.h"
+#include "analysis/whatif.h"
 #include "util/errors.h"
 
 namespace skew {
@@ -204,6 +205,8 @@ Analysis analyze(Profile& p, const AnalysisOptions& o) {
     answerQuestions(p, a);
     a.advice = captureAdvice(p, a);
     clock.done("answers");
+    computeWhatIf(p, a, pattern);
+    clock.done("what-if");
     tick(1.0);
     return a;
 }

@@ -11,6 +11,8 @@
 //   anomalies    kernels far over their op's mean duration
 //   answers      the three questions answered with their evidence
 //   capture_advice  what the next capture should record
+//   whatif       the step without late arrivals: a replay of the capture (whatif_graph, whatif_steps,
+//                whatif_medians, whatif_replay)
 // Pure computation over a loaded Profile; the only change it makes to the profile is the
 // per-file clock refinement (times shifted, Rank::clockOffsetNs recorded).
 
@@ -260,6 +262,30 @@ struct CaptureAdvice {
     std::string advice;    // what to add (option names, environment variables)
 };
 
+// The what-if of docs/analysis.md (What-if): per step, the captured step time and the step time of
+// each scenario replayed from the capture; a scenario that cannot be computed is absent (nullopt)
+// and a warning says why.
+struct WhatIfStep {
+    uint32_t step = 0;  // 1-based
+    int64_t capturedNs = 0;
+    std::optional<int64_t> noSlowKernelsNs, noLateLaunchesNs, idealNs;
+};
+
+struct WhatIfRank {
+    int rank = 0;
+    double slowdown = 1.0;  // Σ step times with only this rank captured (the others ideal) / Σ ideal
+};
+
+struct WhatIf {
+    uint64_t kernels = 0;         // kernels replayed
+    int64_t maxErrorNs = 0;       // largest |replayed start - captured start| with captured inputs
+    uint32_t uncoupled = 0;       // collectives left uncoupled (a member ended before the latest start)
+    StepSource stepSource = StepSource::None;
+    std::vector<WhatIfStep> steps;
+    std::vector<WhatIfRank> byRank;  // largest slowdown first
+    std::optional<double> noSlowKernels, noLateLaunches, ideal;  // Σ captured / Σ scenario
+};
+
 struct Analysis {
     AnalysisOptions options;
     int64_t windowStart = 0, windowEnd = 0;
@@ -269,6 +295,7 @@ struct Analysis {
     std::vector<ClockRefinement> clocks;  // per rank
     Anomalies anomalies;
     std::vector<CaptureAdvice> advice;
+    WhatIf whatIf;
     std::vector<std::string> warnings;
 
     // the kernel of group slot `slot` in collective `c` (index into its lane), or kMissing

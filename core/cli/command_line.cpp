@@ -18,7 +18,8 @@ std::string usageText() {
            "  skewscope info FILE... [--format text|json] [--output PATH]\n"
            "  skewscope analyze FILE... [--format text|json|md|csv] [--output PATH] [--trim S E]\n"
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
-           "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap] [--collective [G:]K|worst]\n"
+           "                    [--table collectives|steps] (csv: one row per collective and rank, or per step)\n"
+           "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap|whatif] [--collective [G:]K|worst]\n"
            "                   [--range S E] --output shot.png|.svg|.pdf [--size WxH] [analyze's options]\n"
            "  skewscope render A... --vs B... --view compare [--collective [G:]K|worst] --output F [--size WxH]\n"
            "                   [analyze's options] (the compare view; --collective names a collective of A)\n"
@@ -168,6 +169,7 @@ public:
             Took t = commonOption(a);
             if (t == Took::No && (c == "analyze" || c == "compare" || c == "render")) t = analysisOption(a);
             if (t == Took::No && c == "render") t = renderOption(a);
+            if (t == Took::No && c == "analyze") t = tableOption(a);
             if (t == Took::Failed) return false;
             if (t == Took::Yes) continue;
             if (a.size() > 1 && a[0] == '-' && a != "-") return fail("unknown option " + a + " for " + c);
@@ -249,6 +251,17 @@ private:
         return Took::Yes;
     }
 
+    // analyze --table: which table --format csv writes (one row per collective and rank, or per step).
+    Took tableOption(const std::string& a) {
+        if (a != "--table") return Took::No;
+        if (!need(1)) return Took::Failed;
+        out_.table = value();
+        if (out_.table != "collectives" && out_.table != "steps")
+            return failed("--table takes collectives or steps; not '" + out_.table + "'");
+        tableGiven_ = true;
+        return Took::Yes;
+    }
+
     // render's options: which view, which collective, the timeline's range, the image size.
     Took renderOption(const std::string& a) {
         if (a == "--collective") {
@@ -259,8 +272,8 @@ private:
             if (!need(1)) return Took::Failed;
             out_.view = value();
             const std::string& v = out_.view;
-            if (v != "collective" && v != "timeline" && v != "stepmap" && v != "heatmap" && v != "compare")
-                return failed("--view takes collective, timeline, stepmap, heatmap or compare; not '" + v + "'");
+            if (v != "collective" && v != "timeline" && v != "stepmap" && v != "heatmap" && v != "whatif" && v != "compare")
+                return failed("--view takes collective, timeline, stepmap, heatmap, whatif or compare; not '" + v + "'");
         } else if (a == "--range") {
             if (!need(2) || !number(args_[i_ + 1], out_.rangeStart, "two numbers of seconds") ||
                 !number(args_[i_ + 2], out_.rangeEnd, "two numbers of seconds"))
@@ -313,6 +326,7 @@ private:
         const std::string& f = out_.format;
         if (c == "info" && formatGiven_ && f != "text" && f != "json") return fail("info --format takes text or json");
         if (c == "analyze" && f != "text" && f != "json" && f != "md" && f != "csv") return fail("analyze --format takes text, json, md or csv");
+        if (tableGiven_ && f != "csv") return fail("--table chooses the table of --format csv");
         if (c == "compare" && f != "text" && f != "json" && f != "md") return fail("compare --format takes text, json or md");
         return true;
     }
@@ -332,7 +346,7 @@ private:
                                  : "--view compare needs both captures: render A... --vs B... --view compare");
         if (afterVs_ && out_.filesB.empty()) return fail("render --vs needs the files of capture B after it");
         if (out_.collective == 0 && out_.view == "collective")
-            return fail("render needs --collective [G:]K (or --view timeline|stepmap|heatmap)");
+            return fail("render needs --collective [G:]K (or --view timeline|stepmap|heatmap|whatif)");
         if (out_.hasRange && out_.view != "timeline") return fail("--range sets the window of --view timeline");
         if (!outputGiven_ || out_.output == "-") return fail("render needs --output PATH ending in .png, .svg or .pdf");
         return true;
@@ -361,7 +375,7 @@ private:
     std::string& error_;
     size_t i_ = 1;       // the argument being read
     size_t option_ = 1;  // the option whose values are being read
-    bool formatGiven_ = false, outputGiven_ = false, afterVs_ = false;
+    bool formatGiven_ = false, outputGiven_ = false, afterVs_ = false, tableGiven_ = false;
 };
 
 }  // namespace

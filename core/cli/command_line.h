@@ -15,12 +15,13 @@ struct CommandLine {
     std::vector<std::string> filesB;  // compare: the files after --vs
     std::string format = "text";
     std::string output = "-";
+    std::string table = "collectives";  // analyze --format csv --table collectives|steps
     AnalysisSettings settings;          // --trim, --big-skew-ms, --step-regex, --anomaly-threshold, --limit
     int group = 0, collective = 0;      // render: [G:]K, K 1-based; -1: the worst (largest start skew)
     int width = 1600, height = 900;     // render --size
     bool noCache = false;               // --no-cache: neither read nor write profile snapshots
     std::string cacheAction;            // cache info | clear
-    std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap|compare (compare needs --vs)
+    std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap|whatif|compare (compare needs --vs)
     bool hasRange = false;              // render --range S E: the timeline's window
     double rangeStart = 0, rangeEnd = 0;  // seconds on the aligned base
 };

@@ -13,6 +13,7 @@
 #include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "report/info_report.h"
+#include "report/whatif_report.h"
 #include "session/snapshots.h"
 #include "util/atomic_file.h"
 
@@ -116,7 +117,7 @@ int runHeadless(const CommandLine& cl) {
                 return 0;
             }
             if (cl.format == "md") out = analysisMarkdown(p, a);
-            else if (cl.format == "csv") out = analysisCsv(p, a);
+            else if (cl.format == "csv") out = cl.table == "steps" ? whatIfCsv(a) : analysisCsv(p, a);
             else out = analysisText(p, a);
         }
         writeOutput(cl.output, out);

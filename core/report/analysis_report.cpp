@@ -7,6 +7,7 @@
 #include "report/format.h"
 #include "report/page.h"
 #include "report/info_report.h"
+#include "report/whatif_report.h"
 #include "util/json.h"
 #include "util/paths.h"
 
@@ -281,6 +282,7 @@ void analysisJsonTo(JsonWriter& w, const Profile& p, const Analysis& a) {
     w.arrayItems(a.collectives.size(), a.options.threads, [&](JsonWriter& cw, size_t i) { collectiveJson(cw, p, a, a.collectives[i]); });
     w.endArray();
     anomaliesJson(w, a);
+    whatIfJson(w, p, a);
     w.key("unmatched_lanes").beginArray();
     for (const auto& u : a.unmatched)
         w.beginObject().field("rank", u.rank).field("stream", p.ranks[size_t(u.rank)].lanes[size_t(u.lane)].stream)
@@ -328,6 +330,7 @@ public:
         if (a_.groups.empty()) {
             h2("No collectives");
             line(p_.kernelCount() == 0 ? "The exports hold no GPU kernels." : "No NCCL kernels were matched across ranks.");
+            if (std::string s = whatIfSentence(p_, a_); !s.empty()) line(s);
         }
         for (const auto& g : a_.groups) answers(g);
         for (const auto& g : a_.groups) group(g);
@@ -367,6 +370,9 @@ private:
     // The report opens with the answers of every group, before any numbers.
     void answers(const Group& g) {
         h2("Answers: " + groupName(g));
+        // the answers open with the what-if (about the whole run: in the first group's answers)
+        if (g.id == a_.groups.front().id)
+            if (std::string w = whatIfSentence(p_, a_); !w.empty()) bullet(w);
         AnswerSentences s = answerSentences(p_, a_, g, [this](const std::string& t, const Collective& c) { return link(t, c); });
         bullet(s.who);
         bullet(s.same);

@@ -36,6 +36,24 @@ struct SlowRank {
     int percent = 100;  // of the FSDP collectives
 };
 
+// Causal mode (GenConfig::causal): a compute kernel longer on one rank.
+struct SlowKernel {
+    int step = 1;      // 1-based training step
+    int position = 1;  // 1-based collective of the step whose compute chunk holds the kernel
+    int rank = 0;      // 0-based rank index
+    int64_t extraNs = 3'000'000;
+    int kernel = -1;   // 0-based kernel of the chunk; -1: the chunk's last kernel (a GEMM)
+};
+
+// Causal mode: the rank's CPU stalls before launching the NCCL kernel of a collective (the kernel
+// its GPU runs next waits for the launch; later launches come late too).
+struct CpuStall {
+    int step = 1;
+    int position = 2;  // 1-based collective of the step whose NCCL kernel is launched late
+    int rank = 0;
+    int64_t stallNs = 4'000'000;
+};
+
 struct GenConfig {
     int ranks = 8;
     std::vector<int> devices;  // device id per rank; empty: 0..ranks-1 (or all 0 when perRankFiles)
@@ -66,6 +84,18 @@ struct GenConfig {
     // export has its tables in start order). Off by default: the tests read rows out of order, so
     // that the loader's sorts are exercised; the benchmark turns it on.
     bool timeOrdered = false;
+
+    // Causal mode: the run is simulated by its dependencies (per rank a CPU thread launching the
+    // kernels in order ahead of the GPU and synchronizing at each step's end; stream order;
+    // cross-stream waits; collectives ending at their latest member's start + a transfer time), so
+    // that the same config with `delays` off is the same run minus the planted delays. The classic
+    // plants (late, slow, missing) are rejected in this mode. See causal_timeline.cpp.
+    bool causal = false;
+    bool delays = true;                   // false: the planted delays below are left out
+    std::vector<SlowKernel> slowKernels;  // rotating ranks, typically
+    std::vector<CpuStall> cpuStalls;
+    int slowComputeRank = -1;             // a persistent slow rank: its compute kernels take
+    double slowComputeFactor = 1.3;       // slowComputeFactor x their duration in every step
 };
 
 struct TruthMember {
@@ -92,6 +122,16 @@ struct TruthLate {
     int predecessorStream = -1;
 };
 
+// Causal mode: one step's time as the spec's what-if defines it (last kernel end over ranks minus
+// first kernel start over ranks; a kernel belongs to the step whose ProfilerStep range holds its
+// launch call).
+struct TruthStep {
+    int step = 0;              // 1-based
+    int64_t capturedNs = 0;    // of the run as written (kernels kept by trimming; 0 without kernels)
+    int64_t undelayedNs = 0;   // of the same run without the planted delays (every kernel)
+    bool complete = true;      // no kernel of the step trimmed away
+};
+
 struct GenResult {
     std::vector<std::string> files;
     std::vector<std::string> rankLabels;   // labels the spec gives these ranks
@@ -108,6 +148,7 @@ struct GenResult {
     // (file name, device id, pid); differs from 0..ranks-1 e.g. with >10 per-rank files
     // ("x_rank10" sorts before "x_rank2") or unsorted devices.
     std::vector<int> specOrder;
+    std::vector<TruthStep> stepTimes;      // causal mode only, one per step
 };
 
 // Collectives (= NCCL kernels) per step and rank: FSDP group + AllReduce + SendRecv.
@@ -123,5 +164,9 @@ GenResult generate(const GenConfig& cfg, const std::string& outPath);
 // The demo profile: an 8-GPU node in one file with device 0 not captured (7 ranks, devices 1..7),
 // 5 steps, a few 20-55 ms late arrivers at fixed step positions with rotating ranks.
 GenConfig demoConfig();
+
+// A causal run: 8 ranks, 4 steps, 4 layers, with slow kernels on rotating ranks and CPU stalls
+// planted (no slow rank); `delays = false` gives the same run without them.
+GenConfig causalConfig();
 
 }  // namespace skewgen

@@ -1077,8 +1077,8 @@ TEST(RunViews, TheInterfaceDrawsWhatRenderDraws) {
     SessionPtr s = load(demo().path);
     const int c = collectiveIndex(s->analysis, 0, 102);
     const std::string dir = tempDir("run-view-interface");
-    ASSERT_EQ(runViewNames(), (std::vector<std::string>{"timeline", "stepmap", "heatmap"}));
-    const char* titles[] = {"Timeline", "Step map", "Heatmap"};
+    ASSERT_EQ(runViewNames(), (std::vector<std::string>{"timeline", "stepmap", "heatmap", "whatif"}));
+    const char* titles[] = {"Timeline", "Step map", "Heatmap", "What-if"};
     for (size_t i = 0; i < runViewNames().size(); ++i) {
         const std::string& name = runViewNames()[i];
         SCOPED_TRACE(name);

@@ -1,0 +1,156 @@
+#include "analysis/whatif.h"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+
+#include "analysis/whatif_graph.h"
+#include "analysis/whatif_medians.h"
+#include "analysis/whatif_replay.h"
+#include "analysis/whatif_steps.h"
+#include "util/parallel.h"
+
+namespace skew {
+namespace {
+
+// The replays a what-if runs: captured, the three scenarios, then one per rank (that rank
+// captured, the others ideal).
+enum Run : size_t { kCaptured, kNoSlow, kNoLate, kIdeal, kFirstRank };
+
+ReplayInputs inputsOf(size_t run, size_t ranks) {
+    ReplayInputs in = capturedInputs(ranks);
+    in.measureError = run == kCaptured;
+    const bool median = run == kNoSlow || run >= kIdeal, drop = run == kNoLate || run >= kIdeal;
+    for (size_t r = 0; r < ranks; ++r) {
+        const bool kept = run >= kFirstRank && r == run - kFirstRank;
+        in.median[r] = median && !kept;
+        in.dropLaunch[r] = drop && !kept;
+    }
+    return in;
+}
+
+// Per step, the step time of a replay (-1 for a step without kernels).
+std::vector<int64_t> stepTimes(const ReplayOutcome& o) {
+    std::vector<int64_t> t(o.stepStart.size(), -1);
+    for (size_t s = 1; s < t.size(); ++s)
+        if (o.stepEnd[s] != INT64_MIN) t[s] = o.stepEnd[s] - o.stepStart[s];
+    return t;
+}
+
+// The captured step times, from the capture itself (not a replay).
+std::vector<int64_t> capturedStepTimes(const ReplayGraph& g) {
+    ReplayOutcome o;
+    o.stepStart.assign(size_t(g.steps) + 1, INT64_MAX);
+    o.stepEnd.assign(size_t(g.steps) + 1, INT64_MIN);
+    for (size_t i = 0; i < g.size(); ++i) {
+        const uint32_t s = g.step[i];
+        if (!s) continue;
+        o.stepStart[s] = std::min(o.stepStart[s], g.start[i]);
+        o.stepEnd[s] = std::max(o.stepEnd[s], g.start[i] + g.duration[i]);
+    }
+    return stepTimes(o);
+}
+
+int64_t sumOver(const std::vector<WhatIfStep>& steps, const std::vector<int64_t>& t) {
+    int64_t sum = 0;
+    for (const WhatIfStep& s : steps) sum += t[s.step];
+    return sum;
+}
+
+std::optional<double> ratio(int64_t num, int64_t den) {
+    if (den <= 0) return std::nullopt;
+    return double(num) / double(den);
+}
+
+void warnReplay(const WhatIf& w, const ReplayGraph& g, std::vector<std::string>& warnings) {
+    if (g.uncoupled)
+        warnings.push_back("what-if: " + std::to_string(g.uncoupled) +
+                           " collective(s) replay uncoupled: a member ended before the latest member started, or a kernel after "
+                           "a member started before it (clocks of the files disagree, or kernels matched as one collective did not run together)");
+    if (w.maxErrorNs <= 1000 && g.ordered) return;
+    const std::string why = !g.ordered ? "the dependencies found form a cycle (clocks of the files disagree)"
+                                       : "the capture's overlaps on a stream or before launch calls returned";
+    warnings.push_back("what-if: the replay with captured inputs differs from the capture by up to " + std::to_string(w.maxErrorNs) +
+                       " ns: " + why);
+}
+
+// SKEWSCOPE_TIMING=1 prints the time of each part to stderr (for profiling, not for tests).
+class PartClock {
+public:
+    void done(const char* part) {
+        if (!on_) return;
+        auto t = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "what-if: %-16s %8.2f ms\n", part, std::chrono::duration<double, std::milli>(t - last_).count());
+        last_ = t;
+    }
+
+private:
+    bool on_ = std::getenv("SKEWSCOPE_TIMING") != nullptr;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
+    WhatIf& w = a.whatIf;
+    PartClock clock;
+    const ReplayKernels k = windowKernels(p, a);
+    if (k.count == 0) return;  // nothing to replay, nothing to say
+    KernelSteps steps = kernelSteps(p, a, k, pattern);
+    w.stepSource = steps.source;
+    clock.done("steps");
+    std::vector<int64_t> median = steps.count ? medianDurations(p, a, k, steps.step, steps.count) : std::vector<int64_t>();
+    clock.done("medians");
+    const ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
+    clock.done("graph");
+    w.kernels = k.count;
+    w.uncoupled = g.uncoupled;
+    const bool launches = p.launchCount() > 0;
+    size_t runs = kCaptured + 1;
+    if (steps.count) runs = launches ? kFirstRank + p.ranks.size() : kNoSlow + 1;
+    std::vector<ReplayOutcome> out(runs);
+    // the replays split between the threads, each thread's in one sweep
+    const size_t tasks = std::min(runs, threadsOr(a.options.threads));
+    parallelFor(tasks, tasks, [&](size_t t) {
+        std::vector<ReplayInputs> in;
+        for (size_t i = t; i < runs; i += tasks) in.push_back(inputsOf(i, p.ranks.size()));
+        std::vector<ReplayOutcome> o = replay(g, in);
+        for (size_t i = t, x = 0; i < runs; i += tasks, ++x) out[i] = std::move(o[x]);
+    });
+    clock.done("replays");
+    w.maxErrorNs = out[kCaptured].maxErrorNs;
+    warnReplay(w, g, a.warnings);
+    if (!steps.count) {
+        a.warnings.push_back("what-if: no scenario computed: no training steps (no NVTX step ranges, no repeating collective sequence)");
+        return;
+    }
+    const std::vector<int64_t> captured = capturedStepTimes(g);
+    std::vector<std::vector<int64_t>> times(runs);
+    for (size_t i = 0; i < runs; ++i) times[i] = stepTimes(out[i]);
+    for (uint32_t s = 1; s <= steps.count; ++s) {
+        if (captured[s] < 0) continue;
+        WhatIfStep st{s, captured[s], times[kNoSlow][s], std::nullopt, std::nullopt};
+        if (launches) st.noLateLaunchesNs = times[kNoLate][s], st.idealNs = times[kIdeal][s];
+        w.steps.push_back(st);
+    }
+    const int64_t total = sumOver(w.steps, captured);
+    w.noSlowKernels = ratio(total, sumOver(w.steps, times[kNoSlow]));
+    if (!launches) {
+        a.warnings.push_back("what-if: no_late_launches, ideal and by_rank not computed: the exports have no launch rows (CUDA API trace)");
+        return;
+    }
+    w.noLateLaunches = ratio(total, sumOver(w.steps, times[kNoLate]));
+    const int64_t ideal = sumOver(w.steps, times[kIdeal]);
+    w.ideal = ratio(total, ideal);
+    std::vector<bool> stepped(p.ranks.size(), false);
+    for (const SweepRun& run : g.order)
+        for (uint32_t i = run.begin; run.lane != kFire && i < run.end && !stepped[g.laneRank[run.lane]]; ++i)
+            stepped[g.laneRank[run.lane]] = g.step[i] != 0;
+    for (size_t r = 0; r < p.ranks.size(); ++r)
+        if (auto s = stepped[r] ? ratio(sumOver(w.steps, times[kFirstRank + r]), ideal) : std::nullopt) w.byRank.push_back({int(r), *s});
+    std::stable_sort(w.byRank.begin(), w.byRank.end(), [](const WhatIfRank& x, const WhatIfRank& y) { return x.slowdown > y.slowdown; });
+}
+
+}  // namespace skew

@@ -1,0 +1,145 @@
+#include "analysis/whatif_replay.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <climits>
+#include <cstdlib>
+
+namespace skew {
+
+ReplayInputs capturedInputs(size_t ranks) {
+    ReplayInputs in;
+    in.median.assign(ranks, 0);
+    in.dropLaunch.assign(ranks, 0);
+    in.measureError = true;
+    return in;
+}
+
+namespace {
+
+// The sweep of K scenarios, K values side by side per slot: the last end of each lane, the end of
+// each cross-stream source, the start of each collective member. Nothing per kernel is written, so
+// the sweep reads the graph's arrays once and touches little else.
+template <size_t K>  // scenarios per sweep: a constant, so that the loops over them unroll
+class Sweep {
+public:
+    Sweep(const ReplayGraph& g, const std::vector<ReplayInputs>& in) : g_(g), in_(in) {
+        laneEnd_.assign(g.laneBase.size() * k_, INT64_MIN);
+        sourceEnd_.assign(size_t(g.sources) * k_, INT64_MIN);
+        memberStart_.assign(g.memberNode.size() * k_, INT64_MIN);
+        stepStart_.assign((size_t(g.steps) + 1) * k_, INT64_MAX);
+        stepEnd_.assign((size_t(g.steps) + 1) * k_, INT64_MIN);
+        for (size_t s = 0; s < k_; ++s)
+            if (in[s].measureError) measured_ = int(s);
+    }
+
+    std::vector<ReplayOutcome> run() {
+        for (const SweepRun& r : g_.order) r.lane == kFire ? fire(r.begin) : lane(r);
+        std::vector<ReplayOutcome> out(k_);
+        for (size_t s = 0; s < k_; ++s) {
+            out[s].kernels = g_.size();
+            out[s].maxErrorNs = int(s) == measured_ ? maxError_ : 0;
+            out[s].stepStart.resize(size_t(g_.steps) + 1), out[s].stepEnd.resize(size_t(g_.steps) + 1);
+            for (size_t st = 0; st <= g_.steps; ++st)
+                out[s].stepStart[st] = stepStart_[st * k_ + s], out[s].stepEnd[st] = stepEnd_[st * k_ + s];
+        }
+        return out;
+    }
+
+private:
+    // kernel x of `lane` ended at end[0..K): its lane's last end, its slot's when it is a source
+    void ended(uint32_t x, uint32_t lane, const int64_t* end) {
+        int64_t* const last = &laneEnd_[lane * k_];
+        std::copy(end, end + k_, last);
+        if (const int32_t slot = g_.sourceSlot[x]; slot >= 0) std::copy(end, end + k_, &sourceEnd_[size_t(slot) * k_]);
+        if (const uint32_t st = g_.step[x]) {
+            int64_t* const se = &stepEnd_[st * k_];
+            for (size_t s = 0; s < k_; ++s) se[s] = std::max(se[s], end[s]);
+        }
+    }
+
+    // A collective's members end (its last member was the last kernel taken on each member's lane).
+    void fire(uint32_t c) {
+        const uint32_t b = g_.memberBegin[c], e = g_.memberBegin[c + 1];
+        std::fill(start_.begin(), start_.end(), INT64_MIN);  // the latest member start per scenario
+        for (uint32_t m = b; m < e; ++m)
+            for (size_t s = 0; s < k_; ++s) start_[s] = std::max(start_[s], memberStart_[m * k_ + s]);
+        std::array<int64_t, K>& end = end_;
+        for (uint32_t m = b; m < e; ++m) {
+            for (size_t s = 0; s < k_; ++s) end[s] = start_[s] + g_.transfer[m];
+            ended(g_.memberNode[m], g_.memberLane[m], end.data());
+        }
+    }
+
+    void lane(const SweepRun& r) {
+        const uint32_t rank = g_.laneRank[r.lane], base = g_.laneBase[r.lane];
+        for (size_t s = 0; s < k_; ++s) {
+            dur_[s] = in_[s].median[rank] && !g_.median.empty() ? g_.median.data() : g_.duration.data();
+            drop_[s] = in_[s].dropLaunch[rank];
+        }
+        const int64_t* const last = &laneEnd_[size_t(r.lane) * k_];
+        int64_t* const start = start_.data();
+        int64_t* const end = end_.data();
+        for (uint32_t i = r.begin; i < r.end; ++i) {
+            const int64_t launch = g_.launch[i], gap = g_.gap[i], lag = g_.prevLag[i];
+            const int64_t dropped = g_.keepLaunch[i] ? launch : kNoBound;  // the launch bound where launches are dropped
+            for (size_t s = 0; s < k_; ++s) start[s] = drop_[s] ? dropped : launch;
+            if (i > base)
+                for (size_t s = 0; s < k_; ++s) start[s] = std::max(start[s], last[s] + lag);
+            if (const int32_t cross = g_.crossSlot[i]; cross >= 0) {
+                const int64_t* const src = &sourceEnd_[size_t(cross) * k_];
+                for (size_t s = 0; s < k_; ++s) start[s] = std::max(start[s], src[s]);
+            }
+            for (size_t s = 0; s < k_; ++s) start[s] += gap;
+            if (measured_ >= 0) maxError_ = std::max<int64_t>(maxError_, std::llabs(start[measured_] - g_.start[i]));
+            if (const uint32_t st = g_.step[i]) {
+                int64_t* const ss = &stepStart_[st * k_];
+                for (size_t s = 0; s < k_; ++s) ss[s] = std::min(ss[s], start[s]);
+            }
+            if (const int32_t member = g_.member[i]; member >= 0) {
+                std::copy(start, start + k_, &memberStart_[size_t(member) * k_]);
+                continue;
+            }
+            for (size_t s = 0; s < k_; ++s) end[s] = start[s] + dur_[s][i];
+            ended(i, r.lane, end);
+        }
+    }
+
+    static constexpr size_t k_ = K;
+    const ReplayGraph& g_;
+    const std::vector<ReplayInputs>& in_;
+    int measured_ = -1;
+    int64_t maxError_ = 0;
+    // K values side by side: per lane, per source slot, per member, per step
+    std::vector<int64_t> laneEnd_, sourceEnd_, memberStart_, stepStart_, stepEnd_;
+    std::array<int64_t, K> start_{}, end_{};  // the kernel at hand
+    std::array<const int64_t*, K> dur_{};
+    std::array<bool, K> drop_{};
+};
+
+// Up to kMaxBatch scenarios per sweep.
+constexpr size_t kMaxBatch = 8;
+
+template <size_t K>
+std::vector<ReplayOutcome> sweepOf(const ReplayGraph& g, const std::vector<ReplayInputs>& in) {
+    if constexpr (K == 0) {
+        return {};
+    } else {
+        if (in.size() == K) return Sweep<K>(g, in).run();
+        return sweepOf<K - 1>(g, in);
+    }
+}
+
+}  // namespace
+
+std::vector<ReplayOutcome> replay(const ReplayGraph& g, const std::vector<ReplayInputs>& in) {
+    std::vector<ReplayOutcome> out;
+    for (size_t b = 0; b < in.size(); b += kMaxBatch) {
+        const std::vector<ReplayInputs> batch(in.begin() + std::ptrdiff_t(b), in.begin() + std::ptrdiff_t(std::min(in.size(), b + kMaxBatch)));
+        for (ReplayOutcome& o : sweepOf<kMaxBatch>(g, batch)) out.push_back(std::move(o));
+    }
+    return out;
+}
+
+}  // namespace skew

@@ -1,0 +1,25 @@
+#pragma once
+// The what-if (analysis/whatif.h) in the reports: the JSON's top-level "what_if", the one sentence
+// that leads the answers of the text and Markdown reports, and the CSV per-step table
+// (`analyze --format csv --table steps`).
+
+#include <string>
+
+#include "analysis/analysis.h"
+#include "model/profile.h"
+
+namespace skew {
+
+class JsonWriter;
+
+void whatIfJson(JsonWriter& w, const Profile& p, const Analysis& a);
+
+// "Without the late arrivals the median step would take 70.40 ms instead of 125.2 ms (1.78x);
+// dev 3 alone costs 1.21x", or why it was not computed; empty when there were no kernels.
+std::string whatIfSentence(const Profile& p, const Analysis& a);
+
+// One row per step: step,captured_ns,no_slow_kernels_ns,no_late_launches_ns,ideal_ns (empty where
+// a scenario was not computed).
+std::string whatIfCsv(const Analysis& a);
+
+}  // namespace skew
