@@ -6,6 +6,7 @@
 #include "report/answers_report.h"
 #include "report/format.h"
 #include "report/page.h"
+#include "report/verdict_line.h"
 #include "report/info_report.h"
 #include "util/json.h"
 #include "util/paths.h"
@@ -41,7 +42,7 @@ std::string collectiveShortTitle(const Profile& p, const Analysis& a, const Coll
 
 std::string whyText(const Profile& p, const Analysis& a, const Collective& c) {
     if (c.lateSlot < 0) return "";
-    std::string s = causeName(c.cause);
+    std::string s = causeLabel(c.cause);
     if (auto launch = lateLaunch(p, a, c)) {
         int64_t rel = launch->endNs - c.minStart;
         s += strprintf(": %s ended %s %s the first arrival, launch-to-start %s; lateness %s CPU + %s GPU",
@@ -330,11 +331,11 @@ public:
             line(p_.kernelCount() == 0 ? "The exports hold no GPU kernels." : "No NCCL kernels were matched across ranks.");
         }
         for (const auto& g : a_.groups) answers(g);
+        nextCapture();
         for (const auto& g : a_.groups) group(g);
         unmatched();
         anomalies();
         warnings();
-        nextCapture();
         return page_.take();
     }
 
@@ -367,12 +368,19 @@ private:
     // The report opens with the answers of every group, before any numbers.
     void answers(const Group& g) {
         h2("Answers: " + groupName(g));
+        verdict(g);
         AnswerSentences s = answerSentences(p_, a_, g, [this](const std::string& t, const Collective& c) { return link(t, c); });
         bullet(s.who);
         bullet(s.same);
         if (!s.where.empty()) bullet(s.where);
         bullet(s.cpuGpu);
         if (!s.caveats.empty()) bullet(s.caveats);
+    }
+
+    // The group's verdict in one line of plain words, before the answers' bullets.
+    void verdict(const Group& g) {
+        const std::string v = verdictLine(p_, a_, g) + ".";
+        line(page_.markdown() ? "**Verdict:** " + v : "Verdict: " + v);
     }
 
     void group(const Group& g) {
@@ -464,11 +472,12 @@ private:
         if (an.items.size() > 20) bullet(strprintf("%zu more events in the JSON/CSV output", an.items.size() - 20));
     }
 
-    // The report closes with what the next capture should record.
+    // What the next capture should record, right after the answers: each advice by its title and
+    // its evidence in words (the JSON keeps the identifiers).
     void nextCapture() {
         if (a_.advice.empty()) return;
         h2("Next capture");
-        for (const auto& ad : a_.advice) bullet(ad.id + ": " + ad.evidence + ". " + ad.advice);
+        for (const auto& ad : a_.advice) bullet(ad.title + ": " + ad.words + ". " + ad.advice);
     }
 
     void warnings() {
