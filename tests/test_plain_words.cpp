@@ -128,6 +128,7 @@ TEST(AnswersAtScale, RecurringPositionOfManyStepsIsSummarised) {
     ASSERT_EQ(a.groups.size(), 1u);
     const TruthAnswers t = truthAnswers(gen, 0, 4, a.options.bigSkewNs, true);
     ASSERT_EQ(t.bigIndices.size(), 40u);
+    ASSERT_EQ(t.bigCauses.at("gpu_dependency"), 40u);
     ASSERT_EQ(t.positions.size(), 1u);
     const TruthPosition& tp = t.positions[0];
     ASSERT_EQ(tp.position, 2u);
@@ -146,9 +147,20 @@ TEST(AnswersAtScale, RecurringPositionOfManyStepsIsSummarised) {
     const skew::AnswerSentences s = skew::answerSentences(p, a, a.groups[0]);
     EXPECT_EQ(s.where, where);
     EXPECT_LE(s.where.size(), 250u);
-    // the page as a whole: no line lists the 40 steps
-    for (const std::string& page : {skew::analysisText(p, a), skew::analysisMarkdown(p, a)})
+    // the page as a whole: no line lists the 40 steps, the answers stay short, and the numbers list
+    // 20 of the 40 big events
+    for (const std::string& page : {skew::analysisText(p, a), skew::analysisMarkdown(p, a)}) {
         EXPECT_EQ(page.find("steps 1, 2, 3, 4, 5, 6, 7, 8, 9"), std::string::npos);
+        const size_t answers = page.find("Answers: group 0"), next = page.find("Next capture");
+        ASSERT_LT(answers, next);
+        EXPECT_LE(next - answers, 2500u);
+        size_t why = 0;
+        for (size_t at = page.find(". GPU dependency: cuLaunchKernelEx"); at != std::string::npos;
+             at = page.find(". GPU dependency: cuLaunchKernelEx", at + 1))
+            ++why;
+        EXPECT_EQ(why, 20u);
+        EXPECT_THAT(page, HasSubstr("- 20 more big events in the JSON/CSV output\n"));
+    }
 }
 
 // Causes and advice by their names in what users read; the JSON keeps the identifiers, and the

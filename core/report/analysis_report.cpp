@@ -319,6 +319,10 @@ void writeAnalysisJson(const Profile& p, const Analysis& a, const std::function<
 
 namespace {
 
+// The big events a group's numbers list one by one, as the anomalies are listed (a run of many
+// steps can have hundreds; the viewer's table and the JSON/CSV have them all).
+constexpr size_t kListedBig = 20;
+
 // One findings page, written either as plain text or as Markdown (optionally with links).
 class Findings {
 public:
@@ -443,10 +447,11 @@ private:
             return;
         }
         line(strprintf("Big events (start skew > %s): %zu", dur(a_.options.bigSkewNs).c_str(), big.size()));
-        for (uint32_t ci : big) {
-            const Collective& col = a_.collectives[ci];
+        for (size_t i = 0; i < big.size() && i < kListedBig; ++i) {
+            const Collective& col = a_.collectives[big[i]];
             bullet(link(collectiveTitle(p_, a_, col), col) + ". " + whyText(p_, a_, col));
         }
+        if (big.size() > kListedBig) bullet(strprintf("%zu more big events in the JSON/CSV output", big.size() - kListedBig));
     }
 
     void unmatched() {
