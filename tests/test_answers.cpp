@@ -126,16 +126,17 @@ TEST(AnswersRun, BigEventsAtFixedPositionsWithRotatingRanks) {
             items.push_back(std::to_string(truth.predecessors.size() - 3) + " other kernel" + (truth.predecessors.size() == 4 ? "" : "s") +
                             " in " + std::to_string(10 - shown) + " of them");
         const std::string expectGpu =
-            "CPU or GPU: of the 10 big collectives, 0 cpu_launch, 10 gpu_dependency, 0 gpu_other, 0 unknown. The 10 "
-            "gpu_dependency ones started " + skew::formatDuration(truth.gapMinNs) + " to " + skew::formatDuration(truth.gapMaxNs) +
+            "CPU or GPU: of the 10 big collectives, CPU launch 0, GPU dependency 10, GPU other 0, Unknown 0. The 10 "
+            "GPU dependency ones started " + skew::formatDuration(truth.gapMinNs) + " to " + skew::formatDuration(truth.gapMaxNs) +
             " after their launch call ended, behind " + joinAnd(items) +
             (items.size() == 1 ? " (" : " (all on ") + "another stream than the NCCL kernel's: a cross-stream dependency or contention).";
         const skew::AnswerSentences s = skew::answerSentences(p, a, g);
         EXPECT_THAT(s.cpuGpu, HasSubstr(expectGpu));
         const auto causes = [&](const char* c) { return truth.restCauses.count(c) ? truth.restCauses.at(c) : 0u; };
         const std::string expectRest =
-            " The rest (" + std::to_string(truth.considered) + " collectives that are not big): " + std::to_string(causes("cpu_launch")) +
-            " cpu_launch, " + std::to_string(causes("gpu_dependency")) + " gpu_dependency, 0 gpu_other, 0 unknown; the late arrivers' "
+            " The rest (" + std::to_string(truth.considered) + " collectives that are not big): CPU launch " +
+            std::to_string(causes("cpu_launch")) + ", GPU dependency " + std::to_string(causes("gpu_dependency")) +
+            ", GPU other 0, Unknown 0; the late arrivers' "
             "lateness: " + skew::formatDuration(truth.restCpuNs) + " from late CPU launches, " + skew::formatDuration(truth.restGpuNs) +
             " from the GPU (" + skew::formatShare(double(truth.restCpuNs) / double(truth.restCpuNs + truth.restGpuNs)) + " CPU).";
         EXPECT_EQ(s.cpuGpu, expectGpu + expectRest);
@@ -369,9 +370,9 @@ TEST(AnswersRun, RealCaptureVerdictOnTwoRanksAndItsCauses) {
                                               "0.001). dev 1 was last in 22 of 33 collectives that are not big (66.7%; chi-square "
                                               "against uniform last counts over 2 ranks: p = 0.0555)"));
     auto c = [&](const char* k) { return count.count(k) ? count[k] : std::string("0"); };
-    EXPECT_EQ(s.cpuGpu, "CPU or GPU: no big collective; over all 33 complete collectives: " + c("cpu_launch") + " cpu_launch, " +
-                            c("gpu_dependency") + " gpu_dependency, " + c("gpu_other") + " gpu_other, " + c("unknown") +
-                            " unknown; the late arrivers' lateness: " + skew::formatDuration(cpuNs) + " from late CPU launches, " +
+    EXPECT_EQ(s.cpuGpu, "CPU or GPU: no big collective; over all 33 complete collectives: CPU launch " + c("cpu_launch") +
+                            ", GPU dependency " + c("gpu_dependency") + ", GPU other " + c("gpu_other") + ", Unknown " + c("unknown") +
+                            "; the late arrivers' lateness: " + skew::formatDuration(cpuNs) + " from late CPU launches, " +
                             skew::formatDuration(gpuNs) + " from the GPU (" + skew::formatShare(double(cpuNs) / double(cpuNs + gpuNs)) +
                             " CPU).");
     EXPECT_THAT(thinEvidence(p, a), ElementsAre("two_ranks", "not_significant"));

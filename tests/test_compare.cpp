@@ -731,11 +731,13 @@ TEST(Compare, ReportGivesAToBOfEveryFigureAndCautions) {
     auto cn = [&](int64_t x, int64_t y) { return std::to_string(x) + " -> " + std::to_string(y) + " (" + sn(y - x) + ")"; };
     auto causes = [&](bool bigOnly) {
         std::string s;
-        for (const char* cause : {"cpu_launch", "gpu_dependency", "gpu_other", "unknown"}) {
+        // the JSON's identifiers, said in the report as the collectives table names them
+        for (auto [cause, name] : {std::pair{"cpu_launch", "CPU launch"}, std::pair{"gpu_dependency", "GPU dependency"},
+                                   std::pair{"gpu_other", "GPU other"}, std::pair{"unknown", "Unknown"}}) {
             int64_t na = 0, nb = 0;
             for (const auto& c : a["collectives"].arr) na += c["complete"].b && (!bigOnly || c["big"].b) && c["cause"].str == cause;
             for (const auto& c : b["collectives"].arr) nb += c["complete"].b && (!bigOnly || c["big"].b) && c["cause"].str == cause;
-            s += (s.empty() ? "" : ", ") + std::string(cause) + " " + cn(na, nb);
+            s += (s.empty() ? "" : ", ") + std::string(name) + " " + cn(na, nb);
         }
         return s;
     };
@@ -790,8 +792,8 @@ TEST(Compare, ReportGivesAToBOfEveryFigureAndCautions) {
     int64_t bigDep = 0;
     for (const auto& c : g["a"]["collectives"].arr) bigDep += c["group"].i64() == 0 && c["big"].b && c["cause"].str == "gpu_dependency";
     EXPECT_EQ(bigDep, 10);
-    EXPECT_THAT(text.out, HasSubstr("causes of the big events: cpu_launch 0 -> 0 (0), gpu_dependency 10 -> 0 (-10), gpu_other 0 -> 0 (0), "
-                                    "unknown 0 -> 0 (0)\n"));
+    EXPECT_THAT(text.out, HasSubstr("causes of the big events: CPU launch 0 -> 0 (0), GPU dependency 10 -> 0 (-10), GPU other 0 -> 0 (0), "
+                                    "Unknown 0 -> 0 (0)\n"));
 }
 
 // Each side given as one file per rank (skewgen's per-rank files, each with its own session

@@ -167,8 +167,8 @@ TEST(KernelTexts, BarSummaryAndDetails) {
     const Bar* late = findBar(sc, 1, false, KernelClass::NcclTransfer);
     const std::string d = kernelDetails(f.p, f.a, 0, late->rank, late->lane, late->kernel);
     for (const char* line : {"Kernel: " "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)\n",
-                             "Stream: 56\n", "Launch to start: 6.99 ms\n", "Lateness: 5.00 ms\n",
-                             "Late arriver: yes, cause gpu_dependency\n", "Predecessor: nvjet_tst_gemm\n",
+                             "Stream: 56\n", "Launch call: from 998000000 ns (998.00 ms), 10.0 us long\n", "Launch to start: 6.99 ms\n", "Lateness: 5.00 ms\n",
+                             "Late arriver: yes, cause GPU dependency\n", "Predecessor: nvjet_tst_gemm\n",
                              "Why: started 1.5 us after GEMM nvjet_tst_gemm on stream 7\n", "NVTX at launch: none\n"})
         EXPECT_NE(d.find(line), std::string::npos) << line << " in\n" << d;
 }

@@ -685,14 +685,14 @@ TEST(Answers, BigEventsAtARecurringPositionRotateAndTheirCauses) {
     skew::AnswerSentences s = skew::answerSentences(p, a, a.groups[0]);
     EXPECT_THAT(s.where, HasSubstr("position 2 in steps 1, 3 (late: dev 1, dev 2; median offset +160.00 ms)"));
     EXPECT_THAT(s.where, HasSubstr("They rotate: 3 ranks among 3 big events"));
-    EXPECT_THAT(s.cpuGpu, HasSubstr("of the 3 big collectives, 1 cpu_launch, 2 gpu_dependency, 0 gpu_other, 0 unknown."));
+    EXPECT_THAT(s.cpuGpu, HasSubstr("of the 3 big collectives, CPU launch 1, GPU dependency 2, GPU other 0, Unknown 0."));
     // gaps: 25 (30) ms late + 2 ms launched ahead - 10 us launch call; the GEMM on stream 7, the NCCL kernels' on 56
-    EXPECT_THAT(s.cpuGpu, HasSubstr("The 2 gpu_dependency ones started 26.99 ms to 31.99 ms after their launch call ended, behind "
+    EXPECT_THAT(s.cpuGpu, HasSubstr("The 2 GPU dependency ones started 26.99 ms to 31.99 ms after their launch call ended, behind "
                                     "GEMM nvjet_gemm on stream 7 in 2 of them (another stream than the NCCL kernel's: a "
                                     "cross-stream dependency or contention)."));
     // the rest: 9 collectives, rank 2 late by 20 us, launched 2 ms ahead: GPU, behind nothing
-    EXPECT_THAT(s.cpuGpu, HasSubstr("The rest (9 collectives that are not big): 0 cpu_launch, 0 gpu_dependency, 9 gpu_other, 0 "
-                                    "unknown; the late arrivers' lateness: 0 ns from late CPU launches, 180.0 us from the GPU (0.0% CPU)."));
+    EXPECT_THAT(s.cpuGpu, HasSubstr("The rest (9 collectives that are not big): CPU launch 0, GPU dependency 0, GPU other 9, "
+                                    "Unknown 0; the late arrivers' lateness: 0 ns from late CPU launches, 180.0 us from the GPU (0.0% CPU)."));
     // links for the viewer: the big collectives' mentions point at them
     skew::MarkdownOptions mo;
     mo.links = true;

@@ -257,9 +257,12 @@ struct ClockRefinement {
 
 // One rule of docs/analysis.md (Capture advice): what the export lacks and what to record next time.
 struct CaptureAdvice {
-    std::string id;        // missing_devices, no_nvtx_steps, ...
-    std::string evidence;  // what in this capture triggered it, with its numbers
+    std::string id;        // missing_devices, no_nvtx_steps, ... (the JSON's)
+    std::string evidence;  // what in this capture triggered it, with its numbers (the JSON's: causes as identifiers)
     std::string advice;    // what to add (option names, environment variables)
+    std::string title;     // what to do in a few words, for users: "Record CPU sampling"
+    std::string words;     // `evidence` as users read it: causes by their names (causeLabel), no identifiers
+    std::vector<int> groups;  // the groups whose late arrivers triggered it; empty: the capture as a whole
 };
 
 // The what-if of docs/analysis.md (What-if): per step, the captured step time and the step time of

@@ -6,6 +6,7 @@
 #include "report/answers_report.h"
 #include "report/format.h"
 #include "report/page.h"
+#include "report/verdict_line.h"
 #include "report/info_report.h"
 #include "report/whatif_report.h"
 #include "util/json.h"
@@ -42,7 +43,7 @@ std::string collectiveShortTitle(const Profile& p, const Analysis& a, const Coll
 
 std::string whyText(const Profile& p, const Analysis& a, const Collective& c) {
     if (c.lateSlot < 0) return "";
-    std::string s = causeName(c.cause);
+    std::string s = causeLabel(c.cause);
     if (auto launch = lateLaunch(p, a, c)) {
         int64_t rel = launch->endNs - c.minStart;
         s += strprintf(": %s ended %s %s the first arrival, launch-to-start %s; lateness %s CPU + %s GPU",
@@ -320,6 +321,10 @@ void writeAnalysisJson(const Profile& p, const Analysis& a, const std::function<
 
 namespace {
 
+// The big events a group's numbers list one by one, as the anomalies are listed (a run of many
+// steps can have hundreds; the viewer's table and the JSON/CSV have them all).
+constexpr size_t kListedBig = 20;
+
 // One findings page, written either as plain text or as Markdown (optionally with links).
 class Findings {
 public:
@@ -333,11 +338,11 @@ public:
             if (std::string s = whatIfSentence(p_, a_); !s.empty()) line(s);
         }
         for (const auto& g : a_.groups) answers(g);
+        nextCapture();
         for (const auto& g : a_.groups) group(g);
         unmatched();
         anomalies();
         warnings();
-        nextCapture();
         return page_.take();
     }
 
@@ -370,6 +375,7 @@ private:
     // The report opens with the answers of every group, before any numbers.
     void answers(const Group& g) {
         h2("Answers: " + groupName(g));
+        verdict(g);
         // the answers open with the what-if (about the whole run: in the first group's answers)
         if (g.id == a_.groups.front().id)
             if (std::string w = whatIfSentence(p_, a_); !w.empty()) bullet(w);
@@ -379,6 +385,12 @@ private:
         if (!s.where.empty()) bullet(s.where);
         bullet(s.cpuGpu);
         if (!s.caveats.empty()) bullet(s.caveats);
+    }
+
+    // The group's verdict in one line of plain words, before the answers' bullets.
+    void verdict(const Group& g) {
+        const std::string v = verdictLine(p_, a_, g) + ".";
+        line(page_.markdown() ? "**Verdict:** " + v : "Verdict: " + v);
     }
 
     void group(const Group& g) {
@@ -441,10 +453,11 @@ private:
             return;
         }
         line(strprintf("Big events (start skew > %s): %zu", dur(a_.options.bigSkewNs).c_str(), big.size()));
-        for (uint32_t ci : big) {
-            const Collective& col = a_.collectives[ci];
+        for (size_t i = 0; i < big.size() && i < kListedBig; ++i) {
+            const Collective& col = a_.collectives[big[i]];
             bullet(link(collectiveTitle(p_, a_, col), col) + ". " + whyText(p_, a_, col));
         }
+        if (big.size() > kListedBig) bullet(strprintf("%zu more big events in the JSON/CSV output", big.size() - kListedBig));
     }
 
     void unmatched() {
@@ -470,11 +483,12 @@ private:
         if (an.items.size() > 20) bullet(strprintf("%zu more events in the JSON/CSV output", an.items.size() - 20));
     }
 
-    // The report closes with what the next capture should record.
+    // What the next capture should record, right after the answers: each advice by its title and
+    // its evidence in words (the JSON keeps the identifiers).
     void nextCapture() {
         if (a_.advice.empty()) return;
         h2("Next capture");
-        for (const auto& ad : a_.advice) bullet(ad.id + ": " + ad.evidence + ". " + ad.advice);
+        for (const auto& ad : a_.advice) bullet(ad.title + ": " + ad.words + ". " + ad.advice);
     }
 
     void warnings() {

@@ -1,6 +1,6 @@
 #pragma once
 // `skewscope analyze` outputs: JSON (the spec's contract), a text and a Markdown findings page
-// (answers first, next-capture advice last), and CSV with one row per collective and rank. The
+// (answers first, each group's opening with its verdict line, then the next-capture advice, then the numbers), and CSV with one row per collective and rank. The
 // viewer's findings panel shows the same Markdown, with links to the collectives.
 
 #include <functional>

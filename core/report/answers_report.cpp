@@ -1,5 +1,7 @@
 #include "report/answers_report.h"
 
+#include <map>
+
 #include "analysis/answers.h"
 #include "report/format.h"
 #include "util/text.h"
@@ -37,11 +39,16 @@ std::string joinAnd(const std::vector<std::string>& v) {
     return s;
 }
 
-// "3 cpu_launch, 29 gpu_dependency, 0 gpu_other, 1 unknown"
+// "CPU launch 3, GPU dependency 29, GPU other 0, Unknown 1": the collectives table's cause names
 std::string causeCounts(const std::array<uint32_t, kCauses>& n) {
-    return strprintf("%u cpu_launch, %u gpu_dependency, %u gpu_other, %u unknown", n[size_t(Cause::CpuLaunch)],
-                     n[size_t(Cause::GpuDependency)], n[size_t(Cause::GpuOther)], n[size_t(Cause::Unknown)]);
+    std::string s;
+    for (Cause c : kAllCauses) s += (s.empty() ? "" : ", ") + strprintf("%s %u", causeLabel(c), n[size_t(c)]);
+    return s;
 }
+
+// At most this many recurring positions are said, and a position's steps and late ranks are listed
+// only when they are this many or fewer (else summarised: counts and the most frequent late rank).
+constexpr size_t kListedPositions = 6, kListedSteps = 8;
 
 // The sentences of one group's answers, one method per question.
 class AnswerWriter {
@@ -122,14 +129,10 @@ private:
         std::string s;
         if (!ans_.positions.empty()) {
             std::string list;
-            for (const BigPosition& bp : ans_.positions) {
-                std::string ranks;
-                for (size_t i = 0; i < bp.lateRanks.size(); ++i)
-                    ranks += (ranks.empty() ? "" : ", ") + link(label(bp.lateRanks[i]), a_.collectives[bp.collectives[i]]);
-                list += (list.empty() ? "" : "; ") + strprintf("position %u in steps %s (late: %s; median offset +%s)", bp.position,
-                                                                joinNumbers(bp.steps).c_str(), ranks.c_str(),
-                                                                formatDuration(bp.offsetMedianNs).c_str());
-            }
+            for (size_t i = 0; i < ans_.positions.size() && i < kListedPositions; ++i)
+                list += (list.empty() ? "" : "; ") + position(ans_.positions[i]);
+            if (ans_.positions.size() > kListedPositions)
+                list += "; and " + plural(ans_.positions.size() - kListedPositions, "more position");
             s = "Big events sit at recurring positions of the step: " + list + ".";
         } else if (g_.stepsSource != StepSource::None) {
             s = "No position of the step holds big events in two steps or more.";
@@ -148,6 +151,38 @@ private:
         else
             s += strprintf("They do not rotate: %s was late in %u of the %zu.", label(most).c_str(), ans_.bigMostLate, ans_.big.size());
         return s;
+    }
+
+    // "position 13 in steps 1, 2, 3 (late: dev 2, dev 4, dev 6; median offset +5.00 ms)", or when
+    // the steps are many, "position 8 in all 384 steps (late rank rotates among 7: dev 3 most often,
+    // 61 times; median offset +5.00 ms)"
+    std::string position(const BigPosition& bp) const {
+        const std::string offset = "median offset +" + formatDuration(bp.offsetMedianNs);
+        if (bp.steps.size() <= kListedSteps) {
+            std::string ranks;
+            for (size_t i = 0; i < bp.lateRanks.size(); ++i)
+                ranks += (ranks.empty() ? "" : ", ") + link(label(bp.lateRanks[i]), a_.collectives[bp.collectives[i]]);
+            return strprintf("position %u in steps %s (late: %s; %s)", bp.position, joinNumbers(bp.steps).c_str(), ranks.c_str(),
+                             offset.c_str());
+        }
+        const size_t n = bp.steps.size();
+        std::string s = n == g_.stepCount ? strprintf("position %u in all %zu steps", bp.position, n)
+                                          : strprintf("position %u in %zu of %u steps", bp.position, n, g_.stepCount);
+        std::map<int, uint32_t> count;  // late rank -> times, in rank order
+        for (int r : bp.lateRanks) ++count[r];
+        size_t most = 0;  // the first in rank order with the largest count
+        for (size_t i = 0; i < bp.lateRanks.size(); ++i)
+            if (count[bp.lateRanks[i]] > count[bp.lateRanks[most]] ||
+                (count[bp.lateRanks[i]] == count[bp.lateRanks[most]] && bp.lateRanks[i] < bp.lateRanks[most]))
+                most = i;
+        const uint32_t times = count[bp.lateRanks[most]];
+        const std::string top = link(label(bp.lateRanks[most]), a_.collectives[bp.collectives[most]]);
+        if (count.size() == 1) return s + " (late: " + top + " each time; " + offset + ")";
+        if (2 * size_t(times) <= n)
+            return s + strprintf(" (late rank rotates among %zu: ", count.size()) + top + " most often, " + plural(times, "time") + "; " +
+                   offset + ")";
+        return s + " (late: " + top + strprintf(" in %u of them, ", times) + plural(count.size() - 1, "other rank") + " in the rest; " +
+               offset + ")";
     }
 
     // "GEMM nvjet_x on stream 7 in 4 of them", each predecessor's stream said once when they agree
@@ -184,7 +219,7 @@ private:
         if (!ans_.big.empty()) {
             s += "of the " + plural(ans_.big.size(), "big collective") + ", " + causeCounts(ans_.bigCauses) + ".";
             if (ans_.hasGpuGap)
-                s += strprintf(" The %u gpu_dependency one%s started ", ans_.bigCauses[size_t(Cause::GpuDependency)],
+                s += strprintf(" The %u %s one%s started ", ans_.bigCauses[size_t(Cause::GpuDependency)], causeLabel(Cause::GpuDependency),
                                ans_.bigCauses[size_t(Cause::GpuDependency)] == 1 ? "" : "s") +
                      formatDuration(ans_.gpuGapMinNs) +
                      (ans_.gpuGapMaxNs != ans_.gpuGapMinNs ? " to " + formatDuration(ans_.gpuGapMaxNs) : std::string()) +

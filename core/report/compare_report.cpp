@@ -123,7 +123,7 @@ std::string points(double d) {
 std::string causesText(const std::array<int64_t, kCauses>& x, const std::array<int64_t, kCauses>& y) {
     std::string s;
     for (Cause k : kAllCauses)
-        s += (s.empty() ? "" : ", ") + std::string(causeName(k)) + " " + change(x[size_t(k)], y[size_t(k)]);
+        s += (s.empty() ? "" : ", ") + std::string(causeLabel(k)) + " " + change(x[size_t(k)], y[size_t(k)]);  // the table's names
     return s;
 }
 

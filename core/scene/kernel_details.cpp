@@ -39,7 +39,7 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
         line("Launch API", p.strings.str(launch->api));
         line("Launch thread", std::to_string(launch->tid) +
                                   (tn != pr.threadNames.end() ? " (" + p.strings.str(tn->second) + ")" : std::string()));
-        line("Launch time", nsAndDuration(launch->startNs) + " to " + formatDuration(launch->endNs - launch->startNs) + " later");
+        line("Launch call", "from " + nsAndDuration(launch->startNs) + ", " + formatDuration(launch->endNs - launch->startNs) + " long");
         line("Launch to start", formatDuration(kl.start[kernel] - launch->endNs));
         // NVTX ranges enclosing the launch on the launching thread, outermost first
         std::string nvtx;
@@ -60,7 +60,7 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
             line("Lateness", formatDuration(m->latenessNs));
             if (c.step) line("Step", std::to_string(c.step) + ", offset " + formatDuration(c.offsetInStepNs));
             if (int(s) == c.lateSlot) {
-                line("Late arriver", std::string("yes, cause ") + causeName(c.cause));
+                line("Late arriver", std::string("yes, cause ") + causeLabel(c.cause));
                 line("Lateness split", "CPU " + formatDuration(c.cpuNs) + ", GPU " + formatDuration(c.gpuNs));
                 if (c.predLane >= 0) {
                     const KernelLane& pl = r.lanes[size_t(c.predLane)];

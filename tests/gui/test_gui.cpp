@@ -121,9 +121,9 @@ TEST(Gui, SelectPlantedLateArriverClickItsBarReadDetails) {
         EXPECT_NE(d.indexOf("ProfilerStep#" + QString::number(tl.planted.step)), -1);  // NVTX around the launch
         if (tl.planted.kind == skewgen::LateKind::Gpu) {
             EXPECT_NE(d.indexOf("Predecessor: " + QString::fromStdString(tl.predecessorName)), -1) << d.toStdString();
-            EXPECT_NE(d.indexOf("cause gpu_dependency"), -1);
+            EXPECT_NE(d.indexOf("cause GPU dependency"), -1);
         } else {
-            EXPECT_NE(d.indexOf("cause cpu_launch"), -1);
+            EXPECT_NE(d.indexOf("cause CPU launch"), -1);
         }
         // the predecessor is drawn emphasised in the thin lane
         bool predDrawn = false;

@@ -466,6 +466,12 @@ TEST(WindowState, OpensOnTheAnswersAndCachesTheProfile) {
         EXPECT_NE(page.indexOf("Who arrived late: 5 big collectives"), -1) << page.left(400).toStdString();
         EXPECT_NE(w.findings()->toHtml().indexOf("skewscope://collective/0/102"), -1);
         EXPECT_NE(page.indexOf("Next capture"), -1);
+        // in words: the verdict line first, the advice before the numbers, no identifier of the JSON
+        const QString text = w.findings()->toPlainText();
+        EXPECT_NE(text.indexOf("Verdict: 5 big (20.62-54.97 ms), rotating ranks; 3 CPU launch"), -1) << text.left(600).toStdString();
+        EXPECT_LT(text.indexOf("Verdict: 5 big"), text.indexOf("Who arrived late: 5 big collectives"));
+        EXPECT_LT(text.indexOf("Record CPU sampling: 3 late arrivers launched late by the CPU"), text.indexOf("Numbers: group 0"));
+        EXPECT_EQ(text.indexOf("cpu_launch"), -1);
         EXPECT_FALSE(w.session()->profile.inputs[0].fromSnapshot);
     }  // the window waits for its snapshot before it goes
     EXPECT_EQ(QDir(cacheDir).entryList({"*.snap"}, QDir::Files).size(), 1);
