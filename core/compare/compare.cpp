@@ -284,6 +284,7 @@ Comparison compareCaptures(const Side& A, const Side& B) {
     for (const Group& gb : b.groups)
         if (!usedB[size_t(gb.id)]) cmp.unpairedB.push_back(gb.id);
     explainUnpaired(A, B, usedA, usedB, cmp);
+    cmp.whatIf = checkWhatIf(*A.analysis, *B.analysis);
     return cmp;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "compare/whatif_check.h"
 #include "model/profile.h"
 
 namespace skew {
@@ -77,6 +78,9 @@ struct Comparison {
     std::string summary;
     // what to do about the groups not compared (empty when every group paired)
     std::string advice;
+    // A's what-if (its ideal median step) beside B's measured median step: the model's report card
+    // when B is the fixed run
+    WhatIfCheck whatIf;
 };
 
 // Pairs groups by rank count and op mix (the share of each op; at least kOpMixAlike alike, as

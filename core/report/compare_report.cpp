@@ -104,6 +104,15 @@ std::string compareJson(const Side& a, const Side& b, const Comparison& c) {
     for (const auto& m : c.messages) w.value(m);
     w.endArray();
     w.field("summary", c.summary).field("advice", c.advice);
+    w.key("what_if_check").beginObject();
+    if (c.whatIf.available())
+        w.field("captured_median_a_ns", c.whatIf.capturedMedianANs)
+            .field("predicted_median_ns", c.whatIf.predictedMedianNs)
+            .field("measured_median_b_ns", c.whatIf.measuredMedianBNs)
+            .field("error_percent", c.whatIf.errorPercent);
+    else
+        w.field("why", c.whatIf.why);
+    w.endObject();
     w.endObject();
     std::string out = w.take();
     out.push_back('\n');
@@ -137,6 +146,7 @@ std::string page(const Side& a, const Side& b, const Comparison& c, bool md) {
     h1("Skewscope comparison: " + files(*a.profile) + " -> " + files(*b.profile));
     line("A (before): " + files(*a.profile) + "; B (after): " + files(*b.profile) + ". Differences are B minus A.");
     if (c.pairs.empty()) line(c.summary + ".");
+    line("What-if check: " + whatIfCheckText(c.whatIf) + ".");
     for (const auto& p : c.pairs) {
         const Group& ga = groupA(a, p);
         h2(strprintf("A group %d -> B group %d (%s, %zu ranks)", p.a, p.b, opList(ga, false).c_str(), ga.width()));
@@ -174,6 +184,15 @@ std::string page(const Side& a, const Side& b, const Comparison& c, bool md) {
 }
 
 }  // namespace
+
+std::string whatIfCheckText(const WhatIfCheck& c) {
+    if (!c.available()) return "no what-if check: " + c.why;
+    const double e = c.errorPercent < 0 ? -c.errorPercent : c.errorPercent;
+    return "A's what-if predicted a median step of " + formatDuration(c.predictedMedianNs) +
+           " without the late arrivals (captured " + formatDuration(c.capturedMedianANs) + "); B measured " +
+           formatDuration(c.measuredMedianBNs) + ": the prediction is " +
+           (e < 0.05 ? std::string("within 0.1%") : strprintf("%.1f%% too %s", e, c.errorPercent < 0 ? "fast" : "slow"));
+}
 
 std::string compareText(const Side& a, const Side& b, const Comparison& c) { return page(a, b, c, false); }
 std::string compareMarkdown(const Side& a, const Side& b, const Comparison& c) { return page(a, b, c, true); }

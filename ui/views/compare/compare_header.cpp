@@ -112,6 +112,9 @@ QString CompareView::notesText() const {
         for (const auto& k : p.cautions) out << tr("Caution: %1").arg(QString::fromStdString(k));
         for (const auto& n : p.notes) out << QString::fromStdString(n);
     }
+    // A's what-if beside B's measured steps (the model's report card, when B is the fixed run)
+    if (c_->comparison.whatIf.available())
+        out << tr("What-if check: %1.").arg(QString::fromStdString(skew::whatIfCheckText(c_->comparison.whatIf)));
     if (!c_->comparison.pairs.empty() && !c_->comparison.messages.empty()) {
         QStringList not_;
         for (const auto& m : c_->comparison.messages) not_ << QString::fromStdString(m);
