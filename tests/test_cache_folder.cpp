@@ -68,7 +68,7 @@ TEST(ProfileCacheFolder, FallbackFolderThatIsNotOursIsNotUsedWithOneWarning) {
     // made by us: private, and used
     RunResult first = runSkewscope({"analyze", victim, "--format", "json"}, env);
     ASSERT_EQ(first.exitCode, 0) << first.err;
-    EXPECT_THAT(first.err, ::testing::Not(HasSubstr("warning")));
+    EXPECT_THAT(withoutWhatIfWarning(first.err), ::testing::Not(HasSubstr("warning")));
     struct stat st {};
     ASSERT_EQ(::lstat(fallback.c_str(), &st), 0);
     EXPECT_TRUE(S_ISDIR(st.st_mode));
@@ -105,7 +105,7 @@ TEST(ProfileCacheFolder, FallbackFolderThatIsNotOursIsNotUsedWithOneWarning) {
         EXPECT_EQ(r.exitCode, 0) << r.err;
         EXPECT_THAT(r.out, HasSubstr("\"from_cache\": false"));  // the snapshot there is not read
         EXPECT_EQ(count(r.err, warning), 1u) << r.err;
-        EXPECT_EQ(count(r.err, "warning"), 1u) << r.err;
+        EXPECT_EQ(count(withoutWhatIfWarning(r.err), "warning"), 1u) << r.err;
         // two loads in one run: still one warning, and nothing written there
         RunResult cmp = runSkewscope({"compare", victim, "--vs", other}, env);
         EXPECT_EQ(cmp.exitCode, 0) << cmp.err;

@@ -93,12 +93,15 @@ TEST(VerdictLine, TheDemoInOneLinePerGroup) {
     EXPECT_EQ(skew::verdictLine(p, a, a.groups[1]), "no big collective (largest start skew " + skew::formatDuration(largest) +
                                                         "), late rank rotates; late arrivers: " +
                                                         std::to_string(ar.restCauses.at("gpu_dependency")) + " GPU dependency");
-    // the line opens each group's answers, in text and in Markdown
+    // the line opens each group's answers, in text and in Markdown (the first group's bullets then
+    // open with the what-if's sentence, the others' with who arrived late)
     const std::string text = skew::analysisText(p, a), md = skew::analysisMarkdown(p, a);
     EXPECT_THAT(text, HasSubstr("Answers: group 0, 135 collectives (AllGather 90, ReduceScatter 45)\n" + std::string(66, '-') +
-                                "\n  Verdict: " + v0 + ".\n  - Who arrived late:"));
+                                "\n  Verdict: " + v0 + ".\n  - Without the late arrivals"));
     EXPECT_THAT(md, HasSubstr("## Answers: group 0, 135 collectives (AllGather 90, ReduceScatter 45)\n\n**Verdict:** " + v0 +
-                              ".  \n- Who arrived late:"));
+                              ".  \n- Without the late arrivals"));
+    EXPECT_THAT(text, HasSubstr("Answers: group 1, 5 collectives (AllReduce 5)\n" + std::string(45, '-') + "\n  Verdict: " +
+                                skew::verdictLine(p, a, a.groups[1]) + ".\n  - Who arrived late:"));
 }
 
 // Big events at positions 13 and 20 of every step, rotating, all behind GEMMs on stream 7: the

@@ -99,6 +99,21 @@ inline RunResult runCommand(const std::string& program, const std::vector<std::s
 }
 
 // Runs the skewscope executable.
+// stderr without the what-if's "no scenario computed" warning, which every capture without training
+// steps (the real exports among them) gets: for tests about other warnings
+inline std::string withoutWhatIfWarning(const std::string& err) {
+    std::string out;
+    size_t at = 0;
+    while (at < err.size()) {
+        size_t end = err.find('\n', at);
+        end = end == std::string::npos ? err.size() : end + 1;
+        const std::string line = err.substr(at, end - at);
+        if (line.rfind("skewscope: warning: what-if: no scenario computed", 0) != 0) out += line;
+        at = end;
+    }
+    return out;
+}
+
 inline RunResult runSkewscope(const std::vector<std::string>& args, const std::string& env = "") {
     return runCommand(binDir() + "/skewscope", args, env);
 }

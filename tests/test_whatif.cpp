@@ -15,6 +15,7 @@
 #include "model/loader.h"
 #include "profile_builder.h"
 #include "report/analysis_report.h"
+#include "report/verdict_line.h"
 #include "report/whatif_report.h"
 #include "test_util.h"
 
@@ -227,10 +228,11 @@ TEST(WhatIf, ReportsCarryTheWhatIf) {
         "Without the late arrivals the median step would take 202.5 us instead of 400.0 us (1.98x); dev 1 alone costs 1.49x.";
     EXPECT_EQ(skew::whatIfSentence(p, a), sentence);
     const std::string text = skew::analysisText(p, a), md = skew::analysisMarkdown(p, a);
-    // the first line of the answers
+    // the first bullet of the answers, under the group's verdict line
     const std::string heading = "Answers: group 0, 2 collectives (AllGather 2)";
-    EXPECT_THAT(text, HasSubstr(heading + "\n" + std::string(heading.size(), '-') + "\n  - " + sentence + "\n"));
-    EXPECT_THAT(md, HasSubstr("## " + heading + "\n\n- " + sentence + "\n"));
+    const std::string verdict = skew::verdictLine(p, a, a.groups[0]);
+    EXPECT_THAT(text, HasSubstr(heading + "\n" + std::string(heading.size(), '-') + "\n  Verdict: " + verdict + ".\n  - " + sentence + "\n"));
+    EXPECT_THAT(md, HasSubstr("## " + heading + "\n\n**Verdict:** " + verdict + ".  \n- " + sentence + "\n"));
     EXPECT_EQ(skew::whatIfCsv(a),
               "step,captured_ns,no_slow_kernels_ns,no_late_launches_ns,ideal_ns\n"
               "1,402000,202000,402000,202000\n"
