@@ -221,13 +221,7 @@ int parseArgs(int argc, char** argv, Args& o) {
         } else if (a == "--late") {
             // STEP:POS:RANK:MS[:cpu|gpu]
             const char* v = value("--late");
-            std::vector<std::string> f;
-            std::string cur;
-            for (const char* c = v ? v : ""; *c; ++c) {
-                if (*c == ':') f.push_back(cur), cur.clear();
-                else cur += *c;
-            }
-            f.push_back(cur);
+            const std::vector<std::string> f = fields(v);
             long long st = 0, pos = 0, rank = 0, ms = 0;
             if (!v || (f.size() != 4 && f.size() != 5) || !parseInt(f[0].c_str(), 1, 10'000'000, st) ||
                 !parseInt(f[1].c_str(), 1, 1'000'000, pos) || !parseInt(f[2].c_str(), 0, 4095, rank) ||
