@@ -95,6 +95,12 @@ TEST(WhatIfView, WithoutStepsItSaysWhyAndDrawsNoBars) {
     EXPECT_EQ(v.subtitle(), "What-if: not computed: no training steps (no NVTX step ranges, no repeating collective sequence).");
     EXPECT_EQ(v.plottableCount(), 0);
     EXPECT_FALSE(v.legend->visible());
+    // the step pattern may find the steps: the view offers the settings, as the step map does
+    ASSERT_FALSE(v.settingsButton()->isHidden());
+    QSignalSpy asked(&v, &WhatIfView::settingsRequested);
+    QTest::mouseClick(v.settingsButton(), Qt::LeftButton);
+    EXPECT_EQ(asked.count(), 1);
     v.setSession(nullptr);
+    EXPECT_TRUE(v.settingsButton()->isHidden());
     EXPECT_EQ(v.subtitle(), "Open a capture to replay its steps without the late arrivals.");
 }

@@ -1,6 +1,7 @@
 #include "views/whatif/whatif_view.h"
 
 #include <QFontMetrics>
+#include <QPushButton>
 #include <QToolTip>
 
 #include <algorithm>
@@ -93,6 +94,9 @@ WhatIfView::WhatIfView(QWidget* parent) : QCustomPlot(parent) {
     key_->setVisible(true);
     plotLayout()->setRowStretchFactors({0.01, 0.01, 3, 2, 0.01});
 
+    settings_ = new QPushButton(tr("Set the step pattern..."), this);
+    settings_->hide();
+    connect(settings_, &QPushButton::clicked, this, &WhatIfView::settingsRequested);
     connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         if (e->buttons()) return;
         const QString t = tooltipAt(e->position());
@@ -119,6 +123,9 @@ void WhatIfView::rebuild() {
     for (QCPAxisRect* r : {steps_, ranks_})
         for (QCPAxis::AxisType t : {QCPAxis::atBottom, QCPAxis::atLeft}) r->axis(t)->setVisible(show);
     key_->setVisible(show);
+    // kernels but no steps: the step pattern may find them (as the step map offers it)
+    settings_->setVisible(s_ && !show && s_->analysis.whatIf.kernels > 0);
+    placeButton();
     if (show) {
         buildSteps();
         buildRanks();
@@ -265,6 +272,12 @@ void WhatIfView::keyPressEvent(QKeyEvent* e) {
 void WhatIfView::resizeEvent(QResizeEvent* e) {
     QCustomPlot::resizeEvent(e);
     wrapTexts();
+    placeButton();
+}
+
+void WhatIfView::placeButton() {
+    const QSize hint = settings_->sizeHint();
+    settings_->setGeometry((width() - hint.width()) / 2, height() / 3, hint.width(), hint.height());
 }
 
 bool WhatIfView::exportTo(const QString& path, int width, int height, QString* error) {

@@ -7,6 +7,8 @@
 
 #include <qcustomplot.h>
 
+class QPushButton;
+
 #include "scene/whatif_scene.h"
 #include "session.h"
 #include "views/run_view.h"
@@ -29,6 +31,7 @@ public:
     QString subtitle() const;  // the sentence under the title (or why there is nothing to draw), unwrapped
     QCPAxisRect* stepsRect() const { return steps_; }
     QCPAxisRect* ranksRect() const { return ranks_; }
+    QPushButton* settingsButton() const { return settings_; }  // shown when the run has kernels but no steps
     // the step (index into scene().steps) under a point of the steps' chart, or -1; its tooltip
     int stepAt(const QPointF& pos) const;
     QString tooltipAt(const QPointF& pos) const;
@@ -38,6 +41,9 @@ public:
     QString tabTitle() const override { return tr("What-if"); }
     QString tabToolTip() const override { return tr("Step times replayed without the late arrivals, and what each rank costs"); }
     QString viewName() const override { return QStringLiteral("whatif"); }
+
+signals:
+    void settingsRequested();  // the step pattern (the window opens its settings)
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;
@@ -49,6 +55,7 @@ private:
     void buildRanks();
     void placeHighlight();
     void wrapTexts();
+    void placeButton();
 
     SessionPtr s_;
     skew::WhatIfScene scene_;
@@ -59,6 +66,7 @@ private:
     QCPAxisRect* ranks_ = nullptr;
     QCPLegend* key_ = nullptr;
     QCPItemRect* highlight_ = nullptr;
+    QPushButton* settings_ = nullptr;
 };
 
 }  // namespace skewui
