@@ -15,6 +15,7 @@
 #include "analysis/steps.h"
 #include "analysis/whatif.h"
 #include "util/errors.h"
+#include "util/stage_clock.h"
 
 namespace skew {
 
@@ -148,25 +149,6 @@ int worstCollective(const Analysis& a, const std::function<bool(int)>& accept) {
     return worst;
 }
 
-namespace {
-
-// SKEWSCOPE_TIMING=1 prints the time of each stage to stderr (for profiling, not for tests).
-class StageClock {
-public:
-    void done(const char* stage) {
-        if (!on_) return;
-        auto t = std::chrono::steady_clock::now();
-        std::fprintf(stderr, "analyze: %-16s %8.2f ms\n", stage, std::chrono::duration<double, std::milli>(t - last_).count());
-        last_ = t;
-    }
-
-private:
-    bool on_ = std::getenv("SKEWSCOPE_TIMING") != nullptr;
-    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-
-}  // namespace
-
 Analysis analyze(Profile& p, const AnalysisOptions& o) {
     // the pattern makeAnalysisOptions compiled, or compiled now: a bad pattern fails before any work
     const std::shared_ptr<const StepPattern> compiled =
@@ -175,7 +157,7 @@ Analysis analyze(Profile& p, const AnalysisOptions& o) {
     auto tick = [&](double f) {
         if (o.progress && !o.progress(f)) throw Cancelled();
     };
-    StageClock clock;
+    StageClock clock("analyze");
     Analysis a;
     a.options = o;
     a.windowStart = o.hasTrim ? o.trimStartNs : p.timeStart;

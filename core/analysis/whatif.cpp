@@ -11,6 +11,7 @@
 #include "analysis/whatif_replay.h"
 #include "analysis/whatif_steps.h"
 #include "util/parallel.h"
+#include "util/stage_clock.h"
 
 namespace skew {
 namespace {
@@ -76,26 +77,12 @@ void warnReplay(const WhatIf& w, const ReplayGraph& g, std::vector<std::string>&
                        " ns: " + why);
 }
 
-// SKEWSCOPE_TIMING=1 prints the time of each part to stderr (for profiling, not for tests).
-class PartClock {
-public:
-    void done(const char* part) {
-        if (!on_) return;
-        auto t = std::chrono::steady_clock::now();
-        std::fprintf(stderr, "what-if: %-16s %8.2f ms\n", part, std::chrono::duration<double, std::milli>(t - last_).count());
-        last_ = t;
-    }
-
-private:
-    bool on_ = std::getenv("SKEWSCOPE_TIMING") != nullptr;
-    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
 
 }  // namespace
 
 void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     WhatIf& w = a.whatIf;
-    PartClock clock;
+    StageClock clock("what-if");
     const ReplayKernels k = windowKernels(p, a);
     if (k.count == 0) return;  // nothing to replay, nothing to say
     KernelSteps steps = kernelSteps(p, a, k, pattern);

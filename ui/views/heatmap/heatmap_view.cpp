@@ -11,6 +11,7 @@
 #include "report/format.h"
 #include "scene/view_texts.h"
 #include "views/heatmap/heatmap_layer.h"
+#include "views/plot_keys.h"
 
 using namespace skew;
 
@@ -250,22 +251,10 @@ QString HeatmapView::tooltipAt(const QPointF& pos) const {
     return t;
 }
 
-void HeatmapView::zoomBy(double factor) {
-    for (Qt::Orientation o : {Qt::Horizontal, Qt::Vertical})
-        if (axisRect()->rangeZoom().testFlag(o))
-            for (QCPAxis* ax : axisRect()->rangeZoomAxes(o)) ax->scaleRange(factor, ax->range().center());
-    replot();
-}
+void HeatmapView::zoomBy(double factor) { zoomAboutCentre(this, factor); }
 
 void HeatmapView::keyPressEvent(QKeyEvent* e) {
-    switch (e->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(0.8); return;
-    case Qt::Key_Minus: zoomBy(1.25); return;
-    case Qt::Key_0:
-    case Qt::Key_Home: resetZoom(); return;
-    default: QCustomPlot::keyPressEvent(e);
-    }
+    if (!zoomKey(e, *this)) QCustomPlot::keyPressEvent(e);
 }
 
 bool HeatmapView::exportTo(const QString& path, int width, int height, QString* error) {

@@ -11,6 +11,7 @@
 #include "report/format.h"
 #include "scene/view_texts.h"
 #include "views/stepmap/stepmap_layer.h"
+#include "views/plot_keys.h"
 
 using namespace skew;
 
@@ -154,22 +155,10 @@ QString StepMapView::tooltipAt(const QPointF& pos) const {
         .arg(dur(double(c.offsetInStepNs)), dur(double(c.startSkew())), late, causeLabel(c.cause));
 }
 
-void StepMapView::zoomBy(double factor) {
-    for (Qt::Orientation o : {Qt::Horizontal, Qt::Vertical})
-        if (axisRect()->rangeZoom().testFlag(o))
-            for (QCPAxis* ax : axisRect()->rangeZoomAxes(o)) ax->scaleRange(factor, ax->range().center());
-    replot();
-}
+void StepMapView::zoomBy(double factor) { zoomAboutCentre(this, factor); }
 
 void StepMapView::keyPressEvent(QKeyEvent* e) {
-    switch (e->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(0.8); return;
-    case Qt::Key_Minus: zoomBy(1.25); return;
-    case Qt::Key_0:
-    case Qt::Key_Home: resetZoom(); return;
-    default: QCustomPlot::keyPressEvent(e);
-    }
+    if (!zoomKey(e, *this)) QCustomPlot::keyPressEvent(e);
 }
 
 void StepMapView::resizeEvent(QResizeEvent* e) {

@@ -9,6 +9,7 @@
 
 #include "common/palette.h"
 #include "common/view_export.h"
+#include "views/plot_keys.h"
 
 using namespace skew;
 
@@ -252,21 +253,10 @@ QString WhatIfView::tooltipAt(const QPointF& pos) const {
     return i < 0 ? QString() : QString::fromStdString(whatIfStepText(scene_, size_t(i)));
 }
 
-void WhatIfView::zoomBy(double factor) {
-    QCPAxis* x = steps_->axis(QCPAxis::atBottom);
-    x->scaleRange(factor, x->range().center());
-    replot();
-}
+void WhatIfView::zoomBy(double factor) { zoomAboutCentre(this, factor); }
 
 void WhatIfView::keyPressEvent(QKeyEvent* e) {
-    switch (e->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(0.8); return;
-    case Qt::Key_Minus: zoomBy(1.25); return;
-    case Qt::Key_0:
-    case Qt::Key_Home: fit(); return;
-    default: QCustomPlot::keyPressEvent(e);
-    }
+    if (!zoomKey(e, *this)) QCustomPlot::keyPressEvent(e);
 }
 
 void WhatIfView::resizeEvent(QResizeEvent* e) {
