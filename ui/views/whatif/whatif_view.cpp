@@ -131,7 +131,7 @@ void WhatIfView::rebuild() {
         buildSteps();
         buildRanks();
     }
-    wrapTexts();
+    wrapTexts(width());
     fit();
 }
 
@@ -198,8 +198,8 @@ void WhatIfView::buildRanks() {
     bars->removeFromLegend();
 }
 
-void WhatIfView::wrapTexts() {
-    const int w = std::max(200, width() - 40);
+void WhatIfView::wrapTexts(int viewWidth) {
+    const int w = std::max(200, viewWidth - 40);
     sentence_->setText(wrapped(subtitle(), sentence_->font(), w));
 }
 
@@ -260,8 +260,8 @@ void WhatIfView::keyPressEvent(QKeyEvent* e) {
 }
 
 void WhatIfView::resizeEvent(QResizeEvent* e) {
+    wrapTexts(e->size().width());  // before the base class lays out and replots at the new size
     QCustomPlot::resizeEvent(e);
-    wrapTexts();
     placeButton();
 }
 

@@ -54,7 +54,7 @@ private:
     void buildSteps();
     void buildRanks();
     void placeHighlight();
-    void wrapTexts();
+    void wrapTexts(int viewWidth);  // the subtitle broken into lines that fit the view
     void placeButton();
 
     SessionPtr s_;
