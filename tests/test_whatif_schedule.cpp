@@ -10,6 +10,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/whatif_schedule.h"
+#include "cli/command_line.h"
 #include "util/errors.h"
 #include "whatif_hand_profile.h"
 
@@ -93,6 +94,20 @@ TEST(WhatIfSchedule, CancelledBetweenStages) {
     skew::Profile p = handProfile();
     const skew::Analysis a = skew::analyze(p);
     EXPECT_THROW(skew::idealSchedule(p, a, [] { return true; }), skew::Cancelled);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(WhatIfSchedule, RenderTakesIdealOnTheTimelineOnly) {
+    skew::CommandLine cl;
+    std::string err;
+    EXPECT_TRUE(skew::parseCommandLine({"render", "x.sqlite", "--view", "timeline", "--ideal", "--output", "o.png"}, cl, err)) << err;
+    EXPECT_TRUE(cl.ideal);
+    EXPECT_FALSE(skew::parseCommandLine({"render", "x.sqlite", "--view", "stepmap", "--ideal", "--output", "o.png"}, cl, err));
+    EXPECT_EQ(err, "--ideal draws the what-if's ideal schedule on --view timeline");
+    EXPECT_FALSE(skew::parseCommandLine({"analyze", "x.sqlite", "--ideal"}, cl, err));
 }
 
 }  // namespace

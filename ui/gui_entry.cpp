@@ -23,6 +23,7 @@
 #include "session.h"
 #include "views/compare/compare_view.h"
 #include "views/run_view_factory.h"
+#include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_zoom.h"
 #include "report/format.h"
 
@@ -191,6 +192,11 @@ static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Sess
     v->setSelectedCollective(collective);
     if (!(cl.hasRange && v->setTimeRange(cl.rangeStart * 1e9, cl.rangeEnd * 1e9))) v->fit();
     if (cl.hasRange) warnAdjustedRange(cl, *v);
+    if (auto* tv = dynamic_cast<TimelineView*>(v.get()); tv && cl.ideal) {
+        auto ideal = std::make_shared<const skew::IdealSchedule>(skew::idealSchedule(s->profile, s->analysis));
+        if (ideal->empty()) std::fprintf(stderr, "skewscope: warning: no ideal schedule to draw: %s\n", ideal->why.c_str());
+        tv->setIdealSchedule(std::move(ideal));
+    }
     QString err;
     if (!v->exportTo(QString::fromStdString(cl.output), cl.width, cl.height, &err)) {
         std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());

@@ -20,7 +20,8 @@ std::string usageText() {
            "                    [--big-skew-ms X] [--step-regex R] [--anomaly-threshold X] [--limit N]\n"
            "                    [--table collectives|steps] (csv: one row per collective and rank, or per step)\n"
            "  skewscope render FILE... [--view collective|timeline|stepmap|heatmap|whatif] [--collective [G:]K|worst]\n"
-           "                   [--range S E] --output shot.png|.svg|.pdf [--size WxH] [analyze's options]\n"
+           "                   [--range S E] [--ideal] --output shot.png|.svg|.pdf [--size WxH] [analyze's options]\n"
+           "                   (--ideal: the timeline with the what-if's ideal schedule as ghost bars)\n"
            "  skewscope render A... --vs B... --view compare [--collective [G:]K|worst] --output F [--size WxH]\n"
            "                   [analyze's options] (the compare view; --collective names a collective of A)\n"
            "  skewscope compare A... --vs B... [--format text|json|md] [--output PATH] [analyze's options]\n"
@@ -217,6 +218,8 @@ private:
             if (out_.output.empty()) return failed(args_[option_] + " needs a path (or - for standard output), not an empty one");
         } else if (a == "--no-cache") {
             out_.noCache = true;
+        } else if (a == "--ideal" && c == "render") {
+            out_.ideal = true;
         } else if (a == "--vs" && (c == "compare" || c == "render")) {
             if (afterVs_) return failed(c + " takes --vs once: " + c + " A... --vs B...");
             afterVs_ = true;
@@ -348,6 +351,7 @@ private:
         if (out_.collective == 0 && out_.view == "collective")
             return fail("render needs --collective [G:]K (or --view timeline|stepmap|heatmap|whatif)");
         if (out_.hasRange && out_.view != "timeline") return fail("--range sets the window of --view timeline");
+        if (out_.ideal && out_.view != "timeline") return fail("--ideal draws the what-if's ideal schedule on --view timeline");
         if (!outputGiven_ || out_.output == "-") return fail("render needs --output PATH ending in .png, .svg or .pdf");
         return true;
     }

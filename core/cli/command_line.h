@@ -24,6 +24,7 @@ struct CommandLine {
     std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap|whatif|compare (compare needs --vs)
     bool hasRange = false;              // render --range S E: the timeline's window
     double rangeStart = 0, rangeEnd = 0;  // seconds on the aligned base
+    bool ideal = false;                 // render --view timeline --ideal: the what-if's ideal schedule as ghost bars
 };
 
 // The subcommands, and whether `word` (a first argument that is not a file) names one.

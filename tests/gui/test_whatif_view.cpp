@@ -1,6 +1,7 @@
 // The What-if view (ui/views/whatif/): per step the captured and the scenarios' step times as bars
 // at the heights of core's WhatIfScene, the ranks by what each alone costs, the selected
-// collective's step highlighted, and why when there is nothing to draw.
+// collective's step highlighted, and why when there is nothing to draw; and the timeline's ghost bars
+// of the ideal schedule.
 
 #include <QImage>
 
@@ -11,7 +12,9 @@
 #include "common/palette.h"
 #include "gui_util.h"
 #include "session.h"
+#include "views/timeline/timeline_view.h"
 #include "views/whatif/whatif_view.h"
+#include "whatif_hand_profile.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -103,4 +106,50 @@ TEST(WhatIfView, WithoutStepsItSaysWhyAndDrawsNoBars) {
     v.setSession(nullptr);
     EXPECT_TRUE(v.settingsButton()->isHidden());
     EXPECT_EQ(v.subtitle(), "Open a capture to replay its steps without the late arrivals.");
+}
+
+// The timeline's ghost bars (I): the what-if's ideal schedule of the hand profile
+// (whatif_hand_profile.h; its ideal times are worked out in test_whatif_schedule.cpp), computed off
+// the GUI thread when first shown, drawn in the lower part of each row where the ideal replay puts
+// each kernel: rank 0's late AllGather of step 2 runs [1308, 1408] us but ideally [1113, 1213].
+TEST(WhatIfView, TimelineGhostBarsWhereTheIdealReplayPutsEachKernel) {
+    using namespace whatifhand;
+    auto s = std::make_shared<Session>();
+    s->profile = handProfile();
+    s->analysis = skew::analyze(s->profile);
+    indexSession(*s);
+    TimelineView v;
+    v.resize(1200, 520);
+    v.setSession(s);
+    v.setRange(double(T), double(T + 1500 * kUs));
+    int lane = -1;
+    for (size_t l = 0; l < s->profile.ranks[0].lanes.size(); ++l)
+        if (s->profile.ranks[0].lanes[l].stream == 56) lane = int(l);
+    ASSERT_GE(lane, 0);
+    const QRect rr = v.rowRect(v.rowOf(0, lane));
+    const int band = rr.top() + int(rr.height() * 0.82);  // inside the ghost band, on the captured bar
+    auto at = [&](const QImage& img, int64_t us) { return QColor(img.pixel(int(v.xAtTime(double(T + us * kUs))) + 1, band)); };
+    auto pinkish = [](const QColor& c) { return c.red() > c.green() + 40 && c.red() > c.blue(); };
+    const QImage before = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    EXPECT_FALSE(pinkish(at(before, 1160)));
+    EXPECT_FALSE(v.showIdeal());
+    v.setFocus();
+    QTest::keyClick(&v, Qt::Key_I);
+    EXPECT_TRUE(v.showIdeal());
+    for (int i = 0; i < 1000 && (v.idealComputing() || !v.idealSchedule()); ++i) QTest::qWait(10);
+    ASSERT_NE(v.idealSchedule(), nullptr);
+    ASSERT_FALSE(v.idealSchedule()->empty()) << v.idealSchedule()->why;
+    const QImage after = v.render(v.size()).convertToFormat(QImage::Format_RGB32);
+    EXPECT_TRUE(pinkish(at(after, 1160))) << at(after, 1160).name().toStdString();  // ideal [1113, 1213], nothing captured
+    // step 1's AllGather: ideal [112, 212], captured [112, 412]: tinted over the captured bar
+    EXPECT_GT(at(after, 150).red(), at(before, 150).red() + 20);
+    EXPECT_EQ(at(after, 300), at(before, 300));    // captured only
+    EXPECT_EQ(at(after, 1350), at(before, 1350));  // captured only: the late AllGather
+    // off again: no ghost
+    QTest::keyClick(&v, Qt::Key_I);
+    EXPECT_FALSE(pinkish(at(v.render(v.size()).convertToFormat(QImage::Format_RGB32), 1160)));
+    // a new session drops the schedule (it is the old session's)
+    v.setShowIdeal(false);
+    v.setSession(s);
+    EXPECT_EQ(v.idealSchedule(), nullptr);
 }

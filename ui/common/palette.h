@@ -28,6 +28,7 @@ inline const QColor kLaunchNccl(0x6a, 0x1b, 0x9a); // the launch of an NCCL kern
 inline const QColor kLaunch(0xbd, 0xae, 0xcc);
 inline const QColor kPredecessor(0xff, 0x8c, 0x00);
 inline const QColor kSelect(0xff, 0xb3, 0x00);
+inline const QColor kIdeal(0xc2, 0x18, 0x5b);  // the what-if's ideal schedule (the timeline's ghost bars)
 inline const QColor kDetailsOutline(0x20, 0x20, 0x20);  // the bar whose details are shown
 // the two sides of a comparison: A (before) amber, B (after) blue, in every chart and label
 inline const QColor kSideA(0xc7, 0x7c, 0x0e);

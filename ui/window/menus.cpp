@@ -134,6 +134,7 @@ QString shortcutsHtml() {
         {"drag on the ruler", "zoom to that range (marked with its length)"},
         {"Shift+drag, Z, Esc", "measure a range, zoom to it, clear it"},
         {"F", "fit the selected collective"},
+        {"I", "show the ideal schedule (what-if ghost bars)"},
     };
     QString html = "<table cellspacing=\"0\" cellpadding=\"3\">";
     for (const Row& r : rows) {

@@ -214,6 +214,7 @@ void paintTimelineOverlays(QPainter& p, const TimelineState& st) {
     p.save();
     p.setClipRect(st.f.rows);
     paintKernelNames(p, st);
+    paintIdealSchedule(p, st);
     paintSelection(p, st);
     paintLaunchLines(p, st);
     paintMarkers(p, st);

@@ -20,6 +20,12 @@ void paintTimelineRuler(QPainter& p, const TimelineState& st);        // ticks, 
 void paintTimelineOverlays(QPainter& p, const TimelineState& st);     // clipped to the rows
 void paintTimelineLegend(QPainter& p, const TimelineState& st);
 
+// The what-if's ideal schedule as ghost bars (timeline_ghosts.cpp), drawn among the overlays when
+// the state has one; its legend entry (empty without one); whether a row in view is too dense for it.
+void paintIdealSchedule(QPainter& p, const TimelineState& st);
+QString idealLegendText(const TimelineState& st);
+bool idealTooDense(const TimelineState& st);
+
 // "9 more rows below (dev 5 to dev 7)" when rows are cut off at the bottom, else empty
 QString rowsBelowNote(const TimelineState& st);
 

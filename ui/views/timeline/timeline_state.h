@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "analysis/whatif_schedule.h"
 #include "session.h"
 #include "views/timeline/overview_strip.h"
 #include "views/timeline/timeline_layout.h"
@@ -28,6 +29,8 @@ struct TimelineState {
     int scrollY = 0;    // content y at the top of the rows area (clamped for this frame)
     int selected = -1;  // the selected collective
     double hoverX = -1; // the hover line and time (on screen only), widget x
+    const skew::IdealSchedule* ideal = nullptr;  // the what-if's ghost bars, shown when set
+    bool idealPending = false;                   // asked for, being computed
 
     const std::vector<TimelineRow>& rows() const { return layout.rows(); }
     double t0() const { return zoom.start(); }

@@ -36,6 +36,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
             update();
         }
     });
+    ideal_ = new IdealJob(this);
+    connect(ideal_, &IdealJob::ready, this, [this] { update(); });
 }
 
 void TimelineView::setSession(SessionPtr s) {
@@ -46,13 +48,30 @@ void TimelineView::setSession(SessionPtr s) {
     zoom_.setMeasure(NAN, NAN);
     zoom_.setRun(strip_.start(), strip_.end());
     layout_.setSession(s_.get());
+    ideal_->setSession(s_);
+    if (showIdeal_) ideal_->request();
     layoutRows();
     fit();
 }
 
+void TimelineView::setShowIdeal(bool on) {
+    if (on == showIdeal_) return;
+    showIdeal_ = on;
+    if (on) ideal_->request();
+    update();
+    emit showIdealChanged(on);
+}
+
+void TimelineView::setIdealSchedule(std::shared_ptr<const skew::IdealSchedule> s) {
+    ideal_->set(std::move(s));
+    setShowIdeal(true);
+}
+
+const skew::IdealSchedule* TimelineView::idealSchedule() const { return ideal_->schedule(); }
+
 TimelineState TimelineView::state() const {
     const TimelineFrame f = layout_.frame(size());
-    return TimelineState{*s_, layout_, zoom_, strip_, text_, f, layout_.scroll(), selected_, hoverX_};
+    return TimelineState{*s_, layout_, zoom_, strip_, text_, f, layout_.scroll(), selected_, hoverX_, shownIdeal(), idealPending()};
 }
 
 void TimelineView::layoutRows() {
@@ -204,7 +223,8 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, QString::fromStdString(timelineEmptyText(s_ != nullptr)));
         return;
     }
-    const TimelineState st{*s_, *layout, zoom_, strip_, text_, f, layout->clampScroll(layout->scroll(), f), selected_, screen ? hoverX_ : -1};
+    const TimelineState st{*s_, *layout, zoom_, strip_, text_, f, layout->clampScroll(layout->scroll(), f), selected_, screen ? hoverX_ : -1,
+                           shownIdeal(), idealPending()};
     // white around the parts that paint their own background (the rows are an opaque image)
     p.fillRect(QRect(0, 0, size.width(), f.rows.top()), Qt::white);
     p.fillRect(QRect(f.rows.right() + 1, f.rows.top(), size.width() - f.rows.right() - 1, f.rows.height()), Qt::white);
@@ -269,9 +289,11 @@ void TimelineView::paintLegend(QPainter& p, const TimelineState& st, qreal dpr, 
     if (!screen) return paintTimelineLegend(p, st);
     const TimelineFrame& f = st.f;
     const bool thinned = !skewui::thinnedGroups(st).empty();
+    const QString ideal = idealLegendText(st);
     const QSize size(int(f.size.width() * dpr), int(f.legend.height() * dpr));
-    if (legendImg_.size() != size || thinned != legendThinned_) {
+    if (legendImg_.size() != size || thinned != legendThinned_ || ideal != legendIdeal_) {
         legendThinned_ = thinned;
+        legendIdeal_ = ideal;
         legendImg_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
         legendImg_.setDevicePixelRatio(dpr);
         QPainter lp(&legendImg_);
@@ -450,6 +472,7 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
         if (zoom_.hasMeasure() && zoom_.measureEnd() > zoom_.measureStart()) setRange(zoom_.measureStart(), zoom_.measureEnd());
         return;
     case Qt::Key_Escape: setMeasure(NAN, NAN); return;
+    case Qt::Key_I: setShowIdeal(!showIdeal_); return;
     default: QWidget::keyPressEvent(e);
     }
 }

@@ -18,6 +18,7 @@
 // Navigation as in Nsight Systems and Perfetto: wheel or Ctrl+wheel zooms at the cursor, drag pans,
 // W/S zoom and A/D pan, drag on the ruler zooms to that range, Shift+drag measures a range,
 // Home/0 fits the run, F fits the selected collective, Z zooms to the measured range, Esc clears it.
+// I shows the what-if's ideal schedule as ghost bars (computed off the GUI thread when first shown).
 
 #include <QImage>
 #include <QWidget>
@@ -27,6 +28,7 @@
 
 #include "session.h"
 #include "views/run_view.h"
+#include "views/timeline/ideal_job.h"
 #include "views/timeline/overview_strip.h"
 #include "views/timeline/timeline_hits.h"
 #include "views/timeline/timeline_layout.h"
@@ -92,6 +94,13 @@ public:
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr) override;
     void invalidate() { bodyKey_ = {}; }   // drop the cached frame body, as a new range does (benchmark)
 
+    // The what-if's ideal schedule as ghost bars (I): computed for the session when first shown
+    void setShowIdeal(bool on);
+    bool showIdeal() const { return showIdeal_; }
+    void setIdealSchedule(std::shared_ptr<const skew::IdealSchedule> s);  // computed elsewhere (render); shows it
+    const skew::IdealSchedule* idealSchedule() const;                     // null until computed
+    bool idealComputing() const { return ideal_->running(); }
+
     // RunView: the zoom keys zoom at the pointer; --range sets the visible range
     QWidget* widget() override { return this; }
     void zoomBy(double factor) override { zoomAtPointer(factor); }
@@ -111,6 +120,7 @@ signals:
     void collectiveClicked(int collective);
     void kernelClicked(int rank, int lane, quint32 kernel);
     void rangeChanged(double t0, double t1);
+    void showIdealChanged(bool shown);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -160,6 +170,12 @@ private:
     CacheKey bodyKey_, gutterKey_;
     QImage body_, gutterImg_, legendImg_;
     bool legendThinned_ = false;  // what legendImg_ was drawn for
+    QString legendIdeal_;
+
+    IdealJob* ideal_ = nullptr;
+    bool showIdeal_ = false;
+    const skew::IdealSchedule* shownIdeal() const { return showIdeal_ ? ideal_->schedule() : nullptr; }
+    bool idealPending() const { return showIdeal_ && ideal_->running(); }
 
     // mouse
     enum class Drag { None, Pan, Ruler, Measure, Overview, Header } drag_ = Drag::None;
