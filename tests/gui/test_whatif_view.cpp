@@ -153,3 +153,26 @@ TEST(WhatIfView, TimelineGhostBarsWhereTheIdealReplayPutsEachKernel) {
     v.setSession(s);
     EXPECT_EQ(v.idealSchedule(), nullptr);
 }
+
+// A 16-rank run at 1024x700: as many rank bars as fit at 20 px each, the others counted on the axis;
+// exported at 1920x1080 all of them.
+TEST(WhatIfView, RankBarsThatFitAndTheRestCounted) {
+    skewgen::GenConfig cfg = skewgen::causalConfig();
+    cfg.ranks = 16;
+    const testutil::Generated& g = testutil::generated("whatif-16-ranks", cfg);
+    SessionPtr s = loadSession({g.path}, {}, {});
+    WhatIfView v;
+    v.resize(1024, 700);
+    v.setSession(s);
+    v.replot();
+    ASSERT_EQ(v.scene().ranks.size(), 16u);
+    QCPAxis* y = v.ranksRect()->axis(QCPAxis::atLeft);
+    const size_t fit = size_t(v.ranksRect()->rect().height() / 20);
+    ASSERT_LT(fit, 16u);
+    EXPECT_EQ(v.shownRanks(), fit);
+    EXPECT_EQ(y->range().upper, double(fit) - 0.4);
+    EXPECT_EQ(y->label(), QString("%1 more rank(s) below").arg(16 - fit));
+    v.toPixmap(1920, 1080);  // an export at that size lays the view out for it
+    EXPECT_EQ(v.shownRanks(), 16u);
+    EXPECT_EQ(y->label(), " ");
+}

@@ -104,6 +104,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QCustomPlot(parent) {
         if (t.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(e->globalPosition().toPoint(), t, this);
     });
+    connect(this, &QCustomPlot::afterLayout, this, &WhatIfView::fitRanks);
     setSession(nullptr);
 }
 
@@ -187,7 +188,6 @@ void WhatIfView::buildRanks() {
         t->setText(QString::number(scene_.ranks[i].slowdown, 'f', 2) + QStringLiteral("x"));
     }
     y->setTicker(labels);
-    y->setLabel(scene_.moreRanks ? tr("%n more rank(s) below", nullptr, int(scene_.moreRanks)) : QString());
     auto* bars = new QCPBars(y, x);
     bars->setData(keys, values, true);
     bars->setBaseValue(1.0);  // a slowdown grows from 1.0 (costs nothing)
@@ -218,9 +218,21 @@ void WhatIfView::fit() {
         double most = 1.0;
         for (const auto& r : scene_.ranks) most = std::max(most, r.slowdown);
         ranks_->axis(QCPAxis::atBottom)->setRange(1.0, 1.0 + std::max(0.05, (most - 1.0) * 1.25));
-        ranks_->axis(QCPAxis::atLeft)->setRange(-0.6, std::max<double>(1, double(scene_.ranks.size())) - 0.4);
     }
     replot();
+}
+
+// After each layout: as many rank bars as fit at a legible height, the rest counted below.
+void WhatIfView::fitRanks() {
+    if (scene_.empty()) return;
+    const int fit = std::max(1, ranks_->rect().height() / kRankRowPx);
+    const size_t shown = std::min(scene_.ranks.size(), size_t(fit));
+    ranks_->axis(QCPAxis::atLeft)->setRange(-0.6, std::max<double>(1, double(shown)) - 0.4);
+    const int more = int(scene_.moreRanks + (scene_.ranks.size() - shown));
+    // never empty, so that the axis keeps its margin whatever this layout's count (the label is set after it)
+    ranks_->axis(QCPAxis::atLeft)->setLabel(more ? tr("%n more rank(s) below", nullptr, more) : QStringLiteral(" "));
+    shownRanks_ = shown;
+    ranks_->update(QCPLayoutElement::upPreparation);  // the ticks again, for the range just set (layout made them)
 }
 
 void WhatIfView::setSelectedCollective(int c) {

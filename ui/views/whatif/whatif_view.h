@@ -28,6 +28,7 @@ public:
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr) override;
 
     const skew::WhatIfScene& scene() const { return scene_; }
+    size_t shownRanks() const { return shownRanks_; }  // rank bars that fit at the last layout
     QString subtitle() const;  // the sentence under the title (or why there is nothing to draw), unwrapped
     QCPAxisRect* stepsRect() const { return steps_; }
     QCPAxisRect* ranksRect() const { return ranks_; }
@@ -56,6 +57,9 @@ private:
     void placeHighlight();
     void wrapTexts(int viewWidth);  // the subtitle broken into lines that fit the view
     void placeButton();
+    void fitRanks();  // after each layout: the rank bars that fit, the others counted
+
+    static constexpr int kRankRowPx = 20;  // the least height of a rank's bar row
 
     SessionPtr s_;
     skew::WhatIfScene scene_;
@@ -67,6 +71,7 @@ private:
     QCPLegend* key_ = nullptr;
     QCPItemRect* highlight_ = nullptr;
     QPushButton* settings_ = nullptr;
+    size_t shownRanks_ = 0;
 };
 
 }  // namespace skewui
