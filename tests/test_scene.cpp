@@ -291,7 +291,7 @@ TEST(LogScale, Position) {
     EXPECT_DOUBLE_EQ(logPosition(100, 10, 1000), 0.5);
     EXPECT_EQ(logPosition(1000, 10, 1000), 1.0);
     EXPECT_EQ(logPosition(20, 10, 10), 1.0);  // an empty scale: above its end
-    const SkewScale s{1000, 100'000};
+    const SkewScale s{.median = 300, .lo = 1000, .hi = 100'000};
     EXPECT_DOUBLE_EQ(s.position(10'000), 0.5);
 }
 

@@ -445,16 +445,17 @@ TEST(RunMaps, HeatmapCellsAreTheMaximumOfTheirCollectives) {
     }
 }
 
-// The ticks' colour scale: from the median start skew of the complete collectives (the demo's 140:
-// the mean of the 70th and 71st) to the big threshold, logarithmic in between. The skews are the
-// generator's truth, not the analysis's.
-TEST(RunMaps, SkewScaleFromTheMedianToTheBigThreshold) {
+// The run views' colour scale: within noise up to 3x the median start skew of the complete
+// collectives (the demo's 140: the median is the mean of the 70th and 71st), then logarithmic to the
+// big threshold. The skews are the generator's truth, not the analysis's.
+TEST(RunMaps, SkewScaleFromTheNoiseBoundToTheBigThreshold) {
     Profile p = loadProfile({demo().path});
     Analysis a = analyze(p);
     const std::vector<int64_t> skews = truthCompleteSkews(demo().result);
     ASSERT_EQ(skews.size(), 140u);
     const SkewScale s = skewScale(a);
-    EXPECT_EQ(s.lo, std::llround((double(skews[69]) + double(skews[70])) / 2));
+    EXPECT_EQ(s.median, std::llround((double(skews[69]) + double(skews[70])) / 2));
+    EXPECT_EQ(s.lo, 3 * s.median);
     EXPECT_EQ(s.hi, a.options.bigSkewNs);
     EXPECT_EQ(s.hi, 20'000'000);
     EXPECT_EQ(s.position(0), 0);
@@ -462,22 +463,31 @@ TEST(RunMaps, SkewScaleFromTheMedianToTheBigThreshold) {
     EXPECT_EQ(s.position(s.hi), 1);
     EXPECT_EQ(s.position(skews.back()), 1);
     EXPECT_NEAR(s.position(int64_t(std::sqrt(double(s.lo) * double(s.hi)))), 0.5, 1e-6);
-    // the demo's ordinary collectives (not over the threshold) are all near the median: the largest
-    // sits low on the scale, where the log formula puts it
+    // the demo's ordinary collectives (not over the threshold) lie within 1.24x the median: every one
+    // is within noise, so only the big ones take colour
     int64_t ordinary = 0;
     for (int64_t k : skews)
         if (k <= s.hi) ordinary = std::max(ordinary, k);
-    EXPECT_NEAR(s.position(ordinary), std::log(double(ordinary) / double(s.lo)) / std::log(double(s.hi) / double(s.lo)), 1e-12);
-    EXPECT_LT(s.position(ordinary), 0.1);
-    // a run whose median is under 1 us starts the scale at 1 us; one whose median is close to the
+    EXPECT_LE(double(ordinary), 1.25 * double(s.median));
+    EXPECT_EQ(s.position(ordinary), 0);
+    // a run whose median is under 1/3 us starts the scale at 1 us; one whose median is close to the
     // threshold keeps a decade of range
     Analysis tiny = a;
     for (auto& c : tiny.collectives) c.maxStart = c.minStart + 10;
     EXPECT_EQ(skewScale(tiny).lo, 1000);
     Analysis wide = a;
     for (auto& c : wide.collectives) c.maxStart = c.minStart + 5'000'000;
-    EXPECT_EQ(skewScale(wide).lo, 5'000'000);
-    EXPECT_EQ(skewScale(wide).hi, 50'000'000);
+    EXPECT_EQ(skewScale(wide).lo, 15'000'000);
+    EXPECT_EQ(skewScale(wide).hi, 150'000'000);
+    // two runs compared share one scale: the median over both runs' complete collectives (the
+    // demo's 140 and 140 at 5 ms)
+    std::vector<int64_t> union_ = skews;
+    union_.insert(union_.end(), 140, 5'000'000);
+    std::sort(union_.begin(), union_.end());
+    const SkewScale both = skewScale(a, wide);
+    EXPECT_EQ(both.median, std::llround((double(union_[139]) + double(union_[140])) / 2));
+    EXPECT_EQ(both.lo, 3 * both.median);
+    EXPECT_EQ(skewScale(wide, a).lo, both.lo);
 }
 
 TEST(RunMaps, OverviewAndSkewDistributions) {

@@ -39,7 +39,7 @@ std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& f
                                                const AnalysisOptions& options, const std::function<bool(double)>& progress,
                                                SnapshotStore* cache) {
     auto c = std::make_shared<CompareSession>();
-    auto side = [&](const std::vector<std::string>& files, double from, const char* name) -> SessionPtr {
+    auto side = [&](const std::vector<std::string>& files, double from, const char* name) -> std::shared_ptr<Session> {
         try {
             return loadSession(files, options, [&](double f) { return !progress || progress(from + 0.5 * f); }, cache);
         } catch (const InputError& e) {
@@ -50,8 +50,11 @@ std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& f
             throw SideError(std::string(name) + ": " + e.what(), false);
         }
     };
-    c->a = side(filesA, 0, "A (before)");
-    c->b = side(filesB, 0.5, "B (after)");
+    std::shared_ptr<Session> a = side(filesA, 0, "A (before)"), b = side(filesB, 0.5, "B (after)");
+    // one colour scale for both sides (docs/analysis.md, Run views): the same colour, the same skew
+    a->skewScale = b->skewScale = skewScale(a->analysis, b->analysis);
+    c->a = std::move(a);
+    c->b = std::move(b);
     c->comparison = compareCaptures(c->sideA(), c->sideB());
     for (const GroupPair& p : c->comparison.pairs)
         for (bool fromA : {true, false}) c->pairings.emplace_back(c->sideA(), c->sideB(), p, fromA);

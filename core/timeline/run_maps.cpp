@@ -26,16 +26,27 @@ double logPosition(double v, double lo, double hi) {
 
 double SkewScale::position(int64_t skewNs) const { return logPosition(double(skewNs), double(lo), double(hi)); }
 
-SkewScale skewScale(const Analysis& a) {
+namespace {
+
+SkewScale scaleOf(const std::vector<const Analysis*>& runs) {
     std::vector<int64_t> skews;
-    skews.reserve(a.collectives.size());
-    for (const Collective& c : a.collectives)
-        if (c.complete) skews.push_back(c.startSkew());
+    int64_t big = 0;
+    for (const Analysis* a : runs) {
+        for (const Collective& c : a->collectives)
+            if (c.complete) skews.push_back(c.startSkew());
+        big = std::max(big, a->options.bigSkewNs);
+    }
     SkewScale s;
-    s.lo = std::max<int64_t>(1000, skews.empty() ? 0 : percentileRounded(std::move(skews), 50));
-    s.hi = std::max(a.options.bigSkewNs, s.lo * 10);
+    s.median = skews.empty() ? 0 : percentileRounded(std::move(skews), 50);
+    s.lo = std::max<int64_t>(1000, s.median * kNoiseFactor);
+    s.hi = std::max(big, s.lo * 10);
     return s;
 }
+
+}  // namespace
+
+SkewScale skewScale(const Analysis& a) { return scaleOf({&a}); }
+SkewScale skewScale(const Analysis& a, const Analysis& b) { return scaleOf({&a, &b}); }
 
 std::vector<int64_t> stepStarts(const Analysis& a, int group) {
     std::vector<int64_t> s;

@@ -28,14 +28,20 @@ void overviewColumns(const Analysis& a, const PixelMap& m, OverviewColumns& out)
 // Every log colour scale of the run views (start skews, lateness) places values with this.
 double logPosition(double v, double lo, double hi);
 
-// The colour scale of start skews in the overview strip and the step map: logarithmic from the
-// median start skew of the run's complete collectives (at or below it: typical, position 0) to the
-// big threshold (position 1), so that what stands out from the typical spreads over the colours.
+// The colour scale of start skews and lateness in every run view (overview strip, step map, heatmap),
+// one per run and shared by its groups, and by both sides of a compare: at or below `lo` a value is
+// within noise (kNoiseFactor x the median start skew of the complete collectives, at least 1 us) and
+// drawn neutral; from there it is logarithmic up to the big threshold `hi` (at least ten times lo),
+// so that what stands out from the typical spreads over the colours and means the same everywhere.
+constexpr int64_t kNoiseFactor = 3;
 struct SkewScale {
-    int64_t lo = 1000, hi = 10'000;  // ns; lo is at least 1 us, hi at least 10 lo
-    double position(int64_t skewNs) const;  // in [0, 1]
+    int64_t median = 0;              // ns: the median start skew it was made from
+    int64_t lo = 1000, hi = 10'000;  // ns: the noise bound and the big threshold
+    double position(int64_t skewNs) const;  // in [0, 1]; 0: within noise
 };
 SkewScale skewScale(const Analysis& a);
+// One scale for two runs compared: the median over both runs' complete collectives.
+SkewScale skewScale(const Analysis& a, const Analysis& b);
 
 // Start time of each step of a group (index step - 1): the earliest (collective min start - offset
 // in step) over the step's collectives. Empty without steps.

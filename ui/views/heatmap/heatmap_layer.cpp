@@ -15,7 +15,6 @@ namespace skewui {
 using namespace palette;
 
 namespace {
-constexpr double kLo = 1000;  // 1 us: the low end of the colour scale
 constexpr int kPanelW = HeatmapLayer::kPanelW;
 }  // namespace
 
@@ -71,7 +70,7 @@ HeatmapLayer::Bands HeatmapLayer::bands(const QRect& area, size_t n) const {
 // one scanline per rank, copied down its band (row-major: the image is written in order)
 QImage HeatmapLayer::cells(const HeatmapCells& hc, const Bands& b, int W, int H) const {
     const size_t n = b.top.size();
-    const double hi = std::max(kLo * 10, double(groupMax_));
+    const SkewScale& scale = v_->s_->skewScale;  // the run's (docs/analysis.md, Run views): white within noise
     QImage img(W, H, QImage::Format_ARGB32_Premultiplied);
     img.fill(Qt::transparent);
     uint32_t* bits = reinterpret_cast<uint32_t*>(img.bits());
@@ -87,7 +86,7 @@ QImage HeatmapLayer::cells(const HeatmapCells& hc, const Bands& b, int W, int H)
             uint32_t c = white;
             if (l == -2) c = 0;
             else if (l < 0) c = missing;
-            else if (l > 0) c = lut[std::clamp(int(logPosition(double(l), kLo, hi) * 255.0), 0, 255)];
+            else if (const double t = scale.position(l); t > 0) c = lut[std::clamp(int(t * 255.0), 0, 255)];
             line[size_t(xx)] = c;
         }
         for (int yy = b.top[s]; yy < b.bottom[s]; ++yy) std::copy(line.begin(), line.end(), bits + size_t(yy) * bpl);
@@ -149,7 +148,7 @@ void HeatmapLayer::drawNumbers(QCPPainter* p, const QRect& area, const Bands& b,
     const size_t n = b.top.size();
     const double pxPerColl = area.width() / std::max(1e-9, x->range().size());
     if (!(pxPerColl >= 28 && n > 0 && b.bottom[0] - b.top[0] >= 12)) return;
-    const double hi = std::max(kLo * 10, double(groupMax_));
+    const SkewScale& scale = v_->s_->skewScale;
     QFont f = p->font();
     f.setPointSizeF(7);
     p->setFont(f);
@@ -158,7 +157,7 @@ void HeatmapLayer::drawNumbers(QCPPainter* p, const QRect& area, const Bands& b,
             int64_t l = memberLateness(prof, a, g.firstCollective + i - 1, s);
             if (l <= 0) continue;
             QRectF cell(x->coordToPixel(i - 0.5), area.top() + b.top[s], pxPerColl, b.bottom[s] - b.top[s]);
-            double t = logPosition(double(l), kLo, hi);
+            const double t = scale.position(l);
             p->setPen(t > 0.6 ? Qt::white : QColor(60, 60, 60));
             p->drawText(cell, Qt::AlignCenter, dur(double(l)));
         }
@@ -174,7 +173,7 @@ void HeatmapLayer::drawPanel(QCPPainter* p, const QRect& area, const Bands& b) {
     p->setFont(f);
     QFontMetrics fm(f);
     // colour scale
-    const double hi = std::max(kLo * 10, double(groupMax_));
+    const SkewScale& scale = v_->s_->skewScale;
     QRectF bar(x0 + 10, area.bottom() + 20, kPanelW - 60, 8);
     for (int i = 0; i < int(bar.width()); ++i)
         p->fillRect(QRectF(bar.left() + i, bar.top(), 1, bar.height()), lateScale(0.08 + 0.92 * i / bar.width()));
@@ -182,11 +181,11 @@ void HeatmapLayer::drawPanel(QCPPainter* p, const QRect& area, const Bands& b) {
     p->setPen(QColor(150, 150, 150));
     p->drawRect(QRectF(bar.left() - 10, bar.top(), 8, bar.height()));
     p->setPen(QColor(60, 60, 60));
-    p->drawText(QPointF(bar.left() - 9, bar.bottom() + 11), QObject::tr("0"));
-    p->drawText(QPointF(bar.left() + 4, bar.bottom() + 11), QObject::tr("1 us"));
-    QString hs = dur(hi);
+    // white: within noise (up to the run's noise bound), then the log ramp up to the big threshold
+    p->drawText(QPointF(bar.left() - 10, bar.bottom() + 11), QString::fromUtf8("\u2264") + dur(double(scale.lo)));
+    QString hs = dur(double(scale.hi));
     p->drawText(QPointF(bar.right() - fm.horizontalAdvance(hs), bar.bottom() + 11), hs);
-    p->drawText(QPointF(bar.left() - 10, bar.top() - 4), QObject::tr("colour: lateness (log scale)"));
+    p->drawText(QPointF(bar.left() - 10, bar.top() - 4), QObject::tr("colour: lateness; white: within noise"));
     // per rank: last arrivals and mean lateness without big events
     const int cLast = x0, cMean = x0 + 60;
     p->setPen(QColor(60, 60, 60));

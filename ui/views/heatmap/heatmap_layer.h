@@ -35,7 +35,6 @@ class HeatmapLayer : public QCPLayerable {
 public:
     static constexpr int kPanelW = 250;  // the panel right of the plot
     explicit HeatmapLayer(HeatmapView* v);
-    int64_t groupMax_ = 1;  // the group's largest lateness: the top of the colour scale
 
 protected:
     void applyDefaultAntialiasingHint(QCPPainter* painter) const override { painter->setAntialiasing(false); }

@@ -143,7 +143,6 @@ void HeatmapView::setGroup(int group) {
 void HeatmapView::updateAxes() {
     rankTicker_->clear();
     stepTicker_->clear();
-    layer_->groupMax_ = 1;
     if (group_ < 0) {
         title_->setText(tr("Lateness heatmap"));
         return;
@@ -161,8 +160,6 @@ void HeatmapView::updateAxes() {
         if (st) stepSpans_.push_back({first, i, st});
         first = i + 1;
     }
-    for (uint32_t i = 0; i < g.count; ++i)
-        for (size_t s = 0; s < g.width(); ++s) layer_->groupMax_ = std::max(layer_->groupMax_, memberLateness(s_->profile, a, g.firstCollective + i, s));
     title_->setText(QString::fromStdString(heatmapTitle(a, group_)));
 }
 

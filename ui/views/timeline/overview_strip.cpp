@@ -173,8 +173,8 @@ void OverviewStrip::paintKey(QPainter& p, const QRectF& r, const QFont& font) co
 }
 
 QString OverviewStrip::keyTooltip() const {
-    return QObject::tr("Overview ticks by start skew: grey-blue at or below the run's median (%1), orange on a log scale up to the big "
-                       "threshold (%2), red: big events")
+    return QObject::tr("Overview ticks by start skew: grey-blue within noise (up to 3x the run's median, %1), orange on a log scale up "
+                       "to the big threshold (%2), red: big events")
         .arg(dur(double(scale_.lo)), dur(double(scale_.hi)));
 }
 
