@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The package from Package.Builds, unpacked with dpkg -x into a scratch root and run from there:
+# the binary is stripped and its debug symbols are in the -dbgsym package under its build id;
+# --version names the project version; analyze of the installed demo writes the report the build
+# tree's binary writes for the build's demo (same bytes).
+# installed_runs.sh <package folder> <project version>
+set -euo pipefail
+dir=$1 version=$2
+root=$dir/root dbg=$dir/dbgsym-root
+rm -rf "$root" "$dbg"
+dpkg -x "$dir"/skewscope_*.deb "$root"
+dpkg -x "$dir"/skewscope-dbgsym_*.ddeb "$dbg"
+bin=$root/usr/bin/skewscope
+build=$(cd "$dir/.." && pwd)
+
+file -L "$bin" | grep -q ', stripped' || { echo "not stripped: $(file -L "$bin")"; exit 1; }
+id=$(LC_ALL=C readelf -n "$bin" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+debug=$dbg/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+[ -s "$debug" ] || { echo "no debug symbols at ${debug#$dbg}"; exit 1; }
+LC_ALL=C readelf -S "$debug" | grep -q '\.debug_info' || { echo "${debug#$dbg} has no .debug_info"; exit 1; }
+
+if ldd "$bin" | grep 'not found'; then exit 1; fi
+out=$("$bin" --version)
+case "$out" in
+  "skewscope $version"|"skewscope $version (git "*")") echo "$out" ;;
+  *) echo "--version printed '$out', expected skewscope $version [(git ...)]"; exit 1 ;;
+esac
+
+export HOME=$dir/home XDG_CACHE_HOME=$dir/home/.cache  # no cache in the user's home
+mkdir -p "$HOME"
+(cd "$root/usr/share/skewscope" && "$bin" analyze demo.sqlite --no-cache) > "$dir/installed.txt"
+(cd "$build/demo" && "$build/bin/skewscope" analyze demo.sqlite --no-cache) > "$dir/built.txt"
+cmp "$dir/installed.txt" "$dir/built.txt"
+grep -q . "$dir/installed.txt"
+echo "installed analyze of the demo: $(wc -l < "$dir/installed.txt") lines, as the build's"
