@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The package from Package.Builds, unpacked with dpkg -x into a scratch root and run from there:
 # the binary is stripped and its debug symbols are in the -dbgsym package under its build id;
+# the desktop files, manual and completions are where desktops and shells look for them;
 # --version names the project version; analyze of the installed demo writes the report the build
 # tree's binary writes for the build's demo (same bytes).
 # installed_runs.sh <package folder> <project version>
@@ -20,6 +21,15 @@ debug=$dbg/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
 LC_ALL=C readelf -S "$debug" | grep -q '\.debug_info' || { echo "${debug#$dbg} has no .debug_info"; exit 1; }
 
 if ldd "$bin" | grep 'not found'; then exit 1; fi
+for f in usr/share/man/man1/skewscope.1.gz usr/share/bash-completion/completions/skewscope \
+         usr/share/zsh/vendor-completions/_skewscope usr/share/applications/skewscope.desktop \
+         usr/share/metainfo/io.github.skewscope.skewscope.metainfo.xml usr/share/mime/packages/skewscope.xml \
+         usr/share/icons/hicolor/{16x16,22x22,24x24,32x32,48x48,64x64,128x128,256x256}/apps/skewscope.png \
+         usr/share/icons/hicolor/scalable/apps/skewscope.svg usr/share/doc/skewscope/copyright \
+         usr/share/doc/skewscope/changelog.gz; do
+  [ -s "$root/$f" ] || { echo "not installed: /$f"; exit 1; }
+done
+MANWIDTH=80 man -l "$root/usr/share/man/man1/skewscope.1.gz" 2>/dev/null | grep -q 'skewscope analyze' || { echo "the man page does not read"; exit 1; }
 out=$("$bin" --version)
 case "$out" in
   "skewscope $version"|"skewscope $version (git "*")") echo "$out" ;;
