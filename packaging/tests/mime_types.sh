@@ -26,7 +26,9 @@ application/vnd.sqlite3
 application/x-nsight-systems-report
 application/x-nsight-systems-report
 application/x-skewscope-summary"
-got=$(XDG_DATA_DIRS="$tmp/share" XDG_DATA_HOME="$tmp/home" QT_QPA_PLATFORM=offscreen "$probe" "${files[@]}")
+# (in a sanitizer build, Qt's own allocations kept until exit are no finding of this test)
+got=$(ASAN_OPTIONS=detect_leaks=0 XDG_DATA_DIRS="$tmp/share" XDG_DATA_HOME="$tmp/home" QT_QPA_PLATFORM=offscreen \
+      "$probe" "${files[@]}")
 if [ "$got" != "$expected" ]; then
   paste <(printf '%s\n' "${files[@]##*/}") <(echo "$expected") <(echo "$got")
   exit 1
