@@ -3,10 +3,10 @@
 # the binary is stripped and its debug symbols are in the -dbgsym package under its build id;
 # the desktop files, manual and completions are where desktops and shells look for them;
 # --version names the project version; analyze of the installed demo writes the report the build
-# tree's binary writes for the build's demo (same bytes).
+# tree's binary writes for the build's demo (same bytes); render draws it offscreen.
 # installed_runs.sh <package folder> <project version>
 set -euo pipefail
-dir=$1 version=$2
+dir=$(realpath "$1") version=$2
 root=$dir/root dbg=$dir/dbgsym-root
 rm -rf "$root" "$dbg"
 dpkg -x "$dir"/skewscope_*.deb "$root"
@@ -15,10 +15,10 @@ bin=$root/usr/bin/skewscope
 build=$(cd "$dir/.." && pwd)
 
 file -L "$bin" | grep -q ', stripped' || { echo "not stripped: $(file -L "$bin")"; exit 1; }
-id=$(LC_ALL=C readelf -n "$bin" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+id=$(LC_ALL=C readelf -n "$bin" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
 debug=$dbg/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
 [ -s "$debug" ] || { echo "no debug symbols at ${debug#$dbg}"; exit 1; }
-LC_ALL=C readelf -S "$debug" | grep -q '\.debug_info' || { echo "${debug#$dbg} has no .debug_info"; exit 1; }
+LC_ALL=C readelf -S "$debug" 2>/dev/null | grep -q '\.debug_info' || { echo "${debug#$dbg} has no .debug_info"; exit 1; }
 
 if ldd "$bin" | grep 'not found'; then exit 1; fi
 for f in usr/share/man/man1/skewscope.1.gz usr/share/bash-completion/completions/skewscope \
@@ -43,3 +43,8 @@ mkdir -p "$HOME"
 cmp "$dir/installed.txt" "$dir/built.txt"
 grep -q . "$dir/installed.txt"
 echo "installed analyze of the demo: $(wc -l < "$dir/installed.txt") lines, as the build's"
+# the viewer's code from the installed files: a view of the demo drawn offscreen (Qt's libraries
+# and platform plugins are the package's dependencies)
+QT_QPA_PLATFORM=offscreen "$bin" render "$root/usr/share/skewscope/demo.sqlite" --no-cache --collective worst \
+  --output "$dir/worst.png" --size 800x450
+file "$dir/worst.png" | grep -q 'PNG image data, 800 x 450' || { echo "render: $(file "$dir/worst.png")"; exit 1; }
