@@ -1,6 +1,7 @@
 // The bash and zsh completions of skewscope, from docgen::Usage: the subcommands, each one's
 // options (as the parser takes them), the literal values --help lists for an option (--view,
-// --format, --table, --collective worst; cache info|clear), files where --help names a path.
+// --format, --table, --collective worst; cache info|clear), files where --help names a path,
+// folders where it names a DIR.
 #include <sstream>
 
 #include "renderers.h"
@@ -53,6 +54,7 @@ std::string bashCompletion(const Usage& u) {
             b << "        \"" << c.name << " " << name << "\") ";
             if (!o.values.empty()) b << "COMPREPLY=($(compgen -W \"" << join(o.values) << "\" -- \"$cur\"))";
             else if (o.takesFiles()) b << "COMPREPLY=($(compgen -f -- \"$cur\"))";
+            else if (o.takesDirectory()) b << "COMPREPLY=($(compgen -d -- \"$cur\"))";
             else b << ":";
             b << "; return ;;\n";
         }
@@ -106,6 +108,7 @@ std::string zshCompletion(const Usage& u) {
                 z << ":" << zshText(a) << ":";
                 if (!o.values.empty()) z << "(" << join(o.values) << ")";
                 else if (o.takesFiles()) z << "_files";
+                else if (o.takesDirectory()) z << "_files -/";
                 else z << " ";
             }
             z << "' \\\n";

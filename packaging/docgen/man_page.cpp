@@ -84,7 +84,7 @@ std::string manPage(const Usage& u, const std::string& version) {
     for (const Command& c : u.commands) {
         m << ".TP\n" << (c.name.empty() ? "\\fBskewscope\\fR [\\fIFILE\\fR...] (no command)" : ".B " + c.name) << "\n";
         const std::string text = commandText(c.name);
-        m << esc(text.empty() ? c.summary : text) << "\n";
+        m << esc(!text.empty() ? text : !c.summary.empty() ? c.summary : "Its arguments are in the synopsis above.") << "\n";
     }
     m << ".SH OPTIONS\n";
     for (const std::string& name : u.allOptions()) optionEntry(m, u, name);

@@ -57,7 +57,7 @@ std::map<std::string, Option> optionsOf(const std::string& synopsis) {
             if (a[0] == '-' || a.rfind("[-", 0) == 0 || a.find('\'') != std::string::npos) break;
             closed = bracketed && a.back() == ']';
             std::string arg = a;
-            while (closed && arg.back() == ']') arg.pop_back();
+            while (!arg.empty() && arg.back() == ']') arg.pop_back();  // "[--task I --tasks N]": N
             if (o.args.size() < size_t(j - i)) o.args.push_back(arg);
             for (const std::string& v : literals(arg)) o.values.insert(v);
             if (!bracketed) break;  // an option outside brackets has one argument here
@@ -78,6 +78,12 @@ bool parserTakes(const std::string& command, const Option& option) {
 
 }  // namespace
 
+bool Option::takesDirectory() const {
+    for (const std::string& a : args)
+        if (a == "DIR") return true;
+    return false;
+}
+
 bool Option::takesFiles() const {
     for (const std::string& a : args)
         if (a == "PATH" || a == "F" || a.find('.') != std::string::npos) return true;
@@ -91,10 +97,11 @@ std::set<std::string> Usage::allOptions() const {
     return out;
 }
 
-Usage readUsage() {
-    Usage u;
+namespace {
+
+// The lines of --help: each command's synopsis entries, the notes, the exit codes.
+void readLines(Usage& u, std::map<std::string, size_t>& index) {
     std::vector<std::string>* continued = nullptr;  // the synopsis or note a continuation line belongs to
-    std::map<std::string, size_t> index;            // command -> its place in u.commands
     for (const std::string& line : split(skew::usageText(), '\n')) {
         const std::string text = trim(line);
         if (line.rfind("exit codes:", 0) == 0) {
@@ -119,8 +126,12 @@ Usage readUsage() {
             continued->back() += "\n    " + text;
         }
     }
-    // each command's options: its own lines', its notes', and "[X's options]": X's own options,
-    // less those every command takes (--format, --output: X's values for them are X's); all as the parser takes them
+}
+
+// Each command's options: its own lines', its notes', and "[X's options]": X's own options, less
+// those every command takes (--format, --output: X's values for them are X's); all as the parser
+// takes them.
+void assignOptions(Usage& u, const std::map<std::string, size_t>& index) {
     std::map<std::string, std::map<std::string, Option>> own;
     for (Command& c : u.commands) {
         std::string all;
@@ -162,6 +173,15 @@ Usage readUsage() {
         for (auto it = c.options.begin(); it != c.options.end();)
             it = c.name.empty() || parserTakes(c.name, it->second) ? std::next(it) : c.options.erase(it);
     }
+}
+
+}  // namespace
+
+Usage readUsage() {
+    Usage u;
+    std::map<std::string, size_t> index;  // command -> its place in u.commands
+    readLines(u, index);
+    assignOptions(u, index);
     return u;
 }
 

@@ -17,6 +17,7 @@ struct Option {
     std::vector<std::string> args;         // the metavariables or value lists of --help: "S", "E"; "text|json"
     std::set<std::string> values;          // literal values (text, json, ...; worst), of this command's lines
     bool takesFiles() const;               // an argument that is a path (PATH, F, shot.png|.svg|.pdf, B...)
+    bool takesDirectory() const;           // an argument that is a folder (DIR)
 };
 
 struct Command {

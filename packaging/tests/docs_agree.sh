@@ -26,7 +26,7 @@ value_lists() {
 }
 options_of() {
   { entry "$1" | sed 's/([^)]*)//g' | grep -o -- '--[a-z][a-z-]*' || true
-    grep -q "^  --no-cache (.*$1" <<<"$help" && echo --no-cache
+    grep -qE "^  --no-cache \([^)]*\<$1\>" <<<"$help" && echo --no-cache
     # "[analyze's options]": analyze's analysis settings, written out here
     entry "$1" | grep -q "analyze's options" && printf '%s\n' --trim --big-skew-ms --step-regex --anomaly-threshold --limit
   } | sort -u
