@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "build_version.h"
 #include "cli/commands.h"
 
 #ifdef SKEWSCOPE_WITH_UI
@@ -41,7 +42,11 @@ int runCommand(int argc, char** argv, const std::vector<std::string>& args) {
         return 0;
     }
     if (cl.command == "version") {
-        std::printf("skewscope %s\n", SKEWSCOPE_VERSION);
+        // the project version, and git describe when built from a checkout (app/build_version.cmake)
+        if (*SKEWSCOPE_BUILD_VERSION)
+            std::printf("skewscope %s (git %s)\n", SKEWSCOPE_VERSION, SKEWSCOPE_BUILD_VERSION);
+        else
+            std::printf("skewscope %s\n", SKEWSCOPE_VERSION);
         return 0;
     }
     if (cl.command == "render") {
