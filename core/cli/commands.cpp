@@ -13,6 +13,7 @@
 #include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "report/info_report.h"
+#include "report/trace_export.h"
 #include "report/whatif_report.h"
 #include "session/snapshots.h"
 #include "util/atomic_file.h"
@@ -107,10 +108,12 @@ int runHeadless(const CommandLine& cl) {
             AnalysisOptions o = analysisOptions(cl);
             Analysis a = analyze(p, o);
             printWarnings(a.warnings);
-            if (cl.format == "json") {
-                // streamed: the report of a big capture is as big as its model
+            if (cl.format == "json" || cl.command == "export") {
+                // streamed: the report (or trace) of a big capture is as big as its model
                 OutputFile file(cl.output);
-                writeAnalysisJson(p, a, [&](std::string_view piece) { file.write(piece); });
+                const auto sink = [&](std::string_view piece) { file.write(piece); };
+                if (cl.command == "export") writePerfettoTrace(p, a, sink);
+                else writeAnalysisJson(p, a, sink);
                 file.commit();
                 std::fflush(stdout);
                 storeSnapshots(cache.get(), p);
