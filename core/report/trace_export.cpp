@@ -12,6 +12,7 @@
 #include "report/analysis_report.h"
 #include "report/answers_report.h"
 #include "util/json.h"
+#include "util/stage_clock.h"
 
 namespace skew {
 namespace {
@@ -61,6 +62,7 @@ public:
     }
 
     void write() {
+        StageClock clock("export");  // SKEWSCOPE_TIMING=1
         w_.beginObject().field("displayTimeUnit", "ns");
         w_.key("otherData").beginObject().field("tool", "skewscope").field("version", SKEWSCOPE_VERSION)
             .field("time_base", "aligned (docs/analysis.md, Inputs); ts and dur in microseconds").endObject();
@@ -68,9 +70,11 @@ public:
         for (const Rank& r : p_.ranks) metadata(r);
         for (const Rank& r : p_.ranks)
             for (size_t l = 0; l < r.lanes.size(); ++l) lane(r, int(l));
+        clock.done("kernels");
         for (size_t ci = 0; ci < a_.collectives.size(); ++ci)
             if (a_.collectives[ci].big) bigMarker(a_.collectives[ci]);
         w_.endArray().endObject();
+        clock.done("markers");
     }
 
 private:
