@@ -24,7 +24,9 @@ namespace {
 template <size_t K>  // scenarios per sweep: a constant, so that the loops over them unroll
 class Sweep {
 public:
-    Sweep(const ReplayGraph& g, const std::vector<ReplayInputs>& in) : g_(g), in_(in) {
+    // record: when not null, every kernel's start and end of the first scenario (per lane-order id)
+    Sweep(const ReplayGraph& g, const std::vector<ReplayInputs>& in, int64_t* recStart = nullptr, int64_t* recEnd = nullptr)
+        : g_(g), in_(in), recStart_(recStart), recEnd_(recEnd) {
         laneEnd_.assign(g.laneBase.size() * k_, INT64_MIN);
         sourceEnd_.assign(size_t(g.sources) * k_, INT64_MIN);
         memberStart_.assign(g.memberNode.size() * k_, INT64_MIN);
@@ -52,6 +54,7 @@ private:
     void ended(uint32_t x, uint32_t lane, const int64_t* end) {
         int64_t* const last = &laneEnd_[lane * k_];
         std::copy(end, end + k_, last);
+        if (recEnd_) recEnd_[x] = end[0];
         if (const int32_t slot = g_.sourceSlot[x]; slot >= 0) std::copy(end, end + k_, &sourceEnd_[size_t(slot) * k_]);
         if (const uint32_t st = g_.step[x]) {
             int64_t* const se = &stepEnd_[st * k_];
@@ -92,6 +95,7 @@ private:
                 for (size_t s = 0; s < k_; ++s) start[s] = std::max(start[s], src[s]);
             }
             for (size_t s = 0; s < k_; ++s) start[s] += gap;
+            if (recStart_) recStart_[i] = start[0];
             if (measured_ >= 0) maxError_ = std::max<int64_t>(maxError_, std::llabs(start[measured_] - g_.start[i]));
             if (const uint32_t st = g_.step[i]) {
                 int64_t* const ss = &stepStart_[st * k_];
@@ -109,6 +113,8 @@ private:
     static constexpr size_t k_ = K;
     const ReplayGraph& g_;
     const std::vector<ReplayInputs>& in_;
+    int64_t* const recStart_;
+    int64_t* const recEnd_;
     int measured_ = -1;
     int64_t maxError_ = 0;
     // K values side by side: per lane, per source slot, per member, per step
@@ -132,6 +138,10 @@ std::vector<ReplayOutcome> sweepOf(const ReplayGraph& g, const std::vector<Repla
 }
 
 }  // namespace
+
+ReplayOutcome replayRecorded(const ReplayGraph& g, const ReplayInputs& in, int64_t* start, int64_t* end) {
+    return Sweep<1>(g, {in}, start, end).run().front();
+}
 
 std::vector<ReplayOutcome> replay(const ReplayGraph& g, const std::vector<ReplayInputs>& in) {
     std::vector<ReplayOutcome> out;

@@ -28,6 +28,10 @@ struct ReplayOutcome {
 // Captured inputs: every rank with captured durations and launches, the error measured.
 ReplayInputs capturedInputs(size_t ranks);
 
+// One replay that also writes every kernel's start and end (per lane-order id, g.size() each): the
+// ideal schedule (whatif_schedule.h).
+ReplayOutcome replayRecorded(const ReplayGraph& g, const ReplayInputs& in, int64_t* start, int64_t* end);
+
 // One outcome per input, in one sweep.
 std::vector<ReplayOutcome> replay(const ReplayGraph& g, const std::vector<ReplayInputs>& in);
 
