@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "json_value.h"
 #include "model/loader.h"
 #include "report/trace_export.h"
+#include "whatif_hand_profile.h"
 
 using namespace testutil;
 using testjson::Value;
@@ -40,7 +42,7 @@ int64_t nsOf(const Value& v) {
     return neg ? -ns : ns;
 }
 
-// The trace of the demo, written in-process and parsed strictly.
+// The trace of a profile, written in-process (in small pieces: many joins) and parsed strictly.
 struct Trace {
     Value root;
     std::vector<const Value*> events;
@@ -52,16 +54,21 @@ struct Trace {
     }
 };
 
+Trace traceOf(skew::Profile& p) {
+    const skew::Analysis a = skew::analyze(p);
+    const skew::IdealSchedule ideal = skew::idealSchedule(p, a);
+    std::string text;
+    skew::writePerfettoTrace(p, a, &ideal, [&](std::string_view piece) { text += piece; }, 4096);
+    Trace tr;
+    tr.root = testjson::parse(text);
+    for (const Value& e : tr.root["traceEvents"].arr) tr.events.push_back(&e);
+    return tr;
+}
+
 const Trace& demoTrace() {
     static const Trace t = [] {
         skew::Profile p = skew::loadProfile({demo().path});
-        skew::Analysis a = skew::analyze(p);
-        std::string text;
-        skew::writePerfettoTrace(p, a, [&](std::string_view piece) { text += piece; }, 4096);  // small pieces: many joins
-        Trace tr;
-        tr.root = testjson::parse(text);
-        for (const Value& e : tr.root["traceEvents"].arr) tr.events.push_back(&e);
-        return tr;
+        return traceOf(p);
     }();
     return t;
 }
@@ -79,7 +86,7 @@ using Key = std::tuple<int64_t, int64_t, int64_t>;  // pid, tid, ts in ns
 std::map<Key, const Value*> kernelsByStart(const Trace& t) {
     std::map<Key, const Value*> out;
     for (const Value* e : t.phase("X"))
-        if ((*e)["cat"].str != "launch") out[{(*e)["pid"].i64(), (*e)["tid"].i64(), nsOf((*e)["ts"])}] = e;
+        if ((*e)["cat"].str == "kernel" || (*e)["cat"].str == "nccl") out[{(*e)["pid"].i64(), (*e)["tid"].i64(), nsOf((*e)["ts"])}] = e;
     return out;
 }
 
@@ -98,16 +105,18 @@ TEST(TraceExport, ProcessPerRankThreadPerStreamAndOneEventPerKernel) {
         if (name == "process_sort_index") sortIndex[(*e)["pid"].i64()] = (*e)["args"]["sort_index"].raw;
         if (name == "thread_name") threadNames[{(*e)["pid"].i64(), (*e)["tid"].i64()}] = (*e)["args"]["name"].str;
     }
-    ASSERT_EQ(processNames.size(), size_t(cfg.ranks));
+    ASSERT_EQ(processNames.size(), size_t(2 * cfg.ranks));  // the captured ranks, then their ideal schedules
     for (int c = 0; c < cfg.ranks; ++c) {
         const int pid = pidOf[size_t(c)];
         EXPECT_EQ(processNames[pid], r.rankLabels[size_t(c)]) << "config rank " << c;
         EXPECT_EQ(sortIndex[pid], std::to_string(pid - 1));  // the rank's id
+        EXPECT_EQ(processNames[pid + cfg.ranks], r.rankLabels[size_t(c)] + " (ideal)");
+        EXPECT_EQ(sortIndex[pid + cfg.ranks], std::to_string(pid - 1 + cfg.ranks));
     }
     // every (device, stream) of the kernel table: its thread, named, with one X event per row
     std::map<std::pair<int64_t, int64_t>, int64_t> perThread;
     for (const Value* e : t.phase("X"))
-        if ((*e)["cat"].str != "launch") ++perThread[{(*e)["pid"].i64(), (*e)["tid"].i64()}];
+        if ((*e)["cat"].str == "kernel" || (*e)["cat"].str == "nccl") ++perThread[{(*e)["pid"].i64(), (*e)["tid"].i64()}];
     std::map<int, int> configRankOfDevice;
     for (int c = 0; c < cfg.ranks; ++c) configRankOfDevice[cfg.devices[size_t(c)]] = c;
     // "device:stream:rows,..." of the kernel table
@@ -133,6 +142,52 @@ TEST(TraceExport, ProcessPerRankThreadPerStreamAndOneEventPerKernel) {
     for (const auto& [thread, n] : perThread) events += n;
     EXPECT_EQ(uint64_t(events), r.kernelRows);
     EXPECT_EQ(t.root["displayTimeUnit"].str, "ns");
+    // the ideal schedule: every kernel again (the demo has steps and launches), on the ideal processes
+    std::map<std::pair<int64_t, int64_t>, int64_t> idealPerThread;
+    for (const Value* e : t.phase("X"))
+        if ((*e)["cat"].str == "ideal") ++idealPerThread[{(*e)["pid"].i64() - cfg.ranks, (*e)["tid"].i64()}];
+    EXPECT_EQ(idealPerThread, perThread);
+}
+
+// The ideal processes of the hand profile (whatif_hand_profile.h): each kernel where the ideal
+// replay puts it, the times worked out by hand in test_whatif_schedule.cpp's first test.
+TEST(TraceExport, IdealScheduleIsASecondSetOfProcesses) {
+    using namespace whatifhand;
+    skew::Profile p = handProfile();
+    const Trace t = traceOf(p);
+    std::map<int64_t, std::string> names;
+    for (const Value* e : t.phase("M"))
+        if ((*e)["name"].str == "process_name") names[(*e)["pid"].i64()] = (*e)["args"]["name"].str;
+    EXPECT_EQ(names, (std::map<int64_t, std::string>{{1, "dev 0"}, {2, "dev 1"}, {3, "dev 0 (ideal)"}, {4, "dev 1 (ideal)"}}));
+    // (pid, tid) -> [start, end] in us after T, in start order
+    std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>> spans;
+    for (const Value* e : t.phase("X"))
+        if ((*e)["cat"].str == "ideal") {
+            const int64_t s = nsOf((*e)["ts"]), d = nsOf((*e)["dur"]);
+            EXPECT_EQ((*e)["args"]["shift_ns"].type, Value::Number);
+            spans[{(*e)["pid"].i64(), (*e)["tid"].i64()}].push_back({(s - T) / kUs, (s + d - T) / kUs});
+        }
+    for (auto& [thread, v] : spans) std::sort(v.begin(), v.end());
+    using Spans = std::vector<std::pair<int64_t, int64_t>>;
+    EXPECT_EQ(spans[std::make_pair(3, 7)], (Spans{{10, 110}, {111, 131}, {1010, 1110}, {1112, 1132}}));
+    EXPECT_EQ(spans[std::make_pair(3, 56)], (Spans{{112, 212}, {1113, 1213}}));
+    EXPECT_EQ(spans[std::make_pair(4, 7)], (Spans{{10, 110}, {111, 131}, {1010, 1110}, {1111, 1131}}));
+    EXPECT_EQ(spans[std::make_pair(4, 56)], (Spans{{112, 212}, {1112, 1213}}));
+    EXPECT_EQ(spans.size(), 4u);
+    EXPECT_EQ(t.root["otherData"]["ideal_schedule"].str.rfind("processes 3 on", 0), 0u);
+}
+
+// Without launch rows there is no ideal scenario: no ideal processes, and the trace says why.
+TEST(TraceExport, NoIdealScheduleWithoutLaunchRows) {
+    whatifhand::Options o;
+    o.launches = false;
+    skew::Profile p = whatifhand::handProfile(o);
+    const Trace t = traceOf(p);
+    for (const Value* e : t.phase("X")) EXPECT_NE((*e)["cat"].str, "ideal");
+    size_t processes = 0;
+    for (const Value* e : t.phase("M")) processes += (*e)["name"].str == "process_name";
+    EXPECT_EQ(processes, 2u);
+    EXPECT_EQ(t.root["otherData"]["ideal_schedule"].str, "none: the exports have no launch rows (CUDA API trace)");
 }
 
 TEST(TraceExport, NcclKernelsCarryTheirCollectiveAtTheGeneratorsTimes) {

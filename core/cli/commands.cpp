@@ -10,6 +10,7 @@
 #include "model/loader.h"
 #include "util/errors.h"
 #include "analysis/analysis.h"
+#include "analysis/whatif_schedule.h"
 #include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "report/info_report.h"
@@ -112,7 +113,10 @@ int runHeadless(const CommandLine& cl) {
                 // streamed: the report (or trace) of a big capture is as big as its model
                 OutputFile file(cl.output);
                 const auto sink = [&](std::string_view piece) { file.write(piece); };
-                if (cl.command == "export") writePerfettoTrace(p, a, sink);
+                if (cl.command == "export") {
+                    const IdealSchedule ideal = idealSchedule(p, a);  // empty, with its why, without the what-if
+                    writePerfettoTrace(p, a, &ideal, sink);
+                }
                 else writeAnalysisJson(p, a, sink);
                 file.commit();
                 std::fflush(stdout);

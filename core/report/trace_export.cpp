@@ -1,6 +1,6 @@
 // The Chrome trace event JSON of a run (docs/analysis.md, Hand-off to Perfetto): metadata, then
-// lane by lane the kernels' complete events (formatted on the pool, appended in order), then the
-// big collectives' markers.
+// lane by lane the kernels' complete events (formatted on the pool, appended in order), the ideal
+// schedule's, then the big collectives' markers.
 #include "report/trace_export.h"
 
 #include <algorithm>
@@ -53,7 +53,9 @@ int32_t launchThread(const Rank& r) {
 
 class TraceWriter {
 public:
-    TraceWriter(const Profile& p, const Analysis& a, JsonWriter& w) : p_(p), a_(a), w_(w) {
+    TraceWriter(const Profile& p, const Analysis& a, const IdealSchedule* ideal, JsonWriter& w)
+        : p_(p), a_(a), ideal_(ideal && !ideal->empty() ? ideal : nullptr),
+          noIdeal_(ideal_ ? "" : ideal ? ideal->why : "not computed"), w_(w) {
         for (const Group& g : a.groups)
             for (size_t s = 0; s < g.width(); ++s) slotsOf_[{g.lanes[s].rank, g.lanes[s].lane}].push_back({g.id, s});
         launchRanks_.assign(p.ranks.size(), false);
@@ -65,12 +67,19 @@ public:
         StageClock clock("export");  // SKEWSCOPE_TIMING=1
         w_.beginObject().field("displayTimeUnit", "ns");
         w_.key("otherData").beginObject().field("tool", "skewscope").field("version", SKEWSCOPE_VERSION)
-            .field("time_base", "aligned (docs/analysis.md, Inputs); ts and dur in microseconds").endObject();
+            .field("time_base", "aligned (docs/analysis.md, Inputs); ts and dur in microseconds");
+        w_.field("ideal_schedule", ideal_ ? std::string("processes ") + std::to_string(idealPid(0)) + " on: the what-if's ideal replay"
+                                          : "none: " + noIdeal_);
+        w_.endObject();
         w_.key("traceEvents").beginArray();
         for (const Rank& r : p_.ranks) metadata(r);
         for (const Rank& r : p_.ranks)
             for (size_t l = 0; l < r.lanes.size(); ++l) lane(r, int(l));
         clock.done("kernels");
+        if (ideal_) {
+            for (const Rank& r : p_.ranks) idealTracks(r);
+            clock.done("ideal");
+        }
         for (size_t ci = 0; ci < a_.collectives.size(); ++ci)
             if (a_.collectives[ci].big) bigMarker(a_.collectives[ci]);
         w_.endArray().endObject();
@@ -185,8 +194,37 @@ private:
         w_.endObject().endObject();
     }
 
+    // The ideal schedule's process of a rank: after every rank's own, in the same order.
+    int idealPid(int rank) const { return pidOf(int(p_.ranks.size()) + rank); }
+
+    // A rank's kernels where the ideal replay puts them: a process of their own ("dev 3 (ideal)"),
+    // a thread per stream as the rank's, sorted after every captured rank.
+    void idealTracks(const Rank& r) {
+        const int pid = idealPid(r.id);
+        meta(pid, nullptr, "process_name", "name", rankLabel(p_, r.id) + " (ideal)");
+        meta(pid, nullptr, "process_sort_index", "sort_index", int(p_.ranks.size()) + r.id);
+        for (size_t li = 0; li < r.lanes.size(); ++li) {
+            const KernelLane& l = r.lanes[li];
+            const ReplayLane& rl = ideal_->kernels.lane(r.id, int(li));
+            if (rl.hi <= rl.lo) continue;
+            meta(pid, &l.stream, "thread_name", "name", "stream " + std::to_string(l.stream));
+            meta(pid, &l.stream, "thread_sort_index", "sort_index", l.stream);
+            w_.arrayItems(rl.hi - rl.lo, a_.options.threads, [&](JsonWriter& w, size_t i) {
+                const uint32_t k = rl.lo + uint32_t(i);
+                const int64_t s = ideal_->start[rl.base + i], e = ideal_->end[rl.base + i];
+                w.beginObject().field("ph", "X").field("pid", pid).field("tid", l.stream);
+                micros(w, "ts", s);
+                micros(w, "dur", e - s);
+                w.field("name", p_.strings.str(l.name[k])).field("cat", "ideal").key("args").beginObject()
+                    .field("shift_ns", s - l.start[k]).endObject().endObject();
+            }, 1024);
+        }
+    }
+
     const Profile& p_;
     const Analysis& a_;
+    const IdealSchedule* ideal_;  // null: no ideal tracks
+    std::string noIdeal_;         // why not
     JsonWriter& w_;
     std::map<std::pair<int, int>, std::vector<std::pair<int, size_t>>> slotsOf_;  // (rank, lane) -> (group, slot)
     std::vector<bool> launchRanks_;  // per rank: a late arriver's launch to draw
@@ -194,10 +232,11 @@ private:
 
 }  // namespace
 
-void writePerfettoTrace(const Profile& p, const Analysis& a, const std::function<void(std::string_view)>& sink, size_t chunk) {
+void writePerfettoTrace(const Profile& p, const Analysis& a, const IdealSchedule* ideal, const std::function<void(std::string_view)>& sink,
+                        size_t chunk) {
     JsonWriter w(false);
     w.streamTo(sink, chunk);
-    TraceWriter(p, a, w).write();
+    TraceWriter(p, a, ideal, w).write();
     w.flush();
     sink("\n");
 }
