@@ -54,8 +54,8 @@ struct Trace {
     }
 };
 
-Trace traceOf(skew::Profile& p) {
-    const skew::Analysis a = skew::analyze(p);
+Trace traceOf(skew::Profile& p, const skew::AnalysisOptions& o = {}) {
+    const skew::Analysis a = skew::analyze(p, o);
     const skew::IdealSchedule ideal = skew::idealSchedule(p, a);
     std::string text;
     skew::writePerfettoTrace(p, a, &ideal, [&](std::string_view piece) { text += piece; }, 4096);
@@ -296,6 +296,31 @@ TEST(TraceExport, BigCollectivesAreGlobalInstants) {
         markers.insert(nsOf((*e)["ts"]));
     }
     EXPECT_EQ(markers, expected);
+}
+
+// --trim: the kernels whose start is in the window, those of the whole run's trace there.
+TEST(TraceExport, TrimKeepsTheWindowsKernels) {
+    std::multiset<std::tuple<int64_t, int64_t, int64_t, int64_t>> all;  // pid, tid, ts, dur (ns)
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const Value* e : demoTrace().phase("X"))
+        if ((*e)["cat"].str == "kernel" || (*e)["cat"].str == "nccl") {
+            all.insert({(*e)["pid"].i64(), (*e)["tid"].i64(), nsOf((*e)["ts"]), nsOf((*e)["dur"])});
+            first = std::min(first, nsOf((*e)["ts"])), last = std::max(last, nsOf((*e)["ts"]));
+        }
+    skew::AnalysisOptions o;
+    o.hasTrim = true;
+    o.trimStartNs = first + (last - first) / 3;
+    o.trimEndNs = first + (last - first) / 2;
+    skew::Profile p = skew::loadProfile({demo().path});
+    const Trace t = traceOf(p, o);
+    std::multiset<std::tuple<int64_t, int64_t, int64_t, int64_t>> kept, expected;
+    for (const Value* e : t.phase("X"))
+        if ((*e)["cat"].str == "kernel" || (*e)["cat"].str == "nccl")
+            kept.insert({(*e)["pid"].i64(), (*e)["tid"].i64(), nsOf((*e)["ts"]), nsOf((*e)["dur"])});
+    for (const auto& k : all)
+        if (std::get<2>(k) >= o.trimStartNs && std::get<2>(k) < o.trimEndNs) expected.insert(k);
+    ASSERT_GT(expected.size(), 100u);
+    EXPECT_EQ(kept, expected);
 }
 
 TEST(TraceExport, CommandWritesTheFileAndNeverAPartialOne) {
