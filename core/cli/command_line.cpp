@@ -25,14 +25,17 @@ std::string usageText() {
            "  skewscope render A... --vs B... --view compare [--collective [G:]K|worst] --output F [--size WxH]\n"
            "                   [analyze's options] (the compare view; --collective names a collective of A)\n"
            "  skewscope compare A... --vs B... [--format text|json|md] [--output PATH] [analyze's options]\n"
+           "  skewscope export FILE... [--format perfetto] [--output PATH] [analyze's options]\n"
+           "                   (perfetto: Chrome trace JSON for ui.perfetto.dev or chrome://tracing; a process\n"
+           "                   per rank, a thread per stream, NCCL kernels with their collective's facts)\n"
            "  skewscope cache info|clear                 the profile cache (snapshots of exports read before)\n"
-           "  --no-cache (info, analyze, render, compare): read every export, keep no snapshot\n"
+           "  --no-cache (info, analyze, render, compare, export): read every export, keep no snapshot\n"
            "exit codes: 0 done, 1 other error, 2 usage error, 3 unreadable input\n";
 }
 
 namespace {
 
-const char* const kCommands[] = {"info", "analyze", "render", "compare", "cache"};
+const char* const kCommands[] = {"info", "analyze", "render", "compare", "export", "cache"};
 
 // A finite decimal number written out in full: no trailing text, no overflow, not NaN or infinity,
 // not hexadecimal (strtod would read 0x10 as 16).
@@ -93,7 +96,7 @@ std::string unknownCommandMessage(const std::string& word) {
     for (const char* c : kCommands)
         if (size_t d = editDistance(word, c); d < bestD) bestD = d, best = c;
     if (!best.empty()) return "unknown command '" + word + "'; did you mean '" + best + "'?";
-    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze, render, compare and cache";
+    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze, render, compare, export and cache";
 }
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -168,7 +171,7 @@ public:
                 return true;
             }
             Took t = commonOption(a);
-            if (t == Took::No && (c == "analyze" || c == "compare" || c == "render")) t = analysisOption(a);
+            if (t == Took::No && (c == "analyze" || c == "compare" || c == "render" || c == "export")) t = analysisOption(a);
             if (t == Took::No && c == "render") t = renderOption(a);
             if (t == Took::No && c == "analyze") t = tableOption(a);
             if (t == Took::Failed) return false;
@@ -331,12 +334,15 @@ private:
         if (c == "analyze" && f != "text" && f != "json" && f != "md" && f != "csv") return fail("analyze --format takes text, json, md or csv");
         if (tableGiven_ && f != "csv") return fail("--table chooses the table of --format csv");
         if (c == "compare" && f != "text" && f != "json" && f != "md") return fail("compare --format takes text, json or md");
+        if (c == "export" && !formatGiven_) out_.format = "perfetto";  // the only one, so the default
+        if (c == "export" && out_.format != "perfetto") return fail("export --format takes perfetto");
         return true;
     }
 
     // render draws the analysis these settings ask for: refused as analyze refuses them
     bool checkAnalysis() {
-        if (out_.command != "analyze" && out_.command != "compare" && out_.command != "render") return true;
+        const std::string& c = out_.command;
+        if (c != "analyze" && c != "compare" && c != "render" && c != "export") return true;
         AnalysisOptions checked;
         if (std::string e = makeAnalysisOptions(out_.settings, checked); !e.empty()) return fail(e);
         return true;

@@ -10,10 +10,10 @@
 namespace skew {
 
 struct CommandLine {
-    std::string command;  // info, analyze, render, help, version
+    std::string command;  // info, analyze, render, compare, export, cache, help, version
     std::vector<std::string> files;
     std::vector<std::string> filesB;  // compare: the files after --vs
-    std::string format = "text";
+    std::string format = "text";  // export: perfetto
     std::string output = "-";
     std::string table = "collectives";  // analyze --format csv --table collectives|steps
     AnalysisSettings settings;          // --trim, --big-skew-ms, --step-regex, --anomaly-threshold, --limit

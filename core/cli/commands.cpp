@@ -10,9 +10,11 @@
 #include "model/loader.h"
 #include "util/errors.h"
 #include "analysis/analysis.h"
+#include "analysis/whatif_schedule.h"
 #include "report/analysis_report.h"
 #include "report/compare_report.h"
 #include "report/info_report.h"
+#include "report/trace_export.h"
 #include "report/whatif_report.h"
 #include "session/snapshots.h"
 #include "util/atomic_file.h"
@@ -107,10 +109,15 @@ int runHeadless(const CommandLine& cl) {
             AnalysisOptions o = analysisOptions(cl);
             Analysis a = analyze(p, o);
             printWarnings(a.warnings);
-            if (cl.format == "json") {
-                // streamed: the report of a big capture is as big as its model
+            if (cl.format == "json" || cl.command == "export") {
+                // streamed: the report (or trace) of a big capture is as big as its model
                 OutputFile file(cl.output);
-                writeAnalysisJson(p, a, [&](std::string_view piece) { file.write(piece); });
+                const auto sink = [&](std::string_view piece) { file.write(piece); };
+                if (cl.command == "export") {
+                    const IdealSchedule ideal = idealSchedule(p, a);  // empty, with its why, without the what-if
+                    writePerfettoTrace(p, a, &ideal, sink);
+                }
+                else writeAnalysisJson(p, a, sink);
                 file.commit();
                 std::fflush(stdout);
                 storeSnapshots(cache.get(), p);

@@ -1,6 +1,6 @@
 #pragma once
 // The headless commands of docs/analysis.md's command-line contract (info, analyze, render's
-// loading, compare, cache); the arguments are parsed in cli/command_line.h.
+// loading, compare, export, cache); the arguments are parsed in cli/command_line.h.
 
 #include <cstdint>
 #include <memory>
@@ -22,7 +22,7 @@ void storeSnapshots(ProfileCache* cache, const Profile& p);
 // render say what they warned about the same way).
 void printWarnings(const std::vector<std::string>& warnings);
 
-// Runs info/analyze; returns the exit code (0 ok, 1 other error, 2 usage, 3 unreadable input).
+// Runs info/analyze/export (and compare, cache); returns the exit code (0 ok, 1 other error, 2 usage, 3 unreadable input).
 int runHeadless(const CommandLine& cl);
 
 }  // namespace skew
