@@ -140,6 +140,10 @@ TEST(Habits, WasdInEveryTimeView) {
         EXPECT_NEAR(p.x->range().size(), in.size(), fit.size() * 1e-9);
         QTest::keyClick(p.plot, Qt::Key_A);
         EXPECT_NEAR(p.x->range().lower, in.lower, fit.size() * 1e-9);
+        QTest::keyClick(p.plot, Qt::Key_Right);  // the arrows pan as A/D do
+        EXPECT_NEAR(p.x->range().lower, in.lower + in.size() * 0.15, fit.size() * 1e-9);
+        QTest::keyClick(p.plot, Qt::Key_Left);
+        EXPECT_NEAR(p.x->range().lower, in.lower, fit.size() * 1e-9);
         QTest::keyClick(p.plot, Qt::Key_S);
         EXPECT_NEAR(p.x->range().size(), fit.size() * 0.8, fit.size() * 1e-9);
     }

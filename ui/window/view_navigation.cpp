@@ -101,6 +101,8 @@ void ViewNavigation::showTab(int index) {
     views->currentWidget()->setFocus();
 }
 
+bool ViewNavigation::usable() const { return s_ && !w_->inCompareMode(); }  // (compare mode has no run views)
+
 void ViewNavigation::remember() {
     TimelineView* tl = w_->timeline();
     history_.push_back(Place{w_->runViewTabs()->currentIndex(), w_->currentCollective(), tl->viewRange()});
@@ -114,7 +116,7 @@ void ViewNavigation::markInTimeline(const TimelineHighlight& h, double margin) {
 }
 
 void ViewNavigation::showCollective(int collective) {
-    if (!s_ || collective < 0 || size_t(collective) >= s_->analysis.collectives.size()) return;
+    if (!usable() || collective < 0 || size_t(collective) >= s_->analysis.collectives.size()) return;
     remember();
     if (collective != w_->currentCollective()) w_->selectCollective(collective);
     // the selection's band marks it; zoomed as F does
@@ -125,7 +127,7 @@ void ViewNavigation::showCollective(int collective) {
 }
 
 void ViewNavigation::showKernel(int collective, int rank, int lane, uint32_t kernel) {
-    if (!s_ || rank < 0 || size_t(rank) >= s_->profile.ranks.size()) return;
+    if (!usable() || rank < 0 || size_t(rank) >= s_->profile.ranks.size()) return;
     const KernelLane& kl = s_->profile.ranks[size_t(rank)].lanes[size_t(lane)];
     if (kernel >= kl.size()) return;
     remember();
@@ -136,7 +138,7 @@ void ViewNavigation::showKernel(int collective, int rank, int lane, uint32_t ker
 }
 
 void ViewNavigation::showHit(const SearchHit& h) {
-    if (!s_) return;
+    if (!usable()) return;
     // a search remembers where it started once, so that Back leaves the hits
     const bool first = !searchRemembered_;
     searchRemembered_ = true;
@@ -160,7 +162,7 @@ void ViewNavigation::showInTimeline() {
 }
 
 bool ViewNavigation::back() {
-    if (history_.empty() || !s_) return false;
+    if (history_.empty() || !usable()) return false;
     const Place p = history_.back();
     history_.pop_back();
     if (p.collective >= 0 && p.collective != w_->currentCollective()) w_->selectCollective(p.collective);

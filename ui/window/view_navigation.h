@@ -67,7 +67,8 @@ private:
     };
     void buildMenu();
     void connectContextMenus();
-    void remember();  // the place shown now, for back()
+    bool usable() const;  // a capture open, not in compare mode
+    void remember();      // the place shown now, for back()
     void markInTimeline(const TimelineHighlight& h, double margin);
     QMenu* menuWith(const QString& text, std::function<void()> act);
 
