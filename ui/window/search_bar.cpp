@@ -18,7 +18,7 @@ SearchBar::SearchBar(QWidget* parent) : QWidget(parent) {
     field_->setClearButtonEnabled(true);
     field_->installEventFilter(this);
     count_ = new QLabel;
-    count_->setMinimumWidth(count_->fontMetrics().horizontalAdvance("first 100000 of more") + 8);
+    count_->setMinimumWidth(count_->fontMetrics().horizontalAdvance("99999 of the first 100000") + 8);
     prev_ = new QToolButton;
     prev_->setArrowType(Qt::UpArrow);
     prev_->setToolTip(tr("Previous hit (Shift+Enter, Shift+F3)"));
@@ -90,7 +90,7 @@ QString SearchBar::countText() const {
     return current_ < 0 ? tr("%1 hits").arg(of) : tr("%1 of %2").arg(current_ + 1).arg(of);
 }
 
-// Enter / Shift+Enter step through the hits, Escape closes
+// Enter / Shift+Enter step through the hits, Escape closes (in the field: the window's keys stay as they are)
 bool SearchBar::eventFilter(QObject* o, QEvent* e) {
     if (o == field_ && e->type() == QEvent::KeyPress) {
         auto* k = static_cast<QKeyEvent*>(e);

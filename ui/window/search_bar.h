@@ -29,7 +29,7 @@ public:
     QLineEdit* field() const { return field_; }
     const skew::SearchResult& result() const { return result_; }
     int current() const { return current_; }  // index into result().hits, -1: none gone to
-    QString countText() const;                 // "3 of 36", "no match", "first 100000 of more"
+    QString countText() const;                 // "3 of 36", "36 hits", "no match", "3 of the first 100000"
 
 signals:
     void hitChosen(const skew::SearchHit& hit);

@@ -127,7 +127,9 @@ void ViewNavigation::showCollective(int collective) {
 }
 
 void ViewNavigation::showKernel(int collective, int rank, int lane, uint32_t kernel) {
-    if (!usable() || rank < 0 || size_t(rank) >= s_->profile.ranks.size()) return;
+    if (!usable() || rank < 0 || size_t(rank) >= s_->profile.ranks.size() || lane < 0 ||
+        size_t(lane) >= s_->profile.ranks[size_t(rank)].lanes.size())
+        return;
     const KernelLane& kl = s_->profile.ranks[size_t(rank)].lanes[size_t(lane)];
     if (kernel >= kl.size()) return;
     remember();
