@@ -425,10 +425,11 @@ TEST(RunViews, TimelineNavigation) {
     v.setSession(s);
     const double full = v.rangeEnd() - v.rangeStart();
     const QRect area = v.rowsArea();
-    // wheel at the cursor: the time under the cursor stays put
+    // Ctrl+wheel zooms at the cursor: the time under the cursor stays put (as in Nsight Systems;
+    // the plain wheel scrolls the rows: Habits.TimelineWheelAsNsightOrAsPreferred)
     const QPointF at(area.left() + area.width() * 0.3, area.top() + 20);
     const double t = v.timeAtX(at.x());
-    QWheelEvent wheel(at, v.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(at, v.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(&v, &wheel);
     EXPECT_NEAR(v.rangeEnd() - v.rangeStart(), full * 0.8, full * 1e-9);
     EXPECT_NEAR(v.timeAtX(at.x()), t, full * 1e-9);
@@ -553,8 +554,9 @@ TEST(RunViews, NavigateKeysActOnTheViewTabShown) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     ASSERT_TRUE(openAndWait(w, {QString::fromStdString(demo().path)}));
     const QCPRange collective = w.view()->xAxis->range();
-    auto wheelIn = [](QWidget* v, QPointF at) {
-        QWheelEvent e(at, v->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    // (the timeline zooms on Ctrl+wheel, as Nsight Systems; the plots on the wheel)
+    auto wheelIn = [](QWidget* v, QPointF at, Qt::KeyboardModifiers m = Qt::NoModifier) {
+        QWheelEvent e(at, v->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, m, Qt::NoScrollPhase, false);
         QApplication::sendEvent(v, &e);
     };
     // the timeline: zoomed in by W and the wheel, Home fits the whole run again
@@ -564,7 +566,7 @@ TEST(RunViews, NavigateKeysActOnTheViewTabShown) {
     const double runStart = double(w.session()->timeline.start()), runEnd = double(w.session()->timeline.end()), run = runEnd - runStart;
     ASSERT_EQ(tl->rangeStart(), runStart);
     QTest::keyClick(tl, Qt::Key_W);
-    wheelIn(tl, QPointF(tl->rowsArea().center()));
+    wheelIn(tl, QPointF(tl->rowsArea().center()), Qt::ControlModifier);
     ASSERT_NEAR(tl->rangeEnd() - tl->rangeStart(), run * 0.64, run * 1e-9);
     QTest::keyClick(tl, Qt::Key_Home);
     EXPECT_EQ(tl->rangeStart(), runStart);

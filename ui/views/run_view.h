@@ -15,6 +15,13 @@
 
 namespace skewui {
 
+// What a view shows of its axes (x: time or position, y: rows or steps), kept over a reload of the
+// same files (F5, Settings OK) and set again where it still overlaps the reloaded run.
+struct RunViewRange {
+    bool valid = false;
+    double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+};
+
 class RunView {
 public:
     virtual ~RunView() = default;
@@ -39,6 +46,11 @@ public:
         (void)t0, (void)t1, (void)run0, (void)run1;
         return false;
     }
+
+    // the view's ranges before a reload, and set again after it (where they still overlap what the
+    // view shows of the reloaded run); the default keeps nothing
+    virtual RunViewRange viewRange() const { return {}; }
+    virtual void restoreViewRange(const RunViewRange& kept) { (void)kept; }
 
     // the view at width x height as PNG, SVG or PDF (by the suffix), as the viewer's export and `render`
     virtual bool exportTo(const QString& path, int width, int height, QString* error = nullptr) = 0;

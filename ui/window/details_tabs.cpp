@@ -31,9 +31,13 @@ void DetailsTabs::showFindings(const skew::Session& s) {
 
 void DetailsTabs::setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel) {
     details_->setPlainText(QString::fromStdString(kernelDetails(s.profile, s.analysis, collective, rank, lane, kernel, &s.nvtx)));
+    shown_ = Shown{collective, rank, lane, kernel};
 }
 
-void DetailsTabs::clearDetails() { details_->clear(); }
+void DetailsTabs::clearDetails() {
+    details_->clear();
+    shown_ = {};
+}
 
 void DetailsTabs::setRanksGroup(SessionPtr s, int group) {
     setTabText(indexOf(ranks_), group >= 0 ? tr("Ranks: group %1").arg(group) : tr("Ranks"));

@@ -23,6 +23,12 @@ public:
     // the details of kernel `kernel` of (rank, lane), seen from collective `collective` (-1: none)
     void setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel);
     void clearDetails();
+    // the kernel Details shows (Show in Timeline from Details); rank -1: none
+    struct Shown {
+        int collective = -1, rank = -1, lane = -1;
+        uint32_t kernel = 0;
+    };
+    const Shown& shownKernel() const { return shown_; }
     void setRanksGroup(SessionPtr s, int group);  // the Ranks tab shows `group` (-1: none) and says which
 
     QTextBrowser* findings() const { return findings_; }
@@ -38,6 +44,7 @@ private:
     QTextBrowser* findings_ = nullptr;
     QPlainTextEdit* details_ = nullptr;
     RanksPanel* ranks_ = nullptr;
+    Shown shown_;
 };
 
 }  // namespace skewui

@@ -20,6 +20,7 @@
 #include "scene/kernel_details.h"
 #include "views/collective/collective_view.h"
 #include "views/compare/compare_view.h"
+#include "views/timeline/timeline_view.h"
 #include "window/collectives_pane.h"
 #include "window/details_tabs.h"
 #include "window/export_actions.h"
@@ -32,6 +33,7 @@
 #include "window/selection.h"
 #include "window/settings.h"
 #include "window/status_texts.h"
+#include "window/view_navigation.h"
 #include "window/warning_bar.h"
 
 using namespace skew;
@@ -56,6 +58,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                  [this] { return ExportActions::Shown{session_, compare_, inCompareMode(), selection_->current()}; });
     const WindowMenus menus = buildMenus(this, exports_);
     recent_ = new RecentFiles(menus.recent, this);
+    navigation_ = new ViewNavigation(this);
+    views_->timeline()->setWheelZooms(timelineWheelZooms());
     connectRooms();
     connectMenus(menus);
     if (!restoreGeometry(QSettings().value("window/geometry").toByteArray())) {
@@ -194,7 +198,9 @@ void MainWindow::setAnalysisOptions(const AnalysisOptions& o) {
 
 void MainWindow::editSettings() {
     SettingsDialog d(options_, session_.get(), this);
-    if (d.exec() == QDialog::Accepted) setAnalysisOptions(d.options());
+    if (d.exec() != QDialog::Accepted) return;
+    views_->timeline()->setWheelZooms(timelineWheelZooms());
+    setAnalysisOptions(d.options());
 }
 
 bool MainWindow::inCompareMode() const { return compare_ && stack_->currentWidget() == compareView_; }
@@ -233,11 +239,12 @@ void MainWindow::setSession(SessionPtr s) {
     const QString empty = emptyStateText();
     emptyLabel_->setText(empty);
     stack_->setCurrentIndex(empty.isEmpty() ? 1 : 0);
-    views_->setSession(s);  // the skew CDF follows the Ranks tab's group
+    views_->setSession(s, sameFiles);  // the skew CDF follows the Ranks tab's group
     setWindowTitle(tr("Skewscope - %1").arg(QFileInfo(QString::fromStdString(s->files.front())).fileName()));
     recent_->add(qt(s->files));  // only files that opened
     pane_->setFilters(filters);
     selection_->open(kept);
+    views_->restoreKeptRanges();  // F5 keeps the zoom (after the selection, which may pan to the collective)
     details_->ranks()->sizeColumns();
     details_->setCurrentWidget(details_->findings());  // a new capture opens on its answers
     loads_->storeSnapshots(s);

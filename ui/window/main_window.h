@@ -36,6 +36,7 @@ class Selection;
 class SkewCdfChart;
 class StepMapView;
 class TimelineView;
+class ViewNavigation;
 class WarningBar;
 struct WindowMenus;
 
@@ -95,6 +96,7 @@ public:
     LoadController* loads() const { return loads_; }
     ExportActions* exports() const { return exports_; }
     RecentFiles* recentFiles() const { return recent_; }
+    ViewNavigation* navigation() const { return navigation_; }
     Selection* selection() const { return selection_; }
     QTableView* table() const;
     CollectiveFilter* filter() const;
@@ -145,6 +147,7 @@ private:
     LoadController* loads_ = nullptr;
     ExportActions* exports_ = nullptr;
     RecentFiles* recent_ = nullptr;
+    ViewNavigation* navigation_ = nullptr;
     PaneProportions* proportions_ = nullptr;
     Selection* selection_ = nullptr;
     WarningBar* warningBar_ = nullptr;

@@ -49,8 +49,17 @@ HeatmapView* RunViewTabs::heatmap() const { return runView<HeatmapView>(); }
 
 RunView* RunViewTabs::shownRunView() const { return asRunView(currentWidget()); }
 
-void RunViewTabs::setSession(SessionPtr s) {
-    for (RunView* v : runViews_) v->setSession(s);
+void RunViewTabs::setSession(SessionPtr s, bool keepRanges) {
+    kept_.assign(runViews_.size(), RunViewRange{});
+    for (size_t i = 0; i < runViews_.size(); ++i) {
+        if (keepRanges) kept_[i] = runViews_[i]->viewRange();
+        runViews_[i]->setSession(s);
+    }
+}
+
+void RunViewTabs::restoreKeptRanges() {
+    for (size_t i = 0; i < runViews_.size() && i < kept_.size(); ++i) runViews_[i]->restoreViewRange(kept_[i]);
+    kept_.clear();
 }
 
 void RunViewTabs::setSelectedCollective(int collective) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "session.h"
+#include "views/run_view.h"
 
 namespace skewui {
 
@@ -23,7 +24,10 @@ class RunViewTabs : public QTabWidget {
 public:
     explicit RunViewTabs(QWidget* parent = nullptr);
 
-    void setSession(SessionPtr s);           // the run views (the collective view gets its scene per selection)
+    // the run views (the collective view gets its scene per selection); with keepRanges (a reload of
+    // the same files) what each shows is kept, for restoreKeptRanges once the selection is set again
+    void setSession(SessionPtr s, bool keepRanges = false);
+    void restoreKeptRanges();  // F5 keeps the zoom: each view's range again, where it still overlaps the run
     void setSelectedCollective(int collective);  // in the run views
     bool showsCollective() const;            // the Collective tab is the one shown
     void zoomShown(double factor);           // Navigate > Zoom In / Zoom Out on the tab shown
@@ -50,6 +54,7 @@ private:
 
     CollectiveView* collective_ = nullptr;
     std::vector<RunView*> runViews_;
+    std::vector<RunViewRange> kept_;  // per run view, between setSession and restoreKeptRanges
 };
 
 }  // namespace skewui

@@ -31,6 +31,9 @@ void saveAnalysisOptions(const AnalysisOptions& o) {
     st.setValue("analysis/stepRegex", QString::fromStdString(o.stepRegex));
 }
 
+bool timelineWheelZooms() { return QSettings().value("timeline/wheelZooms", false).toBool(); }
+void setTimelineWheelZooms(bool zooms) { QSettings().setValue("timeline/wheelZooms", zooms); }
+
 SettingsDialog::SettingsDialog(const AnalysisOptions& o, const Session* open, QWidget* parent) : QDialog(parent), options_(o) {
     setWindowTitle(tr("Analysis settings"));
     // what the dialog shows, in the user's units (core converts, as for the command line)
@@ -74,6 +77,9 @@ SettingsDialog::SettingsDialog(const AnalysisOptions& o, const Session* open, QW
     form->addRow(tr("Anomaly threshold"), anomaly_);
     form->addRow(tr("Step NVTX pattern"), regex_);
     form->addRow(tr("Time window"), trimRow);
+    wheelZooms_ = new QCheckBox(tr("the wheel zooms (else it scrolls the rows and Ctrl+wheel zooms, as in Nsight Systems)"));
+    wheelZooms_->setChecked(timelineWheelZooms());
+    form->addRow(tr("Timeline"), wheelZooms_);
     error_ = new QLabel;
     error_->setStyleSheet("color: #b00020");
     form->addRow(error_);
@@ -99,6 +105,7 @@ void SettingsDialog::accept() {
         return;
     }
     options_ = o;
+    setTimelineWheelZooms(wheelZooms_->isChecked());
     QDialog::accept();
 }
 

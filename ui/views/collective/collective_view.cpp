@@ -265,10 +265,14 @@ void CollectiveView::panBy(double fraction) {
 
 void CollectiveView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
+    case Qt::Key_W:  // W/S zoom, A/D pan, as in the run views and Nsight Systems
     case Qt::Key_Plus:
     case Qt::Key_Equal: zoomBy(0.8); return;
+    case Qt::Key_S:
     case Qt::Key_Minus: zoomBy(1.25); return;
+    case Qt::Key_A:
     case Qt::Key_Left: panBy(-0.15); return;
+    case Qt::Key_D:
     case Qt::Key_Right: panBy(0.15); return;
     case Qt::Key_0:
     case Qt::Key_Home: resetZoom(); return;

@@ -251,7 +251,7 @@ QString HeatmapView::tooltipAt(const QPointF& pos) const {
 void HeatmapView::zoomBy(double factor) { zoomAboutCentre(this, factor); }
 
 void HeatmapView::keyPressEvent(QKeyEvent* e) {
-    if (!zoomKey(e, *this)) QCustomPlot::keyPressEvent(e);
+    if (!zoomKey(e, *this, this)) QCustomPlot::keyPressEvent(e);
 }
 
 bool HeatmapView::exportTo(const QString& path, int width, int height, QString* error) {

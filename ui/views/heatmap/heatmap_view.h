@@ -12,6 +12,7 @@
 class QComboBox;
 
 #include "session.h"
+#include "views/plot_keys.h"
 #include "views/run_view.h"
 #include "timeline/run_maps.h"
 
@@ -48,6 +49,8 @@ public:
 
     // RunView
     QWidget* widget() override { return this; }
+    RunViewRange viewRange() const override { return plotRange(this); }
+    void restoreViewRange(const RunViewRange& kept) override { restorePlotRange(this, kept); }
     void fit() override { resetZoom(); }
     QString tabTitle() const override { return tr("Heatmap"); }
     QString tabToolTip() const override { return tr("Each rank's lateness in every collective"); }

@@ -158,7 +158,7 @@ QString StepMapView::tooltipAt(const QPointF& pos) const {
 void StepMapView::zoomBy(double factor) { zoomAboutCentre(this, factor); }
 
 void StepMapView::keyPressEvent(QKeyEvent* e) {
-    if (!zoomKey(e, *this)) QCustomPlot::keyPressEvent(e);
+    if (!zoomKey(e, *this, this)) QCustomPlot::keyPressEvent(e);
 }
 
 void StepMapView::resizeEvent(QResizeEvent* e) {

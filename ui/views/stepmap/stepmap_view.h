@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "session.h"
+#include "views/plot_keys.h"
 #include "views/run_view.h"
 #include "timeline/run_maps.h"
 
@@ -44,6 +45,8 @@ public:
 
     // RunView
     QWidget* widget() override { return this; }
+    RunViewRange viewRange() const override { return plotRange(this); }
+    void restoreViewRange(const RunViewRange& kept) override { restorePlotRange(this, kept); }
     void fit() override { resetZoom(); }
     QString tabTitle() const override { return tr("Step map"); }
     QString tabToolTip() const override { return tr("Where in the step the collectives and big late arrivals fall"); }

@@ -1,5 +1,6 @@
 // The passes over the timeline's rows, after the body image: kernel names, the selected collective,
-// lines to the CPU launches, the late-arrival markers and their labels, the measured range and the
+// lines to the CPU launches, the late-arrival markers and their labels, what Show in Timeline or the
+// search marked, the measured range and the
 // hover line, and the note on rows cut off below. Clipped to the rows area.
 
 #include <QObject>
@@ -87,6 +88,26 @@ void paintSelection(QPainter& p, const TimelineState& st) {
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(ka, st.rowTop(row) + 1, kb - ka, rows[size_t(row)].h - 2));
     }
+}
+
+// what Show in Timeline or the search marked: the kernel outlined thick, a span between two lines
+// (over its rank's CPU row, or every row)
+void paintHighlight(QPainter& p, const TimelineState& st) {
+    const TimelineHighlight& h = st.highlight;
+    if (!h.valid()) return;
+    double xa = st.x(h.start), xb = std::max(xa + 3, st.x(h.end));
+    const QColor ink(0xd0, 0x10, 0xa0);
+    p.setBrush(Qt::NoBrush);
+    const int row = h.rank < 0 ? -1 : h.lane >= 0 ? st.layout.rowOf(h.rank, h.lane) : st.layout.cpuRowOf(h.rank);
+    if (row >= 0) {
+        const double top = st.rowTop(row), hgt = st.rows()[size_t(row)].h;
+        p.setPen(QPen(ink, 3));
+        p.drawRect(QRectF(xa - 2, top - 1, xb - xa + 4, hgt + 1));
+        return;
+    }
+    p.setPen(QPen(ink, 2, Qt::DashLine));
+    p.drawLine(QPointF(xa, st.f.rows.top()), QPointF(xa, st.f.rows.bottom()));
+    p.drawLine(QPointF(xb, st.f.rows.top()), QPointF(xb, st.f.rows.bottom()));
 }
 
 // lines from NCCL kernels to their CPU launches, when few collectives are in view (and for the
@@ -218,6 +239,7 @@ void paintTimelineOverlays(QPainter& p, const TimelineState& st) {
     paintSelection(p, st);
     paintLaunchLines(p, st);
     paintMarkers(p, st);
+    paintHighlight(p, st);
     paintMeasure(p, st);
     paintRowsNote(p, st);
     p.restore();

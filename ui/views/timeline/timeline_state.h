@@ -8,6 +8,7 @@
 #include <QRectF>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "analysis/whatif_schedule.h"
@@ -19,6 +20,15 @@
 
 namespace skewui {
 
+// What Show in Timeline and the search marked: a kernel (outlined) or, without a lane, a time span
+// on a rank (an NVTX range: its CPU row) or on every row; none while start is NaN.
+struct TimelineHighlight {
+    double start = NAN, end = NAN;  // aligned ns
+    int rank = -1, lane = -1;       // lane >= 0: kernel `kernel` of that lane
+    uint32_t kernel = 0;
+    bool valid() const { return !std::isnan(start); }
+};
+
 struct TimelineState {
     const Session& s;
     const TimelineLayout& layout;
@@ -29,6 +39,7 @@ struct TimelineState {
     int scrollY = 0;    // content y at the top of the rows area (clamped for this frame)
     int selected = -1;  // the selected collective
     double hoverX = -1; // the hover line and time (on screen only), widget x
+    TimelineHighlight highlight = {};
     const skew::IdealSchedule* ideal = nullptr;  // the what-if's ghost bars, shown when set
     bool idealPending = false;                   // asked for, being computed
 

@@ -45,6 +45,7 @@ void TimelineView::setSession(SessionPtr s) {
     text_.clearNames();  // keyed by string ids of the previous profile
     strip_.setSession(s_);
     selected_ = -1;
+    highlight_ = {};
     zoom_.setMeasure(NAN, NAN);
     zoom_.setRun(strip_.start(), strip_.end());
     layout_.setSession(s_.get());
@@ -71,7 +72,7 @@ const skew::IdealSchedule* TimelineView::idealSchedule() const { return ideal_->
 
 TimelineState TimelineView::state() const {
     const TimelineFrame f = layout_.frame(size());
-    return TimelineState{*s_, layout_, zoom_, strip_, text_, f, layout_.scroll(), selected_, hoverX_, shownIdeal(), idealPending()};
+    return TimelineState{*s_, layout_, zoom_, strip_, text_, f, layout_.scroll(), selected_, hoverX_, highlight_, shownIdeal(), idealPending()};
 }
 
 void TimelineView::layoutRows() {
@@ -149,6 +150,32 @@ void TimelineView::panBy(double fraction) {
     if (zoom_.panBy(fraction)) rangeUpdated();
 }
 
+void TimelineView::showHighlight(const TimelineHighlight& h, double margin) {
+    if (!s_ || !h.valid()) return;
+    highlight_ = h;
+    const double span = std::max(h.end - h.start, 1000.0);
+    setRange(h.start - margin * span, h.end + margin * span);
+    // its row in view: a third of the way down when it is not
+    const int row = h.rank < 0 ? -1 : h.lane >= 0 ? rowOf(h.rank, h.lane) : cpuRowOf(h.rank);
+    if (row >= 0) {
+        const QRect ra = rowsArea(), rr = rowRect(row);
+        if (rr.top() < ra.top() || rr.bottom() > ra.bottom()) scrollRows(rr.top() - (ra.top() + ra.height() / 3));
+    }
+    update();
+}
+
+void TimelineView::clearHighlight() {
+    highlight_ = {};
+    update();
+}
+
+// the range kept over a reload, where it still overlaps the run (else the fit stays); the rows' scroll
+void TimelineView::restoreViewRange(const RunViewRange& kept) {
+    if (!kept.valid || !s_) return;
+    if (kept.x1 > kept.x0 && kept.x1 > zoom_.runStart() && kept.x0 < zoom_.runEnd()) setRange(kept.x0, kept.x1);
+    scrollRows(int(kept.y0) - layout_.scroll());
+}
+
 void TimelineView::setMeasure(double a, double b) {
     zoom_.setMeasure(a, b);
     update();
@@ -224,7 +251,7 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
         return;
     }
     const TimelineState st{*s_, *layout, zoom_, strip_, text_, f, layout->clampScroll(layout->scroll(), f), selected_, screen ? hoverX_ : -1,
-                           shownIdeal(), idealPending()};
+                           highlight_, shownIdeal(), idealPending()};
     // white around the parts that paint their own background (the rows are an opaque image)
     p.fillRect(QRect(0, 0, size.width(), f.rows.top()), Qt::white);
     p.fillRect(QRect(f.rows.right() + 1, f.rows.top(), size.width() - f.rows.right() - 1, f.rows.height()), Qt::white);
@@ -323,178 +350,6 @@ void TimelineView::paintEvent(QPaintEvent*) {
 void TimelineView::resizeEvent(QResizeEvent*) {
     if (TimelineLayout::areaHeight(size()) != layout_.areaHeight()) layoutRows();
     else updateScrollBar();
-}
-
-// ---- input -----------------------------------------------------------------------------------
-
-void TimelineView::mousePressEvent(QMouseEvent* e) {
-    setFocus();
-    QToolTip::hideText();
-    if (e->button() != Qt::LeftButton || !s_) return;
-    const TimelineFrame f = layout_.frame(size());
-    const QPointF pos = e->position();
-    pressPos_ = pos;
-    pressT0_ = zoom_.start();
-    pressT1_ = zoom_.end();
-    pressScroll_ = layout_.scroll();
-    moved_ = false;
-    if (f.overview.contains(pos.toPoint())) {
-        drag_ = Drag::Overview;
-        QRectF hd = strip_.handle(f.overview, zoom_.start(), zoom_.end());
-        double t = strip_.timeAt(f.overview, pos.x());
-        if (!hd.contains(pos)) {
-            double span = zoom_.end() - zoom_.start();
-            setRange(t - span / 2, t + span / 2);
-        }
-        grabOffset_ = t - zoom_.start();
-    } else if (f.ruler.contains(pos.toPoint())) {
-        drag_ = Drag::Ruler;
-        setMeasure(timeAtX(pos.x()), timeAtX(pos.x()));
-    } else if (pos.x() < f.gutter) {
-        drag_ = Drag::Header;
-    } else if (f.rows.contains(pos.toPoint())) {
-        drag_ = (e->modifiers() & Qt::ShiftModifier) ? Drag::Measure : Drag::Pan;
-        if (drag_ == Drag::Measure) setMeasure(timeAtX(pos.x()), timeAtX(pos.x()));
-        else setCursor(Qt::ClosedHandCursor);
-    }
-}
-
-void TimelineView::mouseMoveEvent(QMouseEvent* e) {
-    const QPointF pos = e->position();
-    const TimelineFrame f = layout_.frame(size());
-    if (drag_ == Drag::None) {
-        hoverX_ = f.rows.contains(QPoint(int(pos.x()), f.rows.top())) ? pos.x() : -1;
-        update();
-        QString tip = tooltipAt(pos);
-        if (tip.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(e->globalPosition().toPoint(), tip, this);
-        return;
-    }
-    if ((pos - pressPos_).manhattanLength() >= 3) moved_ = true;
-    switch (drag_) {
-    case Drag::Pan: {
-        double dt = (pos.x() - pressPos_.x()) * (pressT1_ - pressT0_) / std::max(1, f.rows.width());
-        setRange(pressT0_ - dt, pressT1_ - dt);
-        int y = layout_.clampScroll(pressScroll_ - int(pos.y() - pressPos_.y()), f);
-        if (y != layout_.scroll()) {
-            layout_.setScroll(y);
-            updateScrollBar();
-            update();
-        }
-        break;
-    }
-    case Drag::Overview: {
-        double t = strip_.timeAt(f.overview, pos.x());
-        double span = zoom_.end() - zoom_.start();
-        setRange(t - grabOffset_, t - grabOffset_ + span);
-        break;
-    }
-    case Drag::Ruler:
-    case Drag::Measure: setMeasure(timeAtX(pressPos_.x()), timeAtX(std::clamp(pos.x(), double(f.rows.left()), double(f.rows.right() + 1)))); break;
-    default: break;
-    }
-}
-
-void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
-    if (e->button() != Qt::LeftButton) return;
-    endDrag(e->position());
-}
-
-// a click (no drag) selects what is under it, or collapses a rank; a drag on the ruler zooms to it
-void TimelineView::endDrag(const QPointF& pos) {
-    const Drag d = drag_;
-    drag_ = Drag::None;
-    unsetCursor();
-    const double ma = zoom_.measureStart(), mb = zoom_.measureEnd();
-    if (d == Drag::Ruler) {
-        if (moved_ && mb - ma > 0) setRange(ma, mb);  // zoom to the range, which stays marked
-        else setMeasure(NAN, NAN);
-        return;
-    }
-    if (d == Drag::Measure) {
-        if (!moved_) setMeasure(NAN, NAN);
-        return;
-    }
-    if (moved_) return;
-    Hit h = hitTest(pos);
-    if (d == Drag::Header) {
-        if (h.kind == Hit::Header) toggleRank(h.rank);
-        return;
-    }
-    if (d != Drag::Pan) return;
-    if (h.kind == Hit::Kernel || h.kind == Hit::Marker) {
-        if (h.collective >= 0) {
-            selected_ = h.collective;
-            update();
-            emit collectiveClicked(h.collective);
-        }
-        emit kernelClicked(h.rank, h.lane, quint32(h.index));
-    } else if (h.kind == Hit::Header) {
-        toggleRank(h.rank);
-    }
-}
-
-void TimelineView::wheelEvent(QWheelEvent* e) {
-    if (!s_) return;
-    const QPoint d = e->angleDelta();
-    const TimelineFrame f = layout_.frame(size());
-    if (e->modifiers() & Qt::ShiftModifier) {
-        scrollRows(-d.y() / 120 * 3 * M::kLaneH - d.x() / 120 * 3 * M::kLaneH);
-    } else if (std::abs(d.x()) > std::abs(d.y())) {
-        panBy(-d.x() / 120.0 * 0.1);  // horizontal wheel or touchpad: pan
-    } else if (d.y() != 0) {
-        double x = f.overview.contains(e->position().toPoint()) ? f.rows.center().x() : e->position().x();
-        zoomAt(std::pow(0.8, d.y() / 120.0), std::clamp(x, double(f.rows.left()), double(f.rows.right())));
-    }
-    e->accept();
-}
-
-void TimelineView::keyPressEvent(QKeyEvent* e) {
-    const QRect ra = rowsArea();
-    switch (e->key()) {
-    case Qt::Key_W:
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAtPointer(0.8); return;
-    case Qt::Key_S:
-    case Qt::Key_Minus: zoomAtPointer(1.25); return;
-    case Qt::Key_A:
-    case Qt::Key_Left: panBy(-0.15); return;
-    case Qt::Key_D:
-    case Qt::Key_Right: panBy(0.15); return;
-    case Qt::Key_Up: scrollRows(-M::kLaneH * 2); return;
-    case Qt::Key_Down: scrollRows(M::kLaneH * 2); return;
-    case Qt::Key_PageUp: scrollRows(-ra.height() * 9 / 10); return;
-    case Qt::Key_PageDown: scrollRows(ra.height() * 9 / 10); return;
-    case Qt::Key_0:
-    case Qt::Key_Home: fit(); return;
-    case Qt::Key_F: fitCollective(); return;
-    case Qt::Key_Z:
-        if (zoom_.hasMeasure() && zoom_.measureEnd() > zoom_.measureStart()) setRange(zoom_.measureStart(), zoom_.measureEnd());
-        return;
-    case Qt::Key_Escape: setMeasure(NAN, NAN); return;
-    case Qt::Key_I: setShowIdeal(!showIdeal_); return;
-    default: QWidget::keyPressEvent(e);
-    }
-}
-
-void TimelineView::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::FontChange) {
-        legendImg_ = QImage();
-        gutterKey_ = {};
-        text_.setFont(font());
-        layoutRows();
-    }
-    QWidget::changeEvent(e);
-}
-
-void TimelineView::leaveEvent(QEvent*) {
-    hoverX_ = -1;
-    update();
-}
-
-void TimelineView::enterEvent(QEnterEvent*) {
-    // keys act where the mouse is, as in Perfetto; only take focus inside an active window
-    if (window()->isActiveWindow()) setFocus();
 }
 
 }  // namespace skewui

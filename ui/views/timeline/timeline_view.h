@@ -15,7 +15,8 @@
 // plus a few overlays, with a label gutter, a ruler that carries a selected range and an overview
 // band; QCustomPlot's axes and interactions would all be overridden.
 //
-// Navigation as in Nsight Systems and Perfetto: wheel or Ctrl+wheel zooms at the cursor, drag pans,
+// Navigation as in Nsight Systems and Perfetto: the wheel scrolls the rows and Ctrl+wheel zooms at the
+// cursor (or, a preference, the wheel zooms), drag pans,
 // W/S zoom and A/D pan, drag on the ruler zooms to that range, Shift+drag measures a range,
 // Home/0 fits the run, F fits the selected collective, Z zooms to the measured range, Esc clears it.
 // I shows the what-if's ideal schedule as ghost bars (computed off the GUI thread when first shown).
@@ -64,6 +65,15 @@ public:
     void setRankCollapsed(int rank, bool collapsed);
     bool rankCollapsed(int rank) const { return layout_.collapsed(rank); }
     void scrollRows(int pixels);
+    // Show in Timeline and the search: the view on [h.start - margin x span, h.end + margin x span)
+    // (span: h's, at least 1 us), h marked, its row scrolled into view; clearHighlight unmarks
+    void showHighlight(const TimelineHighlight& h, double margin);
+    void clearHighlight();
+    const TimelineHighlight& highlight() const { return highlight_; }
+    // the wheel: false (the default) as Nsight Systems, the wheel scrolls the rows and Ctrl+wheel
+    // zooms; true (a preference) the wheel zooms and Shift+wheel scrolls the rows
+    void setWheelZooms(bool zooms) { wheelZooms_ = zooms; }
+    bool wheelZooms() const { return wheelZooms_; }
     const TimelineZoom& zoom() const { return zoom_; }
     const TimelineLayout& layout() const { return layout_; }
 
@@ -112,6 +122,9 @@ public:
         t0 = zoom_.start(), t1 = zoom_.end(), run0 = zoom_.runStart(), run1 = zoom_.runEnd();
         return true;
     }
+    // over a reload: the visible range (x) and the rows' scroll (y0)
+    RunViewRange viewRange() const override { return RunViewRange{true, zoom_.start(), zoom_.end(), double(layout_.scroll()), 0}; }
+    void restoreViewRange(const RunViewRange& kept) override;
     QString tabTitle() const override { return tr("Timeline"); }
     QString tabToolTip() const override { return tr("Every rank and stream over the whole run"); }
     QString viewName() const override { return QStringLiteral("timeline"); }
@@ -184,6 +197,8 @@ private:
     int pressScroll_ = 0;
     bool moved_ = false;
     double hoverX_ = -1;
+    bool wheelZooms_ = false;
+    TimelineHighlight highlight_;
 };
 
 }  // namespace skewui

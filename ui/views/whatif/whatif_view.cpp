@@ -268,7 +268,7 @@ QString WhatIfView::tooltipAt(const QPointF& pos) const {
 void WhatIfView::zoomBy(double factor) { zoomAboutCentre(this, factor); }
 
 void WhatIfView::keyPressEvent(QKeyEvent* e) {
-    if (!zoomKey(e, *this)) QCustomPlot::keyPressEvent(e);
+    if (!zoomKey(e, *this, this)) QCustomPlot::keyPressEvent(e);
 }
 
 void WhatIfView::resizeEvent(QResizeEvent* e) {

@@ -11,6 +11,7 @@ class QPushButton;
 
 #include "scene/whatif_scene.h"
 #include "session.h"
+#include "views/plot_keys.h"
 #include "views/run_view.h"
 
 namespace skewui {
@@ -39,6 +40,8 @@ public:
 
     // RunView
     QWidget* widget() override { return this; }
+    RunViewRange viewRange() const override { return plotRange(this); }
+    void restoreViewRange(const RunViewRange& kept) override { restorePlotRange(this, kept); }
     QString tabTitle() const override { return tr("What-if"); }
     QString tabToolTip() const override { return tr("Step times replayed without the late arrivals, and what each rank costs"); }
     QString viewName() const override { return QStringLiteral("whatif"); }
