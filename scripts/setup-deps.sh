@@ -3,9 +3,12 @@
 # locale the suite also runs under (scripts/test-locale.sh: numbers must not follow the locale).
 set -euo pipefail
 # util-linux gives the tests setpriv (a run as an unprivileged user when the tests run as root);
-# poppler-utils gives pdftotext and pdfinfo (the tests read the text and pages of PDF exports)
+# poppler-utils gives pdftotext and pdfinfo (the tests read the text and pages of PDF exports);
+# libzstd-dev compresses summaries; slurm-wlm and munge run the one-node Slurm cluster of the test of
+# scripts/slurm/summarize.sh (tests/slurm), jq compares its JSON
 pkgs=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6svg6-dev libqcustomplot-dev
-      libsqlite3-dev sqlite3 libre2-dev libgtest-dev nlohmann-json3-dev locales xvfb xauth util-linux poppler-utils)
+      libsqlite3-dev sqlite3 libre2-dev libzstd-dev libgtest-dev nlohmann-json3-dev locales xvfb xauth util-linux poppler-utils
+      slurm-wlm munge jq)
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 missing=()

@@ -15,6 +15,8 @@
 #include "model/file_reader.h"
 #include "model/lane_index.h"
 #include "model/snapshot_store.h"
+#include "model/summary_inputs.h"
+#include "model/summary_source.h"
 #include "nsys/export_reader.h"
 #include "nsys/global_ids.h"
 #include "util/errors.h"
@@ -259,6 +261,15 @@ void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOpt
     std::vector<std::pair<dev_t, ino_t>> seen;
     o.parts.reserve(paths.size());  // parts are big: never copied by growth
     for (const auto& path : paths) {
+        if (options.summaries && options.summaries->isSummary(path)) {
+            o.parts.emplace_back();
+            options.summaries->read(path, o.parts.back());
+            p.inputs.push_back(o.parts.back().input);
+            o.resolved.emplace_back();
+            o.files.emplace_back();
+            o.rows.push_back(0);
+            continue;
+        }
         struct stat st {};
         if (::stat(path.c_str(), &st) == 0) {
             std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
@@ -359,11 +370,13 @@ void readExports(const Profile& p, const LoadOptions& options, OpenedInputs& o) 
 
 }  // namespace
 
-Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
+Profile loadProfile(const std::vector<std::string>& given, const LoadOptions& options) {
     Profile p;
     OpenedInputs o;  // its parts close before `converted` removes anything
     o.window = openFileWindow(workerThreads());
+    const std::vector<std::string> paths = options.summaries ? expandSummaryFolders(given) : given;
     openInputs(p, paths, options, o);
+    if (options.summaries) refuseSummaryBesideExport(p);
     alignInputs(p);
     readExports(p, options, o);
 
