@@ -79,7 +79,8 @@ std::string decode(const std::vector<char>& bytes, FilePart& part) {
         return "summary of another format version (" + std::to_string(h.format) + "; this skewscope reads version " +
                std::to_string(kSummaryFormat) + "): summarize the export again with this version";
     const uint64_t at = sizeof kMagic + sizeof h;
-    if (h.pathBytes > PATH_MAX || h.bodyBytes > bytes.size() || h.rawBytes > kMaxRawBytes) return "damaged summary (header)";
+    if (h.pathBytes > PATH_MAX || h.rawBytes > kMaxRawBytes) return "damaged summary (header)";
+    if (h.bodyBytes > bytes.size()) return "truncated summary";  // (or a damaged length: the checksum cannot tell)
     const uint64_t whole = at + h.pathBytes + h.bodyBytes;
     if (bytes.size() < whole) return "truncated summary";
     if (bytes.size() > whole) return "damaged summary (bytes after its end)";
