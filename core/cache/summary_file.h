@@ -2,7 +2,7 @@
 // The summary file (.skewsum, docs/analysis.md "Summaries"): one export's part of a profile, as the
 // profile cache's snapshot holds it (cache/snapshot_format.h) with compact columns (deltas as
 // varints), compressed with zstd, behind a header of its own: the summary format version, the
-// export's path as summarize was given it, the lengths and a checksum over everything. Written
+// export's path as summarize was given it, the lengths and a checksum over all but the magic. Written
 // atomically (util/atomic_file.h). Reading it implements the loader's SummaryReader.
 
 #include <string>

@@ -30,7 +30,8 @@ std::vector<std::string> summariesIn(const std::string& dir) {
     }
     if (ec) throw InputError(dir + ": the folder cannot be read (" + ec.message() + ")");
     std::sort(names.begin(), names.end());
-    if (names.empty()) throw InputError(dir + ": a folder without summaries (*" + std::string(kSummarySuffix) + ")");
+    if (names.empty())
+        throw InputError(dir + " is a directory, not an Nsight Systems export, and holds no summaries (*" + std::string(kSummarySuffix) + ")");
     for (const auto& n : names) {
         const std::string exportName = n.substr(0, n.size() - std::string(kSummarySuffix).size());
         if (others.count(exportName))
