@@ -4,14 +4,16 @@
 set -euo pipefail
 # util-linux gives the tests setpriv (a run as an unprivileged user when the tests run as root);
 # poppler-utils gives pdftotext and pdfinfo (the tests read the text and pages of PDF exports);
+# libzstd-dev compresses summaries; slurm-wlm and munge run the one-node Slurm cluster of the test of
+# scripts/slurm/summarize.sh (tests/slurm), jq compares its JSON
 # the packaging tests (packaging/tests.cmake) build the .deb with cpack (dpkg-dev: dpkg-shlibdeps;
 # file and binutils: the debug symbols split) and check it with lintian, the metainfo with
 # appstream, the desktop entry with desktop-file-utils, the MIME types with shared-mime-info; the
 # manual is read with man-db and groff-base, the zsh completion with zsh
 pkgs=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6svg6-dev libqcustomplot-dev
-      libsqlite3-dev sqlite3 libre2-dev libgtest-dev nlohmann-json3-dev locales xvfb xauth util-linux poppler-utils
+      libsqlite3-dev sqlite3 libre2-dev libzstd-dev libgtest-dev nlohmann-json3-dev locales xvfb xauth util-linux poppler-utils
       dpkg-dev file binutils lintian qt6-qpa-plugins appstream desktop-file-utils shared-mime-info
-      man-db groff-base zsh)
+      man-db groff-base zsh slurm-wlm munge jq)
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 missing=()

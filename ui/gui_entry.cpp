@@ -16,6 +16,7 @@
 
 #include "analysis/analysis.h"
 #include "cache/profile_cache.h"
+#include "cache/summary_file.h"
 #include "cli/commands.h"
 #include "views/collective/collective_view.h"
 #include "window/main_window.h"
@@ -130,7 +131,7 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
     std::unique_ptr<skew::ProfileCache> cache;
     try {
         cache = skew::commandLineCache(cl);
-        s = loadSession(cl.files, skew::analysisOptions(cl), {}, cache.get());
+        s = loadSession(cl.files, skew::analysisOptions(cl), {}, cache.get(), &skew::summaryFiles());
     } catch (const skew::InputError& e) {
         std::fprintf(stderr, "skewscope: %s\n", e.what());
         return 3;
@@ -217,7 +218,7 @@ static int renderCompare(const skew::CommandLine& cl) {
     std::unique_ptr<skew::ProfileCache> cache;
     try {
         cache = skew::commandLineCache(cl);
-        c = loadComparison(cl.files, cl.filesB, skew::analysisOptions(cl), {}, cache.get());
+        c = loadComparison(cl.files, cl.filesB, skew::analysisOptions(cl), {}, cache.get(), &skew::summaryFiles());
     } catch (const SideError& e) {
         std::fprintf(stderr, "skewscope: %s\n", e.what());
         return e.inputError ? 3 : 1;

@@ -13,7 +13,8 @@ std::string readColumns(int fd, std::vector<Reader::Column>& cols, size_t thread
     parallelFor(cols.size(), threads, [&](size_t i) {
         if (truncated || corrupted) return;
         const Reader::Column& c = cols[i];
-        char* p = c.resize();
+        std::vector<char> coded;
+        char* p = c.decode ? (coded.resize(size_t(c.bytes)), coded.data()) : c.resize();
         for (uint64_t got = 0; got < c.bytes;) {
             ssize_t r = ::pread(fd, p + got, size_t(c.bytes - got), off_t(c.at + got));
             if (r < 0 && errno == EINTR) continue;
@@ -26,6 +27,7 @@ std::string readColumns(int fd, std::vector<Reader::Column>& cols, size_t thread
         Checksum sum;
         sum.update(p, size_t(c.bytes));
         if (sum.final() != c.checksum) corrupted = true;
+        else if (c.decode && !c.decode(reinterpret_cast<const unsigned char*>(p), coded.size())) truncated = true;
     });
     if (truncated) return "truncated or damaged snapshot";
     if (corrupted) return "corrupted snapshot (checksum)";

@@ -2,6 +2,8 @@
 // The columns of a profile snapshot on disk (cache/snapshot_format.h): buffered writes summed into
 // the payload's checksum, each column written with its own; and the reading side, which checks
 // every length against what is left and reads the columns themselves afterwards, in parallel.
+// Columns are stored raw (the profile cache: read at the disk's speed) or compact (a summary,
+// cache/summary_file.h: each value the zigzag varint of its difference from the one before).
 
 #include <unistd.h>
 
@@ -9,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "model/columns.h"
@@ -16,10 +19,45 @@
 
 namespace skew::snapshot {
 
+enum class Columns { Raw, Compact };
+
+// Compact columns: each value's difference from the one before (wrapping, on 64 bits), zigzagged
+// and written as a varint. decodeDeltas is false when the bytes do not hold exactly `n` values.
+template <typename T>
+void encodeDeltas(const T* v, size_t n, int64_t off, std::string& out) {
+    static_assert(std::is_integral_v<T>);
+    uint64_t prev = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t x = uint64_t(int64_t(v[i]) - off);
+        const int64_t d = int64_t(x - prev);
+        prev = x;
+        uint64_t z = (uint64_t(d) << 1) ^ uint64_t(d >> 63);
+        while (z >= 0x80) out.push_back(char(uint8_t(z) | 0x80)), z >>= 7;
+        out.push_back(char(z));
+    }
+}
+template <typename T>
+bool decodeDeltas(const unsigned char* p, size_t bytes, T* v, size_t n) {
+    const unsigned char* end = p + bytes;
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t z = 0;
+        for (int shift = 0;; shift += 7) {
+            if (p == end || shift > 63) return false;
+            const uint8_t b = *p++;
+            z |= uint64_t(b & 0x7F) << shift;
+            if (!(b & 0x80)) break;
+        }
+        acc += (z >> 1) ^ (~(z & 1) + 1);
+        v[i] = T(int64_t(acc));
+    }
+    return p == end;
+}
+
 // Buffered writes to a file descriptor, summed into the checksum.
 class Writer {
 public:
-    explicit Writer(int fd) : fd_(fd) {}
+    explicit Writer(int fd, Columns columns = Columns::Raw) : fd_(fd), columns_(columns) {}
     void bytes(const void* p, size_t n) {
         sum.update(p, n);
         raw(p, n);
@@ -63,6 +101,7 @@ public:
     // the length and that checksum, so the columns can be read and checked in parallel.
     template <typename T>
     void vec(const std::vector<T>& v) {
+        if (columns_ == Columns::Compact) return compact(v.data(), v.size(), 0);
         pod(uint64_t(v.size()));
         Checksum c;
         c.update(v.data(), v.size() * sizeof(T));
@@ -85,6 +124,7 @@ public:
     }
     // times put back on the file's own clock
     void times(const std::vector<int64_t>& v, int64_t off) {
+        if (columns_ == Columns::Compact) return compact(v.data(), v.size(), off);
         pod(uint64_t(v.size()));
         Checksum c;
         std::vector<int64_t> chunk;
@@ -102,8 +142,21 @@ public:
     int error = 0;
 
 private:
+    // a compact column: its length, its coded bytes' length, the coded bytes, their checksum
+    template <typename T>
+    void compact(const T* v, size_t n, int64_t off) {
+        std::string coded;
+        encodeDeltas(v, n, off, coded);
+        pod(uint64_t(n));
+        pod(uint64_t(coded.size()));
+        Checksum c;
+        c.update(coded.data(), coded.size());
+        raw(coded.data(), coded.size());
+        pod(c.final());
+    }
     static constexpr size_t kBuf = 1 << 20;
     int fd_;
+    Columns columns_;
     std::vector<char> buf_;
 };
 
@@ -113,7 +166,8 @@ private:
 // checksum), run once the payload's checksum has vouched for every length (readColumns).
 class Reader {
 public:
-    Reader(int fd, uint64_t at, uint64_t payload) : fd_(fd), pos_(at), left_(payload) {}
+    Reader(int fd, uint64_t at, uint64_t payload, Columns columns = Columns::Raw)
+        : fd_(fd), pos_(at), left_(payload), columns_(columns) {}
     bool bytes(void* p, size_t n) {
         if (!ok || n > left_) return ok = false;
         char* c = static_cast<char*>(p);
@@ -147,9 +201,12 @@ public:
     struct Column {
         uint64_t at = 0, bytes = 0, checksum = 0;
         std::function<char*()> resize;  // sizes the destination, returns where its data goes
+        // compact: decodes the column's bytes into the destination (false: they do not fit)
+        std::function<bool(const unsigned char*, size_t)> decode;
     };
     template <typename T>
     void vec(std::vector<T>& v) {
+        if (columns_ == Columns::Compact) return compact(v);
         uint64_t n = pod<uint64_t>();
         if (!ok || n > left_ / sizeof(T)) {
             ok = false;
@@ -192,8 +249,27 @@ public:
     uint64_t left() const { return left_; }
 
 private:
+    // a compact column: every value takes a byte at least, so its length is bounded by its bytes
+    template <typename T>
+    void compact(std::vector<T>& v) {
+        const uint64_t n = pod<uint64_t>(), bytes = pod<uint64_t>();
+        if (!ok || bytes > left_ || n > bytes) {
+            ok = false;
+            return;
+        }
+        Column c;
+        c.at = pos_, c.bytes = bytes;
+        pos_ += bytes, left_ -= bytes;
+        c.checksum = pod<uint64_t>();
+        c.decode = [&v, n](const unsigned char* p, size_t b) {
+            v.resize(size_t(n));
+            return decodeDeltas(p, b, v.data(), size_t(n));
+        };
+        columns.push_back(std::move(c));
+    }
     int fd_;
     uint64_t pos_, left_;
+    Columns columns_;
 };
 
 // Reads the columns on up to `threads` threads, largest first: each sizes its column, reads it and

@@ -80,8 +80,9 @@ bool readAll(int fd, void* p, size_t n) {
 
 // ---- reading ------------------------------------------------------------------------------------
 
-// A snapshot of this format, of the export `id` names: "" (and where the payload starts) or why not.
-std::string checkHeader(int fd, const FileIdentity& id, Header& h, uint64_t& payloadAt) {
+// A snapshot of this format, of the export `id` names (any export when null): "" (and where the
+// payload starts, and the identity the header names) or why not.
+std::string checkHeader(int fd, const FileIdentity* id, Header& h, uint64_t& payloadAt, FileIdentity& stored) {
     char magic[8];
     uint32_t pathLen = 0;
     if (!readAll(fd, magic, 8) || std::memcmp(magic, kMagic, 8) != 0) return "not a snapshot (bad header)";
@@ -89,10 +90,11 @@ std::string checkHeader(int fd, const FileIdentity& id, Header& h, uint64_t& pay
     std::string cached(pathLen, '\0');
     if (!readAll(fd, cached.data(), pathLen)) return "truncated header";
     if (h.format != kSnapshotFormat || h.byteOrder != kByteOrder) return "snapshot of another format version";
-    if (cached != id.canonicalPath) return "stale snapshot: the export changed since (another path)";
+    if (id && cached != id->canonicalPath) return "stale snapshot: the export changed since (another path)";
     FileIdentity was = identityIn(h);
     was.canonicalPath = cached;
-    if (!(was == id)) return "stale snapshot: the export changed since (" + whatChanged(was, id) + ")";
+    if (id && !(was == *id)) return "stale snapshot: the export changed since (" + whatChanged(was, *id) + ")";
+    stored = was;
     payloadAt = uint64_t(8 + sizeof h + sizeof pathLen + pathLen);
     return {};
 }
@@ -300,11 +302,14 @@ bool startsWithSnapshotMagic(int fd) {
     return ::pread(fd, magic, sizeof magic, 0) == ssize_t(sizeof magic) && std::memcmp(magic, kMagic, 8) == 0;
 }
 
-std::string readSnapshot(int fd, const FileIdentity& id, FilePart& out) {
+namespace {
+
+std::string readPart(int fd, const FileIdentity* expected, FilePart& out, snapshot::Columns columns) {
     Header h;
     uint64_t payloadAt = 0;
-    if (std::string bad = checkHeader(fd, id, h, payloadAt); !bad.empty()) return bad;
-    Reader r(fd, payloadAt, h.payloadBytes);
+    FileIdentity id;
+    if (std::string bad = checkHeader(fd, expected, h, payloadAt, id); !bad.empty()) return bad;
+    Reader r(fd, payloadAt, h.payloadBytes, columns);
     FilePart part;
     if (std::string bad = readMeta(r, part); !bad.empty()) return bad;
     Layout layout;
@@ -322,7 +327,13 @@ std::string readSnapshot(int fd, const FileIdentity& id, FilePart& out) {
     return {};
 }
 
-bool writeSnapshot(int fd, const Profile& p, int file, int& error) {
+}  // namespace
+
+std::string readSnapshot(int fd, const FileIdentity& id, FilePart& out) { return readPart(fd, &id, out, snapshot::Columns::Raw); }
+
+std::string readStoredSnapshot(int fd, FilePart& out, snapshot::Columns columns) { return readPart(fd, nullptr, out, columns); }
+
+bool writeSnapshot(int fd, const Profile& p, int file, int& error, snapshot::Columns columns) {
     const InputFile& in = p.inputs[size_t(file)];
     const FileShare share = shareOf(p, file);
     // the header first with a zero checksum and length, rewritten once the payload is written: a
@@ -343,7 +354,7 @@ bool writeSnapshot(int fd, const Profile& p, int file, int& error) {
         header.insert(header.end(), in.identity.canonicalPath.begin(), in.identity.canonicalPath.end());
     };
     putHeader();
-    Writer w(fd);
+    Writer w(fd, columns);
     w.raw(header.data(), header.size());
     w.flush();  // the magic on disk first: a killed writer's leftover is recognisably the cache's
     writePayload(w, p, in, share);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cache/snapshot_columns.h"
 #include "model/file_part.h"
 #include "model/profile.h"
 #include "util/file_identity.h"
@@ -21,13 +22,18 @@ constexpr uint32_t kSnapshotFormat = 5;  // 2: NVTX ranges without their domain;
                                          // 5: the key covers ctime, SQLite's change counter and the -wal file
 
 // Writes the snapshot of file `file` of `p` (times put back on the file's own clock) into `fd`,
-// an empty file open for writing. False with the errno of what failed.
-bool writeSnapshot(int fd, const Profile& p, int file, int& error);
+// an empty file open for writing, its columns raw (the cache) or compact (a summary). False with
+// the errno of what failed.
+bool writeSnapshot(int fd, const Profile& p, int file, int& error, snapshot::Columns columns = snapshot::Columns::Raw);
 
 // Reads the snapshot in `fd` into `part` when it is one of the export `id` names: "" when it was
 // whole and valid, else why not ("stale snapshot: ...", "corrupted snapshot (checksum)", ...),
 // `part` then left as it was.
 std::string readSnapshot(int fd, const FileIdentity& id, FilePart& part);
+
+// Reads the snapshot in `fd` into `part` whatever export it names (a summary's, made elsewhere:
+// part.input.identity is then the one it names): "" or why not, as readSnapshot.
+std::string readStoredSnapshot(int fd, FilePart& part, snapshot::Columns columns);
 
 // Whether the file in `fd` begins with a snapshot's magic: a file the cache wrote (or was
 // writing), the only kind its housekeeping deletes.

@@ -28,14 +28,19 @@ std::string usageText() {
            "  skewscope export FILE... [--format perfetto] [--output PATH] [analyze's options]\n"
            "                   (perfetto: Chrome trace JSON for ui.perfetto.dev or chrome://tracing; a process\n"
            "                   per rank, a thread per stream, NCCL kernels with their collective's facts)\n"
+           "  skewscope summarize FILE... --output DIR [--task I --tasks N]\n"
+           "                   one summary per export, DIR/<export's name>.skewsum (kept when it is of the same\n"
+           "                   export); --task I --tasks N: only the files whose 0-based position modulo N is I\n"
+           "                   (a Slurm array task's share: scripts/slurm/summarize.sh)\n"
            "  skewscope cache info|clear                 the profile cache (snapshots of exports read before)\n"
+           "  FILE: an export (.sqlite, .nsys-rep), a summary (.skewsum) or a folder of summaries\n"
            "  --no-cache (info, analyze, render, compare, export): read every export, keep no snapshot\n"
            "exit codes: 0 done, 1 other error, 2 usage error, 3 unreadable input\n";
 }
 
 namespace {
 
-const char* const kCommands[] = {"info", "analyze", "render", "compare", "export", "cache"};
+const char* const kCommands[] = {"info", "analyze", "render", "compare", "export", "summarize", "cache"};
 
 // A finite decimal number written out in full: no trailing text, no overflow, not NaN or infinity,
 // not hexadecimal (strtod would read 0x10 as 16).
@@ -96,7 +101,7 @@ std::string unknownCommandMessage(const std::string& word) {
     for (const char* c : kCommands)
         if (size_t d = editDistance(word, c); d < bestD) bestD = d, best = c;
     if (!best.empty()) return "unknown command '" + word + "'; did you mean '" + best + "'?";
-    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze, render, compare, export and cache";
+    return "unknown command '" + word + "' (and no file of that name); the commands are info, analyze, render, compare, export, summarize and cache";
 }
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -174,12 +179,14 @@ public:
             if (t == Took::No && (c == "analyze" || c == "compare" || c == "render" || c == "export")) t = analysisOption(a);
             if (t == Took::No && c == "render") t = renderOption(a);
             if (t == Took::No && c == "analyze") t = tableOption(a);
+            if (t == Took::No && c == "summarize") t = taskOption(a);
             if (t == Took::Failed) return false;
             if (t == Took::Yes) continue;
             if (a.size() > 1 && a[0] == '-' && a != "-") return fail("unknown option " + a + " for " + c);
             (afterVs_ ? out_.filesB : out_.files).push_back(a);
         }
-        return checkFiles() && checkFormat() && checkAnalysis() && checkRender() && checkOutput() && checkImageType();
+        return checkFiles() && checkFormat() && checkAnalysis() && checkRender() && checkSummarize() && checkOutput() &&
+               checkImageType();
     }
 
 private:
@@ -268,6 +275,27 @@ private:
         return Took::Yes;
     }
 
+    // summarize --task I --tasks N: an array task's share of the files.
+    Took taskOption(const std::string& a) {
+        if (a != "--task" && a != "--tasks") return Took::No;
+        if (!need(1)) return Took::Failed;
+        int64_t& v = a == "--task" ? out_.task : out_.tasks;
+        if (!toInt(value(), a == "--task" ? 0 : 1, INT32_MAX, v))
+            return failed(a + " needs a whole number" + (a == "--task" ? " >= 0" : " >= 1") + ", not '" + args_[i_] + "'");
+        (a == "--task" ? taskGiven_ : tasksGiven_) = true;
+        return Took::Yes;
+    }
+
+    bool checkSummarize() {
+        if (out_.command != "summarize") return true;
+        if (!outputGiven_ || out_.output == "-") return fail("summarize needs --output DIR, the folder the summaries go to");
+        if (taskGiven_ != tasksGiven_) return fail("--task I and --tasks N go together (the files whose 0-based position modulo N is I)");
+        if (out_.task >= out_.tasks)
+            return fail("--task " + std::to_string(out_.task) + " is not one of --tasks " + std::to_string(out_.tasks) + " (0 to " +
+                        std::to_string(out_.tasks - 1) + ")");
+        return true;
+    }
+
     // render's options: which view, which collective, the timeline's range, the image size.
     Took renderOption(const std::string& a) {
         if (a == "--collective") {
@@ -332,6 +360,7 @@ private:
         const std::string& f = out_.format;
         if (c == "info" && formatGiven_ && f != "text" && f != "json") return fail("info --format takes text or json");
         if (c == "analyze" && f != "text" && f != "json" && f != "md" && f != "csv") return fail("analyze --format takes text, json, md or csv");
+        if (c == "summarize" && formatGiven_) return fail("summarize writes summaries only: it takes no --format");
         if (tableGiven_ && f != "csv") return fail("--table chooses the table of --format csv");
         if (c == "compare" && f != "text" && f != "json" && f != "md") return fail("compare --format takes text, json or md");
         if (c == "export" && !formatGiven_) out_.format = "perfetto";  // the only one, so the default
@@ -385,7 +414,7 @@ private:
     std::string& error_;
     size_t i_ = 1;       // the argument being read
     size_t option_ = 1;  // the option whose values are being read
-    bool formatGiven_ = false, outputGiven_ = false, afterVs_ = false, tableGiven_ = false;
+    bool formatGiven_ = false, outputGiven_ = false, afterVs_ = false, tableGiven_ = false, taskGiven_ = false, tasksGiven_ = false;
 };
 
 }  // namespace

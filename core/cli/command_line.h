@@ -10,7 +10,7 @@
 namespace skew {
 
 struct CommandLine {
-    std::string command;  // info, analyze, render, compare, export, cache, help, version
+    std::string command;  // info, analyze, render, compare, export, summarize, cache, help, version
     std::vector<std::string> files;
     std::vector<std::string> filesB;  // compare: the files after --vs
     std::string format = "text";  // export: perfetto
@@ -22,6 +22,7 @@ struct CommandLine {
     bool noCache = false;               // --no-cache: neither read nor write profile snapshots
     std::string cacheAction;            // cache info | clear
     std::string view = "collective";    // render --view collective|timeline|stepmap|heatmap|whatif|compare (compare needs --vs)
+    int64_t task = 0, tasks = 1;        // summarize --task I --tasks N: the files whose 0-based position modulo N is I
     bool hasRange = false;              // render --range S E: the timeline's window
     double rangeStart = 0, rangeEnd = 0;  // seconds on the aligned base
     bool ideal = false;                 // render --view timeline --ideal: the what-if's ideal schedule as ghost bars

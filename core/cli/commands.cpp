@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cache/profile_cache.h"
+#include "cache/summary_file.h"
 #include "model/loader.h"
 #include "util/errors.h"
 #include "analysis/analysis.h"
@@ -66,6 +67,7 @@ static int runCompare(const CommandLine& cl) {
     auto cache = commandLineCache(cl);
     LoadOptions lo;
     lo.cache = cache.get();
+    lo.summaries = &summaryFiles();
     const AnalysisOptions o = analysisOptions(cl);
     Profile pa = loadProfile(cl.files, lo);
     Profile pb = loadProfile(cl.filesB, lo);
@@ -85,6 +87,7 @@ static int runCompare(const CommandLine& cl) {
 
 int runHeadless(const CommandLine& cl) {
     if (cl.command == "cache") return runCache(cl);
+    if (cl.command == "summarize") return runSummarize(cl);
     if (cl.command == "compare") {
         try {
             return runCompare(cl);
@@ -100,6 +103,7 @@ int runHeadless(const CommandLine& cl) {
         auto cache = commandLineCache(cl);
         LoadOptions lo;
         lo.cache = cache.get();
+        lo.summaries = &summaryFiles();
         Profile p = loadProfile(cl.files, lo);
         printWarnings(p.warnings);
         std::string out;

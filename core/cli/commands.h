@@ -22,6 +22,9 @@ void storeSnapshots(ProfileCache* cache, const Profile& p);
 // render say what they warned about the same way).
 void printWarnings(const std::vector<std::string>& warnings);
 
+// Runs summarize (cli/summarize.cpp): the exit code, as runHeadless's.
+int runSummarize(const CommandLine& cl);
+
 // Runs info/analyze/export (and compare, cache); returns the exit code (0 ok, 1 other error, 2 usage, 3 unreadable input).
 int runHeadless(const CommandLine& cl);
 

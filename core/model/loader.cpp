@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <exception>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -15,6 +16,8 @@
 #include "model/file_reader.h"
 #include "model/lane_index.h"
 #include "model/snapshot_store.h"
+#include "model/summary_inputs.h"
+#include "model/summary_source.h"
 #include "nsys/export_reader.h"
 #include "nsys/global_ids.h"
 #include "util/errors.h"
@@ -255,10 +258,45 @@ void closeExport(OpenedInputs& o, size_t fi) {
     --o.open;
 }
 
+// The summaries among `paths` read on every core (a thousand ranks' summaries are the whole load):
+// per path, its part when it is a summary. Throws the first path's error, in path order.
+std::vector<std::unique_ptr<FilePart>> readSummaries(const std::vector<std::string>& paths, const SummaryReader* reader) {
+    std::vector<std::unique_ptr<FilePart>> parts(paths.size());
+    if (!reader) return parts;
+    std::vector<size_t> which;
+    for (size_t i = 0; i < paths.size(); ++i)
+        if (reader->isSummary(paths[i])) which.push_back(i);
+    std::vector<std::exception_ptr> errors(paths.size());
+    parallelFor(which.size(), workerThreads(), [&](size_t k) {
+        const size_t i = which[k];
+        try {
+            auto part = std::make_unique<FilePart>();
+            reader->read(paths[i], *part);
+            parts[i] = std::move(part);
+        } catch (...) {
+            errors[i] = std::current_exception();
+        }
+    });
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    return parts;
+}
+
 void openInputs(Profile& p, const std::vector<std::string>& paths, const LoadOptions& options, OpenedInputs& o) {
     std::vector<std::pair<dev_t, ino_t>> seen;
     o.parts.reserve(paths.size());  // parts are big: never copied by growth
-    for (const auto& path : paths) {
+    std::vector<std::unique_ptr<FilePart>> summaries = readSummaries(paths, options.summaries);
+    for (size_t pi = 0; pi < paths.size(); ++pi) {
+        const std::string& path = paths[pi];
+        if (summaries[pi]) {
+            o.parts.push_back(std::move(*summaries[pi]));
+            summaries[pi].reset();
+            p.inputs.push_back(o.parts.back().input);
+            o.resolved.emplace_back();
+            o.files.emplace_back();
+            o.rows.push_back(0);
+            continue;
+        }
         struct stat st {};
         if (::stat(path.c_str(), &st) == 0) {
             std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
@@ -359,11 +397,13 @@ void readExports(const Profile& p, const LoadOptions& options, OpenedInputs& o) 
 
 }  // namespace
 
-Profile loadProfile(const std::vector<std::string>& paths, const LoadOptions& options) {
+Profile loadProfile(const std::vector<std::string>& given, const LoadOptions& options) {
     Profile p;
     OpenedInputs o;  // its parts close before `converted` removes anything
     o.window = openFileWindow(workerThreads());
+    const std::vector<std::string> paths = options.summaries ? expandSummaryFolders(given) : given;
     openInputs(p, paths, options, o);
+    if (options.summaries) refuseSummaryBesideExport(p);
     alignInputs(p);
     readExports(p, options, o);
 

@@ -13,11 +13,15 @@
 namespace skew {
 
 class SnapshotStore;
+class SummaryReader;
 
 struct LoadOptions {
     // Snapshots of files read before (model/snapshot_store.h; the profile cache implements it):
     // files with a valid one are read from it; null: every file is read from its export.
     SnapshotStore* cache = nullptr;
+    // Reads summaries (model/summary_source.h): a summary among the paths is read instead of an
+    // export, and a folder stands for every summary in it, by name. Null: every path is an export.
+    const SummaryReader* summaries = nullptr;
     // Called now and then (about every 30 ms, on the thread that called loadProfile, while files are
     // read on up to one thread per core) with the phase and the overall fraction done; return false
     // to cancel (loadProfile then throws Cancelled).

@@ -177,7 +177,8 @@ inline const char* const kCaptureFeatureTables[] = {"GPU_METRICS", "COMPOSITE_EV
 struct InputFile {
     std::string path;
     FileIdentity identity;
-    bool fromSnapshot = false;            // read from the profile cache, not from the export
+    bool fromSnapshot = false;            // read from the profile cache or a summary, not from the export
+    std::string summaryPath;              // the summary it was read from (model/summary_source.h), empty when none
     std::vector<std::string> readWarnings;  // what reading this file warned about (kept with its snapshot)
     std::string nsysVersion;
     std::string schemaVersion;

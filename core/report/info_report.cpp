@@ -11,14 +11,14 @@ void writeToolJson(JsonWriter& w) {
 void writeInputsJson(JsonWriter& w, const Profile& p) {
     w.key("inputs").beginArray();
     for (const auto& in : p.inputs) {
-        w.beginObject()
-            .field("path", in.path)
-            .field("nsys_version", in.nsysVersion)
+        w.beginObject().field("path", in.path);
+        if (!in.summaryPath.empty()) w.field("summary", in.summaryPath);  // read from this summary, not the export
+        w.field("nsys_version", in.nsysVersion)
             .field("schema_version", in.schemaVersion);
         w.key("session_start_utc_ns");
         if (in.hasSessionStart) w.value(in.sessionStartUtcNs);
         else w.null();
-        w.field("align_ns", in.alignNs).field("from_cache", in.fromSnapshot);
+        w.field("align_ns", in.alignNs).field("from_cache", in.fromSnapshot && in.summaryPath.empty());
         w.key("tables").beginArray();
         for (const auto& t : in.tables) w.value(t);
         w.endArray();

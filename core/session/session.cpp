@@ -16,13 +16,15 @@ void indexSession(Session& s) {
 }
 
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const AnalysisOptions& options,
-                                     const std::function<bool(double)>& progress, SnapshotStore* cache) {
+                                     const std::function<bool(double)>& progress, SnapshotStore* cache,
+                                     const SummaryReader* summaries) {
     auto s = std::make_shared<Session>();
     s->files = files;
     auto t0 = std::chrono::steady_clock::now();
     LoadOptions lo;
     lo.progress = [&](std::string_view, double f) { return !progress || progress(f * 0.8); };
     lo.cache = cache;
+    lo.summaries = summaries;
     s->profile = loadProfile(files, lo);
     auto t1 = std::chrono::steady_clock::now();
     AnalysisOptions ao = options;
@@ -37,11 +39,11 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
 
 std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& filesA, const std::vector<std::string>& filesB,
                                                const AnalysisOptions& options, const std::function<bool(double)>& progress,
-                                               SnapshotStore* cache) {
+                                               SnapshotStore* cache, const SummaryReader* summaries) {
     auto c = std::make_shared<CompareSession>();
     auto side = [&](const std::vector<std::string>& files, double from, const char* name) -> std::shared_ptr<Session> {
         try {
-            return loadSession(files, options, [&](double f) { return !progress || progress(from + 0.5 * f); }, cache);
+            return loadSession(files, options, [&](double f) { return !progress || progress(from + 0.5 * f); }, cache, summaries);
         } catch (const InputError& e) {
             throw SideError(std::string(name) + ": " + e.what(), true);
         } catch (const Cancelled&) {

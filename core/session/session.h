@@ -19,6 +19,7 @@
 namespace skew {
 
 class SnapshotStore;
+class SummaryReader;
 
 struct Session {
     std::vector<std::string> files;
@@ -37,9 +38,11 @@ using SessionPtr = std::shared_ptr<const Session>;
 void indexSession(Session& s);
 
 // Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile. With a cache,
-// files are read from their snapshots when valid (storing new ones is the caller's: after showing).
+// files are read from their snapshots when valid (storing new ones is the caller's: after showing);
+// with `summaries`, summaries and folders of them are read too (model/summary_source.h).
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const AnalysisOptions& options,
-                                     const std::function<bool(double)>& progress, SnapshotStore* cache = nullptr);
+                                     const std::function<bool(double)>& progress, SnapshotStore* cache = nullptr,
+                                     const SummaryReader* summaries = nullptr);
 
 // Two captures compared (File > Compare, `skewscope A... --vs B...`): each side a whole session,
 // and the pairing of their groups from core/compare. Replaced as a whole like a Session.
@@ -64,6 +67,6 @@ struct SideError : std::runtime_error {
 };
 std::shared_ptr<CompareSession> loadComparison(const std::vector<std::string>& filesA, const std::vector<std::string>& filesB,
                                                const AnalysisOptions& options, const std::function<bool(double)>& progress,
-                                               SnapshotStore* cache = nullptr);
+                                               SnapshotStore* cache = nullptr, const SummaryReader* summaries = nullptr);
 
 }  // namespace skew

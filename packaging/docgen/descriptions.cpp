@@ -28,6 +28,14 @@ const std::map<std::string, Text> kCommandText = {
     {"compare", {"capture A against capture B",
                  "Compares capture A (before a change) with capture B (after): what moved, and whether A's what-if "
                  "predicted B."}},
+    {"export", {"the run as a Perfetto trace",
+                "Writes the run as Chrome trace JSON, which ui.perfetto.dev and chrome://tracing open: a process "
+                "per rank, a thread per stream, NCCL kernels with their collective, lateness, cause and step, flows "
+                "from late arrivers' launches, big events as markers, and the what-if's ideal schedule."}},
+    {"summarize", {"one summary per export, for the cluster",
+                   "Writes one small summary (.skewsum) per export into DIR, for a job whose exports stay on the "
+                   "cluster: made there (scripts/slurm/summarize.sh runs it as a Slurm job array), read on the "
+                   "desktop by every command and the viewer as the exports would be."}},
     {"cache", {"the profile cache",
                "The profile cache, snapshots of exports read before: info shows where it is and what it holds, "
                "clear empties it."}},
@@ -56,6 +64,9 @@ const std::map<std::string, Text> kOptionText = {
                       "The collective to draw: K (1-based) of group G (default 0), or worst, the complete collective "
                       "with the largest start skew."}},
     {"--range", {"the timeline window in seconds", "The timeline's window, seconds on the aligned time base."}},
+    {"--ideal", {"draw the ideal schedule", "Draws the what-if's ideal schedule on the timeline as ghost bars."}},
+    {"--task", {"this task's share of the files", "Only the files whose 0-based position modulo N (--tasks) is I."}},
+    {"--tasks", {"the number of shares", "The number of shares the files are split into (a Slurm array's tasks)."}},
     {"--size", {"the picture size in pixels", "The picture's size in pixels (default 1600x900)."}},
 };
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cache/profile_cache.h"
+#include "cache/summary_file.h"
 #include "nsys/export_reader.h"
 
 namespace skewui {
@@ -81,8 +82,8 @@ void LoadController::start(const LoadRequest& r) {
     watcher_->setFuture(QtConcurrent::run([this, a = paths(r.files), b = paths(r.filesB), options = r.options, progress]() -> Outcome {
         Outcome o;
         try {
-            if (b.empty()) o.session = skew::loadSession(a, options, progress, cache_.get());
-            else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get());
+            if (b.empty()) o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles());
+            else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get(), &skew::summaryFiles());
         } catch (const skew::Cancelled&) {
             o.cancelled = true;
         } catch (const std::exception& e) {

@@ -23,7 +23,7 @@
 namespace skewui {
 
 namespace {
-const char* const kExports = "Nsight Systems exports (*.sqlite *.nsys-rep);;All files (*)";
+const char* const kExports = "Nsight Systems exports and summaries (*.sqlite *.nsys-rep *.skewsum);;All files (*)";
 QString tr(const char* s) { return QObject::tr(s); }
 }  // namespace
 
