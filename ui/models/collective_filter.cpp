@@ -46,4 +46,11 @@ bool CollectiveFilter::filterAcceptsRow(int row, const QModelIndex& parent) cons
     return parent.isValid() || hiddenBy(row) == 0;
 }
 
+bool CollectiveFilter::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    auto* m = qobject_cast<CollectiveModel*>(sourceModel());
+    if (!m || !m->session() || sortRole() != CollectiveModel::SortRole || left.parent().isValid())
+        return QSortFilterProxyModel::lessThan(left, right);
+    return CollectiveModel::sortsBefore(m->session()->analysis, left.column(), left.row(), right.row());
+}
+
 }  // namespace skewui
