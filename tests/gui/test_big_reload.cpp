@@ -8,6 +8,8 @@
 // 10% of after the first: each reload frees the capture it replaces and gives the memory back.
 // Slow (the export is generated, then read six times): labelled "slow" (ctest -LE slow skips it).
 #include <QElapsedTimer>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTimer>
 

@@ -19,6 +19,7 @@ public:
     explicit CollectiveModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
     void setSession(SessionPtr s);
     SessionPtr session() const { return s_; }
+    const skew::Session* current() const { return s_.get(); }  // without a reference (per comparison)
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -36,6 +37,8 @@ public:
     static WidestTexts widestTexts(const skew::Session& s);
     // The table's order (SortRole's, without a QVariant per comparison): row `left` before `right`
     static bool sortsBefore(const skew::Analysis& a, int column, int left, int right);
+    // SortRole's number for the columns other than the op and the cause
+    static double sortKey(const skew::Analysis& a, int row, int column) { return numericKey(a, a.collectives[size_t(row)], column); }
 
 private:
     static double numericKey(const skew::Analysis& a, const skew::Collective& c, int column);

@@ -12,6 +12,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -230,7 +231,6 @@ void MainWindow::setSession(SessionPtr s) {
     selection_->reset(s);
     pane_->setSession(s, loads_->tableTexts(s.get()));
     warningBar_->setWarnings(sessionWarnings(*s));
-    details_->showFindings(*s);
     setStatus(statusText());
     const QString empty = emptyStateText();
     emptyLabel_->setText(empty);
@@ -245,7 +245,13 @@ void MainWindow::setSession(SessionPtr s) {
     loads_->storeSnapshots(s);
     loads_->release(std::move(old));
     loads_->release(std::move(oldComparison));
-    emit sessionLoaded();
+    // the answers' page (a long document to lay out) in an event of its own, after the pictures:
+    // no one event of the swap holds the window up for the sum of them (issue 24)
+    QTimer::singleShot(0, this, [this, s] {
+        if (session_ != s) return;  // a later load replaced it first
+        details_->showFindings(*s);
+        emit sessionLoaded();
+    });
 }
 
 void MainWindow::setComparison(CompareSessionPtr c) {
