@@ -246,8 +246,9 @@ void MainWindow::setSession(SessionPtr s) {
     loads_->release(std::move(old));
     loads_->release(std::move(oldComparison));
     // the answers' page (a long document to lay out) in an event of its own, after the pictures:
-    // no one event of the swap holds the window up for the sum of them (issue 24)
-    QTimer::singleShot(0, this, [this, s] {
+    // no one event of the swap holds the window up for the sum of them (issue 24). A timer, not a
+    // posted event: the input and timers that came due during the swap run before it.
+    QTimer::singleShot(1, this, [this, s] {
         if (session_ != s) return;  // a later load replaced it first
         details_->showFindings(*s);
         emit sessionLoaded();
