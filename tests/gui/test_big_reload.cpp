@@ -1,11 +1,12 @@
 // A big capture reloaded with the Timeline tab shown (issue 24: F5 froze the window for 10-22 s on
 // 6M kernels and memory grew with each reload). The window is driven for real, offscreen: a
 // generated 2M-kernel export is opened, then reloaded five times (F5) while a 10 ms timer records
-// the longest gap between its ticks, i.e. the longest the event loop was kept from running. The UI
-// thread does only O(visible) work per event (the session, its view indexes and the table's texts
-// are built by the loader's worker; the old capture is freed by another), so the gap stays far
-// below 100 ms however many kernels there are. The resident memory after the fifth reload is within
-// 10% of after the first: each reload frees the capture it replaces and gives the memory back.
+// the longest gap between its ticks, i.e. the longest the event loop was kept from running. The
+// session, its view indexes and the table's texts are built by the loader's worker and the old
+// capture is freed by another, so the UI thread's events of a reload are the swap (the table's
+// sort, the views' replots) and the Answers page's layout, each in an event of its own; the issue
+// asks for no gap over 100 ms. The resident memory after the fifth reload is within 10% of after
+// the first: each reload frees the capture it replaces and gives the memory back.
 // Slow (the export is generated, then read six times): labelled "slow" (ctest -LE slow skips it).
 #include <QElapsedTimer>
 #include <QProgressBar>
@@ -101,42 +102,69 @@ skewgen::GenConfig bigConfig() {
     return cfg;
 }
 
-}  // namespace
+// What five reloads (F5) with the Timeline tab shown measured: the longest event-loop gap, the
+// UI thread's most CPU in one gap, the resident memory after each. Measured once per process (the
+// two tests below read the same run).
+struct ReloadFigures {
+    bool ok = false;
+    qint64 longestGapMs = 0;
+    double busiestCpuMs = 0;
+    std::vector<double> rssMb;
+};
 
-TEST(BigCaptures, ReloadWithTheTimelineShownKeepsTheWindowResponsiveAndMemoryFlat) {
-    const std::string path = testutil::tempDir("bigreload") + "/big.sqlite";
-    const skewgen::GenResult g = skewgen::generate(bigConfig(), path);
+ReloadFigures measureReloads() {
+    ReloadFigures f;
+    const testutil::Generated& g = testutil::generated("big", bigConfig());
     MainWindow w;
     w.resize(1600, 900);
     w.show();
-    ASSERT_TRUE(guitest::openAndWait(w, {QString::fromStdString(path)}));
-    ASSERT_EQ(w.session()->analysis.collectives.size(), g.collectives.size());
+    if (!guitest::openAndWait(w, {QString::fromStdString(g.path)})) return f;
+    EXPECT_EQ(w.session()->analysis.collectives.size(), g.result.collectives.size());
     w.viewTabs()->setCurrentWidget(w.timeline());
     LoadController* loads = w.loads();
+    auto idle = [&] { return waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0; }); };
     // the snapshot of the first read is stored before the reloads (they read it, as F5 does)
-    ASSERT_TRUE(waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0; }));
+    if (!idle()) return f;
     QTest::qWait(200);
-
     StallProbe probe;
-    std::vector<double> rss;
     for (int i = 0; i < 5; ++i) {
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         QTest::keyClick(&w, Qt::Key_F5);
-        ASSERT_TRUE(waitFor([&] { return !loaded.isEmpty(); })) << "reload " << i + 1;
-        ASSERT_TRUE(waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0; }));
+        if (!waitFor([&] { return !loaded.isEmpty(); }) || !idle()) return f;
         QTest::qWait(100);  // the new picture painted
-        rss.push_back(residentMb());
+        f.rssMb.push_back(residentMb());
     }
-    ASSERT_EQ(w.viewTabs()->currentWidget(), w.timeline());
-    ASSERT_EQ(w.session()->analysis.collectives.size(), g.collectives.size());
+    EXPECT_EQ(w.viewTabs()->currentWidget(), w.timeline());
+    f.longestGapMs = probe.longestMs();
+    f.busiestCpuMs = probe.busiestMs();
+    f.ok = true;
     std::printf("[ figures  ] %llu kernels, %zu collectives; longest event-loop stall over 5 reloads: %lld ms "
-                "(most UI-thread CPU in one gap: %.0f ms); "
-                "RSS after reloads 1-5: %.0f %.0f %.0f %.0f %.0f MB\n",
-                (unsigned long long)g.kernelRows, g.collectives.size(), (long long)probe.longestMs(), probe.busiestMs(), rss[0], rss[1], rss[2],
-                rss[3], rss[4]);
-    EXPECT_LT(probe.longestMs(), 100);
+                "(most UI-thread CPU in one gap: %.0f ms); RSS after reloads 1-5: %.0f %.0f %.0f %.0f %.0f MB\n",
+                (unsigned long long)g.result.kernelRows, g.result.collectives.size(), (long long)f.longestGapMs, f.busiestCpuMs,
+                f.rssMb[0], f.rssMb[1], f.rssMb[2], f.rssMb[3], f.rssMb[4]);
+    return f;
+}
+
+const ReloadFigures& reloadFigures() {
+    static const ReloadFigures f = measureReloads();
+    return f;
+}
+
+}  // namespace
+
+TEST(BigCaptures, ReloadKeepsTheEventLoopResponsive) {
+    const ReloadFigures& f = reloadFigures();
+    ASSERT_TRUE(f.ok);
+    EXPECT_LT(f.longestGapMs, 100);
+}
+
+TEST(BigCaptures, ReloadKeepsMemoryFlat) {
+    const ReloadFigures& f = reloadFigures();
+    ASSERT_TRUE(f.ok);
 #ifndef SKEW_SANITIZED_ALLOCATOR
-    // (a sanitizer keeps freed memory in quarantine by design: there the figure is printed only)
-    EXPECT_LE(rss[4], rss[0] * 1.10);
+    // (a sanitizer keeps freed memory in quarantine by design: there the figures are printed only)
+    // the last two reloads against the first two (one figure moves by a few % with the workers'
+    // timing); without giving the freed memory back it grew 15-20% per reload
+    EXPECT_LE(f.rssMb[3] + f.rssMb[4], (f.rssMb[0] + f.rssMb[1]) * 1.10);
 #endif
 }
