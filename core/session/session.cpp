@@ -13,6 +13,7 @@ void indexSession(Session& s) {
     for (const auto& pr : s.profile.processes) s.nvtx.emplace_back(pr.nvtx);
     s.timeline = TimelineIndex(s.profile, s.analysis);  // points into s, which never moves
     s.skewScale = skewScale(s.analysis);
+    s.stepMap = buildStepMap(s.profile, s.analysis, -1);
 }
 
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const AnalysisOptions& options,

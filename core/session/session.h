@@ -28,13 +28,14 @@ struct Session {
     std::vector<NvtxIndex> nvtx;  // per process: the NVTX ranges around a moment (details)
     TimelineIndex timeline;  // level of detail of the run views, built once after the analysis
     SkewScale skewScale;     // the start-skew colours of the overview strip and the step map
+    StepMap stepMap;         // the step map of the run (buildStepMap, no preferred group)
     double loadSeconds = 0, analyzeSeconds = 0;
 };
 
 using SessionPtr = std::shared_ptr<const Session>;
 
-// What the views read beside the analysis, built once after it: the NVTX index per process, the
-// timeline's level of detail, the start-skew colour scale.
+// What the views read beside the analysis, built once after it (off the viewer's UI thread): the
+// NVTX index per process, the timeline's level of detail, the start-skew colour scale, the step map.
 void indexSession(Session& s);
 
 // Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile. With a cache,

@@ -46,4 +46,27 @@ bool CollectiveFilter::filterAcceptsRow(int row, const QModelIndex& parent) cons
     return parent.isValid() || hiddenBy(row) == 0;
 }
 
+void CollectiveFilter::setSourceModel(QAbstractItemModel* model) {
+    disconnect(resetKeys_);
+    keysColumn_ = -1;
+    QSortFilterProxyModel::setSourceModel(model);
+    // before the proxy sorts the new rows
+    if (model) resetKeys_ = connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { keysColumn_ = -1; });
+}
+
+bool CollectiveFilter::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    auto* m = qobject_cast<CollectiveModel*>(sourceModel());
+    if (!m || !m->current() || sortRole() != CollectiveModel::SortRole || left.parent().isValid())
+        return QSortFilterProxyModel::lessThan(left, right);
+    const int column = left.column();
+    const skew::Analysis& a = m->current()->analysis;
+    if (column == CollectiveModel::Op || column == CollectiveModel::Cause) return CollectiveModel::sortsBefore(a, column, left.row(), right.row());
+    if (keysColumn_ != column || keys_.size() != a.collectives.size()) {
+        keys_.resize(a.collectives.size());
+        for (size_t i = 0; i < keys_.size(); ++i) keys_[i] = CollectiveModel::sortKey(a, int(i), column);
+        keysColumn_ = column;
+    }
+    return keys_[size_t(left.row())] < keys_[size_t(right.row())];
+}
+
 }  // namespace skewui

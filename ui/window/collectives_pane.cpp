@@ -141,7 +141,7 @@ void CollectivesPane::addTable(QVBoxLayout* lv) {
 
 SessionPtr CollectivesPane::session() const { return model_->session(); }
 
-void CollectivesPane::setSession(SessionPtr s) {
+void CollectivesPane::setSession(SessionPtr s, const CollectiveModel::WidestTexts* texts) {
     model_->setSession(s);
     {
         QSignalBlocker b1(opFilter_), b2(groupFilter_);
@@ -157,7 +157,7 @@ void CollectivesPane::setSession(SessionPtr s) {
         for (const auto& g : s->analysis.groups) groupFilter_->addItem(tr("group %1 (%2)").arg(g.id).arg(g.count));
     }
     lateRankLabels_->setElider(RankLabelElider::of(s->profile));
-    sizeColumns();
+    sizeColumns(texts ? *texts : CollectiveModel::widestTexts(*s));
 }
 
 CollectivesPane::Filters CollectivesPane::filters() const {
@@ -281,21 +281,18 @@ void CollectivesPane::copySelectedRows() const {
     if (!tsv.isEmpty()) QApplication::clipboard()->setText(tsv);
 }
 
-void CollectivesPane::sizeColumns() {
+void CollectivesPane::sizeColumns(const CollectiveModel::WidestTexts& texts) {
     // widths from the widest text of each column over all rows, so numbers are never elided (the
     // view's own sizing samples a few rows); rank labels are capped and elided in the middle
     QFontMetrics fm(table_->font());
     QFontMetrics hfm(table_->horizontalHeader()->font());
     for (int c = 0; c < CollectiveModel::ColumnCount; ++c) {
         int w = hfm.horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 24;  // room for the sort arrow
-        QString longest;
-        for (int r = 0; r < model_->rowCount(); ++r) {
-            QString t = model_->index(r, c).data().toString();
-            if (t.size() > longest.size()) longest = t;
-            if (c == CollectiveModel::LateRank || c == CollectiveModel::Op) w = std::max(w, fm.horizontalAdvance(t) + 12);
-        }
-        // digits are of one width in table fonts: the longest text is the widest, plus one digit of slack
-        if (c != CollectiveModel::LateRank && c != CollectiveModel::Op) w = std::max(w, fm.horizontalAdvance(longest + "0") + 12);
+        const bool proportional = c == CollectiveModel::LateRank || c == CollectiveModel::Op;
+        for (const QString& t : texts.texts[c])
+            // digits are of one width in table fonts: the longest text is the widest, plus one digit of slack
+            w = std::max(w, fm.horizontalAdvance(proportional ? t : t + "0") + 12);
+        if (texts.texts[c].isEmpty() && !proportional) w = std::max(w, fm.horizontalAdvance("0") + 12);
         if (c == CollectiveModel::LateRank) w = std::min(w, rankColumnCap(fm));
         table_->setColumnWidth(c, w);
     }

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include "models/collective_model.h"
 #include "session.h"
 
 class QCheckBox;
@@ -19,7 +20,6 @@ class QVBoxLayout;
 namespace skewui {
 
 class CollectiveFilter;
-class CollectiveModel;
 class RankLabelDelegate;
 
 class CollectivesPane : public QWidget {
@@ -38,8 +38,9 @@ public:
     explicit CollectivesPane(QWidget* parent = nullptr);
 
     // the table lists `s` (the op and group filters offer its ops and groups; the filters themselves
-    // are the caller's to set again); columns sized to the new rows
-    void setSession(SessionPtr s);
+    // are the caller's to set again); columns sized to the new rows, on `texts` when the loader
+    // measured them off the UI thread (else here, a pass over every row)
+    void setSession(SessionPtr s, const CollectiveModel::WidestTexts* texts = nullptr);
     Filters filters() const;
     void setFilters(const Filters& f);  // one update for the whole set, then filtersChanged
     void clearFilters() { setFilters({}); }
@@ -73,7 +74,7 @@ private:
     void addFilterWidgets(QVBoxLayout* lv);
     void addTable(QVBoxLayout* lv);
     void applyFilters();  // the widgets' values to the filter model
-    void sizeColumns();
+    void sizeColumns(const CollectiveModel::WidestTexts& texts);
     SessionPtr session() const;
 
     CollectiveModel* model_ = nullptr;

@@ -26,7 +26,10 @@ DetailsTabs::DetailsTabs(QWidget* parent) : QTabWidget(parent) {
 }
 
 void DetailsTabs::showFindings(const skew::Session& s) {
-    findings_->setMarkdown(QString::fromStdString(skew::analysisMarkdown(s.profile, s.analysis, skew::MarkdownOptions{true})));
+    QString text = QString::fromStdString(skew::analysisMarkdown(s.profile, s.analysis, skew::MarkdownOptions{true}));
+    if (text == findingsText_) return;
+    findingsText_ = std::move(text);
+    findings_->setMarkdown(findingsText_);
 }
 
 void DetailsTabs::setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel) {

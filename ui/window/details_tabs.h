@@ -19,7 +19,9 @@ class DetailsTabs : public QTabWidget {
 public:
     explicit DetailsTabs(QWidget* parent = nullptr);
 
-    void showFindings(const skew::Session& s);  // the Answers page of a new capture, made current
+    // the Answers page of a new capture (laid out again only when its text changed: a reload of the
+    // same capture with the same settings keeps the page, issue 24)
+    void showFindings(const skew::Session& s);
     // the details of kernel `kernel` of (rank, lane), seen from collective `collective` (-1: none)
     void setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel);
     void clearDetails();
@@ -42,6 +44,7 @@ private:
     void openLink(const QUrl& url);
 
     QTextBrowser* findings_ = nullptr;
+    QString findingsText_;  // the Markdown shown
     QPlainTextEdit* details_ = nullptr;
     RanksPanel* ranks_ = nullptr;
     Shown shown_;

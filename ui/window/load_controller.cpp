@@ -12,6 +12,7 @@
 #include "cache/profile_cache.h"
 #include "cache/summary_file.h"
 #include "nsys/export_reader.h"
+#include "util/release_memory.h"
 
 namespace skewui {
 
@@ -51,6 +52,7 @@ LoadController::~LoadController() {
     cancel_ = true;
     watcher_->waitForFinished();
     for (auto* job : snapshotJobs_) job->waitForFinished();  // a snapshot is never left half written
+    for (auto* job : releaseJobs_) job->waitForFinished();
     // in the window's status bar they are its; left out of one, they are ours
     if (progressBar_ && !progressBar_->parent()) delete progressBar_;
     if (cancelButton_ && !cancelButton_->parent()) delete cancelButton_;
@@ -82,8 +84,10 @@ void LoadController::start(const LoadRequest& r) {
     watcher_->setFuture(QtConcurrent::run([this, a = paths(r.files), b = paths(r.filesB), options = r.options, progress]() -> Outcome {
         Outcome o;
         try {
-            if (b.empty()) o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles());
-            else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get(), &skew::summaryFiles());
+            if (b.empty()) {
+                o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles());
+                o.texts = std::make_shared<const CollectiveModel::WidestTexts>(CollectiveModel::widestTexts(*o.session));
+            } else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get(), &skew::summaryFiles());
         } catch (const skew::Cancelled&) {
             o.cancelled = true;
         } catch (const std::exception& e) {
@@ -106,7 +110,11 @@ void LoadController::finish() {
     if (o.cancelled) emit cancelled(current_);
     else if (!o.error.empty()) emit failed(current_, QString::fromStdString(o.error));
     else if (current_.comparison()) emit compared(o.comparison);
-    else emit loaded(o.session);
+    else {
+        texts_ = o.texts;
+        textsFor_ = o.session.get();
+        emit loaded(o.session);
+    }
 }
 
 void LoadController::storeSnapshots(SessionPtr s) {
@@ -121,6 +129,30 @@ void LoadController::storeSnapshots(SessionPtr s) {
         job->deleteLater();
     });
     job->setFuture(QtConcurrent::run([s, cache]() -> QString { return QString::fromStdString(skew::storeFreshSnapshots(cache, s->profile)); }));
+}
+
+void LoadController::release(SessionPtr old) {
+    if (old) releaseLater([old = std::move(old)]() mutable { old.reset(); });
+}
+
+void LoadController::release(CompareSessionPtr old) {
+    if (old) releaseLater([old = std::move(old)]() mutable { old.reset(); });
+}
+
+void LoadController::releaseLater(std::function<void()> drop) {
+    auto* job = new QFutureWatcher<void>(this);
+    releaseJobs_.push_back(job);
+    connect(job, &QFutureWatcher<void>::finished, this, [this, job] {
+        releaseJobs_.removeOne(job);
+        job->deleteLater();
+    });
+    // the UI thread keeps no reference: the capture's hundreds of megabytes are freed here, and the
+    // heap's free blocks (the old capture's and the load's temporaries) go back to the system
+    job->setFuture(QtConcurrent::run([drop = std::move(drop)]() mutable {
+        drop();
+        drop = nullptr;
+        skew::releaseFreedMemory();
+    }));
 }
 
 }  // namespace skewui

@@ -4,8 +4,11 @@
 // loop) into a progress bar with a Cancel button, for the status bar. A load asked for while another
 // runs cancels that one and starts when it has stopped. After a capture is shown, the snapshots of its
 // freshly read files are stored in the background (the profile cache, none with SKEWSCOPE_NO_CACHE).
-// The controller cancels its load and waits for it and for the snapshot jobs before it goes: their
-// workers read its members.
+// What a capture's first picture needs beyond the session is prepared by the same worker (the
+// table's widest texts), and a capture that is no longer shown is freed by a worker too (its
+// memory given back to the system), so that the UI thread only swaps the pictures (issue 24).
+// The controller cancels its load and waits for it, the snapshot and the release jobs before it
+// goes: their workers read its members.
 
 #include <QFutureWatcher>
 #include <QList>
@@ -14,8 +17,10 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
+#include "models/collective_model.h"
 #include "session.h"
 
 namespace skew {
@@ -54,6 +59,16 @@ public:
     void storeSnapshots(SessionPtr s);
     int snapshotJobCount() const { return int(snapshotJobs_.size()); }  // running; a finished one is dropped
 
+    // the table texts the worker measured for `s` (the session loaded last), else null
+    const CollectiveModel::WidestTexts* tableTexts(const Session* s) const {
+        return texts_ && textsFor_ == s ? texts_.get() : nullptr;
+    }
+    // a session or comparison no longer shown: dropped by a worker (when this was the last
+    // reference, it is freed there), then the freed heap is given back to the system
+    void release(SessionPtr old);
+    void release(CompareSessionPtr old);
+    int releaseJobCount() const { return int(releaseJobs_.size()); }  // running
+
 signals:
     void started(const LoadRequest& r);
     void loaded(SessionPtr s);
@@ -66,6 +81,7 @@ private:
     // what a worker hands back: a session or a comparison, or why there is none
     struct Outcome {
         SessionPtr session;
+        std::shared_ptr<const CollectiveModel::WidestTexts> texts;  // of session
         CompareSessionPtr comparison;
         std::string error;
         bool cancelled = false;
@@ -80,6 +96,10 @@ private:
     LoadRequest current_, pending_;  // the load under way; the one asked for while it ran (no files: none)
     QFutureWatcher<Outcome>* watcher_ = nullptr;
     QList<QFutureWatcher<QString>*> snapshotJobs_;
+    QList<QFutureWatcher<void>*> releaseJobs_;
+    std::shared_ptr<const CollectiveModel::WidestTexts> texts_;
+    const Session* textsFor_ = nullptr;  // compared only, never read
+    void releaseLater(std::function<void()> drop);
     QPointer<QProgressBar> progressBar_;  // deleted with the status bar they are put in
     QPointer<QPushButton> cancelButton_;
     QTimer* progressTimer_ = nullptr;

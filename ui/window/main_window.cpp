@@ -12,10 +12,12 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
 #include <tuple>
+#include <utility>
 
 #include "scene/kernel_details.h"
 #include "views/collective/collective_view.h"
@@ -229,12 +231,12 @@ void MainWindow::setSession(SessionPtr s) {
     const std::pair<int, uint32_t> kept = sameFiles ? selection_->kept() : std::pair<int, uint32_t>{-1, 0};
     CollectivesPane::Filters filters = pane_->filters();
     if (!sameFiles) filters.op.clear(), filters.group = -1;
-    session_ = s;
-    compare_.reset();  // opening files leaves compare mode
+    // the capture shown until now is freed off the UI thread once every view has let it go
+    SessionPtr old = std::exchange(session_, s);
+    CompareSessionPtr oldComparison = std::exchange(compare_, nullptr);  // opening files leaves compare mode
     selection_->reset(s);
-    pane_->setSession(s);
+    pane_->setSession(s, loads_->tableTexts(s.get()));
     warningBar_->setWarnings(sessionWarnings(*s));
-    details_->showFindings(*s);
     setStatus(statusText());
     const QString empty = emptyStateText();
     emptyLabel_->setText(empty);
@@ -248,14 +250,23 @@ void MainWindow::setSession(SessionPtr s) {
     details_->ranks()->sizeColumns();
     details_->setCurrentWidget(details_->findings());  // a new capture opens on its answers
     loads_->storeSnapshots(s);
-    emit sessionLoaded();
+    loads_->release(std::move(old));
+    loads_->release(std::move(oldComparison));
+    // the answers' page (a long document to lay out) in an event of its own, after the pictures:
+    // no one event of the swap holds the window up for the sum of them (issue 24). A timer, not a
+    // posted event: the input and timers that came due during the swap run before it.
+    QTimer::singleShot(1, this, [this, s] {
+        if (session_ != s) return;  // a later load replaced it first
+        details_->showFindings(*s);
+        emit sessionLoaded();
+    });
 }
 
 void MainWindow::setComparison(CompareSessionPtr c) {
     // a reload or a re-analysis of the same files keeps the pair shown
     const bool same = compare_ && c && compare_->a->files == c->a->files && compare_->b->files == c->b->files;
     const int keepPair = same ? compareView_->pair() : 0;
-    compare_ = c;
+    CompareSessionPtr old = std::exchange(compare_, c);
     compareView_->setComparison(c, keepPair);
     warningBar_->setWarnings(comparisonWarnings(*c));
     stack_->setCurrentWidget(compareView_);
@@ -266,6 +277,7 @@ void MainWindow::setComparison(CompareSessionPtr c) {
     loads_->storeSnapshots(c->a);
     loads_->storeSnapshots(c->b);
     recent_->addComparison(qt(c->a->files), qt(c->b->files));  // only comparisons that opened (also from the command line)
+    loads_->release(std::move(old));
     emit comparisonLoaded();
 }
 

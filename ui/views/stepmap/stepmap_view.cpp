@@ -76,8 +76,11 @@ void StepMapView::setGroupSession(SessionPtr s, int group, const QString& side) 
 }
 
 void StepMapView::rebuild(int preferredGroup) {
-    map_ = !s_ ? StepMap{} : !side_.isEmpty() ? buildGroupStepMap(s_->profile, s_->analysis, onlyGroup_)
-                                              : buildStepMap(s_->profile, s_->analysis, preferredGroup);
+    // the run's own map was built with the session, off the UI thread
+    map_ = !s_                   ? StepMap{}
+           : !side_.isEmpty()    ? buildGroupStepMap(s_->profile, s_->analysis, onlyGroup_)
+           : preferredGroup < 0  ? s_->stepMap
+                                 : buildStepMap(s_->profile, s_->analysis, preferredGroup);
     layer_->setScale(s_ ? s_->skewScale : SkewScale{});
     // a side of the compare view: short, the group is the pair's
     title_->setText(!side_.isEmpty() ? QString::fromStdString(stepMapSideTitle(map_, side_.toStdString()))

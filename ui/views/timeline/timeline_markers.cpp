@@ -3,6 +3,7 @@
 #include <QFontMetrics>
 
 #include <algorithm>
+#include <functional>
 
 #include "common/text.h"
 
@@ -59,31 +60,68 @@ std::vector<TimelineMarker> timelineMarkers(const TimelineState& st) {
     return out;
 }
 
-std::vector<TimelineMarkerLabel> markerLabels(const TimelineState& st, const std::vector<TimelineMarker>& mks) {
-    std::vector<TimelineMarkerLabel> out;
-    const QRect& ra = st.f.rows;
-    const QFontMetrics fm(st.text.font(TimelineText::SmallBold));
-    double lastLabel = -1e9;
-    int lastLabelRow = -1;
-    for (const TimelineMarker& mk : mks) {
-        if (!mk.big || (mk.row == lastLabelRow && mk.x - lastLabel < 60)) continue;
-        const QString text = "+" + dur(double(st.s.analysis.collectives[size_t(mk.collective)].startSkew()));
-        const double top = mk.r.top() + 1, w = fm.horizontalAdvance(text) + 6;
+std::vector<TimelineMarkerLabel> placeMarkerLabels(const std::vector<TimelineMarker>& mks, const QRect& area,
+                                                   const std::function<int64_t(int)>& skewNs,
+                                                   const std::function<double(const QString&)>& textWidth) {
+    // the big markers, largest start skew first (then left first): the larger event keeps its label
+    std::vector<size_t> order;
+    for (size_t i = 0; i < mks.size(); ++i)
+        if (mks[i].big) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return skewNs(mks[a].collective) > skewNs(mks[b].collective); });
+    // each kept label reserves room for a count, so that adding it never makes labels overlap
+    const double reserve = textWidth(QStringLiteral(" \u00D799"));
+    struct Kept {
+        TimelineMarkerLabel label;
+        QRectF room;  // the box with the count's room on the side away from the marker
+        bool right;
+        int count;
+    };
+    std::vector<Kept> kept;
+    auto covered = [&](const QRectF& box, int collective) {
+        int n = 0;
+        auto it = std::lower_bound(mks.begin(), mks.end(), box.left() - 20, [](const TimelineMarker& m, double x) { return m.r.left() < x; });
+        for (; it != mks.end() && it->r.left() <= box.right(); ++it)
+            if (it->collective != collective && it->r.intersects(box)) ++n;
+        return n;
+    };
+    for (size_t i : order) {
+        const TimelineMarker& mk = mks[i];
+        const QString text = "+" + dur(double(skewNs(mk.collective)));
+        const double top = mk.r.top() + 1, w = textWidth(text) + 6;
         const QRectF right(mk.x + 7, top - 1, w, 13), left(mk.x - 7 - w, top - 1, w, 13);
-        auto covered = [&](const QRectF& box) {
-            int n = 0;
-            auto it = std::lower_bound(mks.begin(), mks.end(), box.left() - 20, [](const TimelineMarker& m, double x) { return m.r.left() < x; });
-            for (; it != mks.end() && it->r.left() <= box.right(); ++it)
-                if (it->collective != mk.collective && it->r.intersects(box)) ++n;
-            return n;
-        };
-        QRectF box = right;
-        if (right.right() > ra.right() || (left.left() >= ra.left() && covered(left) < covered(right))) box = left;
-        out.push_back({box, text, mk.collective});
-        lastLabel = mk.x;
-        lastLabelRow = mk.row;
+        const bool useLeft = right.right() + reserve > area.right() ||
+                             (left.left() - reserve >= area.left() && covered(left, mk.collective) < covered(right, mk.collective));
+        const QRectF box = useLeft ? left : right;
+        const QRectF room = useLeft ? box.adjusted(-reserve, 0, 0, 0) : box.adjusted(0, 0, reserve, 0);
+        auto hit = std::find_if(kept.begin(), kept.end(), [&](const Kept& k) { return k.room.intersects(room); });
+        if (hit != kept.end()) {
+            ++hit->count;  // merged: the kept label counts it
+            continue;
+        }
+        kept.push_back({{box, text, mk.collective, 1}, room, !useLeft, 1});
     }
+    std::vector<TimelineMarkerLabel> out;
+    for (Kept& k : kept) {
+        if (k.count > 1) {
+            // "+45.24 ms ×3": the largest of 3 big events whose labels would overlap here
+            k.label.text += QStringLiteral(" \u00D7") + (k.count > 99 ? QStringLiteral("99+") : QString::number(k.count));
+            const double w = textWidth(k.label.text) + 6;
+            if (k.right) k.label.box.setWidth(w);
+            else k.label.box.setLeft(k.label.box.right() - w);
+            k.label.count = k.count;
+        }
+        out.push_back(k.label);
+    }
+    std::sort(out.begin(), out.end(), [](const TimelineMarkerLabel& a, const TimelineMarkerLabel& b) { return a.box.left() < b.box.left(); });
     return out;
+}
+
+std::vector<TimelineMarkerLabel> markerLabels(const TimelineState& st, const std::vector<TimelineMarker>& mks) {
+    const QFontMetrics fm(st.text.font(TimelineText::SmallBold));
+    const Analysis& a = st.s.analysis;
+    return placeMarkerLabels(
+        mks, st.f.rows, [&](int c) { return a.collectives[size_t(c)].startSkew(); },
+        [&](const QString& t) { return double(fm.horizontalAdvance(t)); });
 }
 
 }  // namespace skewui

@@ -7,6 +7,8 @@
 #include <QRectF>
 #include <QString>
 
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "views/timeline/timeline_state.h"
@@ -25,6 +27,7 @@ struct TimelineMarkerLabel {
     QRectF box;
     QString text;
     int collective;
+    int count = 1;  // the big events it stands for (the others' labels would have overlapped it)
 };
 
 // Groups whose ordinary late arrivers are left out at this zoom: more collectives in view than a
@@ -32,9 +35,17 @@ struct TimelineMarkerLabel {
 std::vector<int> thinnedGroups(const TimelineState& st);
 // The markers to draw, by x.
 std::vector<TimelineMarker> timelineMarkers(const TimelineState& st);
-// The big markers' labels: beside the marker on the side that covers fewer other markers (right when
-// equal, left when the right has no room); one per row within 60 px.
+// The big markers' labels ("+45.24 ms"): beside the marker on the side that covers fewer other
+// markers (right when equal, left when the right has no room). Labels never overlap: the largest
+// start skew is placed first, and a label that would overlap one already placed (with room kept
+// for a count) is dropped and counted by it, which then says how many it stands for
+// ("+45.24 ms ×3"). Sorted by left edge.
 std::vector<TimelineMarkerLabel> markerLabels(const TimelineState& st, const std::vector<TimelineMarker>& mks);
+// The same over markers sorted by x, in `area` (the rows), a collective's start skew and a text's
+// width given (tests lay them out by hand).
+std::vector<TimelineMarkerLabel> placeMarkerLabels(const std::vector<TimelineMarker>& mks, const QRect& area,
+                                                   const std::function<int64_t(int)>& skewNs,
+                                                   const std::function<double(const QString&)>& textWidth);
 // (rank, lane) of a collective's group slot
 int laneOfSlot(const skew::Analysis& a, int collective, int slot, int& rank);
 
