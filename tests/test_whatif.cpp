@@ -262,7 +262,7 @@ TEST(WhatIf, TrimmedCapturesReplayTheirWindow) {
     auto cfg = skewgen::demoConfig();
     cfg.trimStartNs = 30'000'000;  // from 30 ms into step 1 to 250 ms: steps cut at both ends
     cfg.trimEndNs = 250'000'000;
-    const auto& gen = testutil::generated("whatif-trimmed", cfg);
+    const auto& gen = testutil::generated("whatif-window-trimmed", cfg);
     skew::Profile p = skew::loadProfile({gen.path});
     const Analysis a = skew::analyze(p);
     EXPECT_EQ(a.whatIf.kernels, p.kernelCount());

@@ -152,14 +152,10 @@ const ReloadFigures& reloadFigures() {
 
 }  // namespace
 
-// Not met yet, so not run (the aim, kept here to be enabled when it holds): on the shared
-// 2-core machine of December 2026 the longest gap was 430-1080 ms, with 155-245 ms of UI-thread CPU
-// in it (the swap: the table's sort and the views' replots, hidden ones included).
-TEST(BigCaptures, DISABLED_ReloadKeepsTheEventLoopResponsive) {
-    const ReloadFigures& f = reloadFigures();
-    ASSERT_TRUE(f.ok);
-    EXPECT_LT(f.longestGapMs, 100);
-}
+// The other aim, no event-loop stall over 100 ms during a reload, is not met yet (on the
+// shared 2-core machine of December 2026 the longest gap was 430-1080 ms, with 155-245 ms of UI-thread
+// CPU in it: the table's sort and the views' replots, hidden ones included), so it is not asserted
+// here; measureReloads() prints the figures on every run, and the test asserting them comes with the fix.
 
 TEST(BigCaptures, ReloadKeepsMemoryFlat) {
     const ReloadFigures& f = reloadFigures();
