@@ -162,8 +162,10 @@ TEST(BigCaptures, ReloadKeepsMemoryFlat) {
     ASSERT_TRUE(f.ok);
 #ifndef SKEW_SANITIZED_ALLOCATOR
     // (a sanitizer keeps freed memory in quarantine by design: there the figures are printed only)
-    // the last two reloads against the first two (one figure moves by a few % with the workers'
-    // timing); without giving the freed memory back it grew 15-20% per reload
-    EXPECT_LE(f.rssMb[3] + f.rssMb[4], (f.rssMb[0] + f.rssMb[1]) * 1.10);
+    // the last two reloads against the first two. One figure moves by up to a quarter with the
+    // workers' timing (ten reloads after the merge of December 2026: 276 281 259 285 282 282 312 245
+    // 313 310 MB, no growth); without giving the freed memory back it grew 15-20% per reload, 60% or
+    // more by the fifth, which this bound catches
+    EXPECT_LE(f.rssMb[3] + f.rssMb[4], (f.rssMb[0] + f.rssMb[1]) * 1.30);
 #endif
 }
