@@ -164,21 +164,50 @@ void ExportActions::finished(bool ok, const QString& path, const QString& error)
     else emit saved(path);
 }
 
-void ExportActions::chooseAndExportView() {
+QString ExportActions::viewDialogTitle(QString* why) const {
     const Shown shown = shown_();
-    const bool comparing = shown.comparing;
-    if (!comparing && (!shown.session || shown.collective < 0)) return;
-    QString path = QFileDialog::getSaveFileName(window_, comparing ? tr("Export compare view") : tr("Export collective view"),
-                                                startPath(comparing ? comparisonName(shown, "png") : defaultName(shown, "png")),
+    if (shown.comparing) return tr("Export compare view");
+    if (!shown.session) {
+        if (why) *why = tr("Nothing to export yet: open exports first (File > Open, Ctrl+O).");
+        return {};
+    }
+    if (views_->showsCollective() && shown.collective < 0) {
+        if (why) *why = tr("No collective is shown: select one in the table first.");
+        return {};
+    }
+    return tr("Export view: %1").arg(views_->tabText(views_->currentIndex()));
+}
+
+QString ExportActions::viewFileName(const QString& suffix) const {
+    const Shown shown = shown_();
+    if (shown.comparing) return comparisonName(shown, suffix);
+    if (views_->showsCollective() || !shown.session) return defaultName(shown, suffix);
+    const QString stem = QFileInfo(QString::fromStdString(shown.session->files.front())).completeBaseName();
+    return QString("%1_%2.%3").arg(stem, views_->shownViewName(), suffix);
+}
+
+void ExportActions::chooseAndExportView() {
+    QString why;
+    const QString title = viewDialogTitle(&why);
+    if (title.isEmpty()) {
+        QMessageBox::information(window_, tr("Export view"), why);
+        return;
+    }
+    QString path = QFileDialog::getSaveFileName(window_, title, startPath(viewFileName("png")),
                                                 tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
     QString err;
-    QWidget* view = comparing ? static_cast<QWidget*>(compareView_) : views_->collective();
+    QWidget* view = shown_().comparing ? static_cast<QWidget*>(compareView_) : views_->collective();
     bool ok = exportView(path, std::max(view->width(), 1600), std::max(view->height(), 900), &err);
     finished(ok, path, err);
 }
 
 void ExportActions::chooseAndExportWindow() {
+    const Shown shown = shown_();
+    if (!shown.comparing && !shown.session) {
+        QMessageBox::information(window_, tr("Export window"), tr("Nothing to export yet: open exports first (File > Open, Ctrl+O)."));
+        return;
+    }
     QString path = QFileDialog::getSaveFileName(window_, tr("Export window"), startPath(defaultName(shown_(), "png").replace(".png", "_window.png")),
                                                 tr("PNG image (*.png)"));
     if (path.isEmpty()) return;
@@ -191,7 +220,10 @@ void ExportActions::chooseAndExportReport() {
     const Shown shown = shown_();
     const bool comparing = shown.comparing;
     const SessionPtr& s = shown.session;
-    if (!comparing && !s) return;
+    if (!comparing && !s) {
+        QMessageBox::information(window_, tr("Export report"), tr("Nothing to export yet: open exports first (File > Open, Ctrl+O)."));
+        return;
+    }
     QString stem = QFileInfo(QString::fromStdString(s ? s->files.front() : std::string())).completeBaseName();
     QString path = comparing ? QFileDialog::getSaveFileName(window_, tr("Export comparison report"), startPath(comparisonName(shown, "md")),
                                                             tr("Markdown (*.md);;JSON (*.json);;Text (*.txt)"))

@@ -40,6 +40,11 @@ public:
     void chooseAndExportView();
     void chooseAndExportWindow();
     void chooseAndExportReport();
+    // File > Export View's dialog: its title and file name for the tab shown ("Export view: Heatmap",
+    // "demo_heatmap.png"; the collective view: "demo_G0_C102.png"); empty title: nothing to export,
+    // and `why` says so
+    QString viewDialogTitle(QString* why = nullptr) const;
+    QString viewFileName(const QString& suffix) const;
 
 signals:
     void saved(const QString& path);  // by one of the menu's actions

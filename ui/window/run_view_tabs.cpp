@@ -68,6 +68,11 @@ void RunViewTabs::setSelectedCollective(int collective) {
 
 bool RunViewTabs::showsCollective() const { return currentWidget() == collective_; }
 
+QString RunViewTabs::shownViewName() const {
+    const RunView* v = shownRunView();
+    return v ? v->viewName() : QStringLiteral("collective");
+}
+
 void RunViewTabs::zoomShown(double factor) {
     if (RunView* v = shownRunView()) v->zoomBy(factor);
     else collective_->zoomBy(factor);

@@ -30,6 +30,7 @@ public:
     void restoreKeptRanges();  // F5 keeps the zoom: each view's range again, where it still overlaps the run
     void setSelectedCollective(int collective);  // in the run views
     bool showsCollective() const;            // the Collective tab is the one shown
+    QString shownViewName() const;           // the tab shown as `render --view` names it: collective, timeline, ...
     void zoomShown(double factor);           // Navigate > Zoom In / Zoom Out on the tab shown
     void fitShown();                         // Navigate > Fit View: the collective, the whole run, every step, every collective
     // exports the run view shown (not the collective view, whose export leaves out its highlight: the window's)
