@@ -160,6 +160,7 @@ Analysis analyze(Profile& p, const AnalysisOptions& o) {
     StageClock clock("analyze");
     Analysis a;
     a.options = o;
+    a.options.stepPattern = compiled;  // what the what-if's schedule (whatif_schedule.h) matches steps with
     a.windowStart = o.hasTrim ? o.trimStartNs : p.timeStart;
     a.windowEnd = o.hasTrim ? o.trimEndNs : p.timeEnd;
     a.clocks.assign(p.ranks.size(), {});

@@ -45,9 +45,9 @@ IdealSchedule idealSchedule(const Profile& p, const Analysis& a, const std::func
         out.why = "no kernels in the window";
         return out;
     }
-    const std::shared_ptr<const StepPattern> pattern = a.options.stepPattern && a.options.stepPattern->source() == a.options.stepRegex
-                                                           ? a.options.stepPattern
-                                                           : std::make_shared<const StepPattern>(a.options.stepRegex);
+    // the pattern analyze() compiled (an Analysis made some other way: compiled here)
+    const std::shared_ptr<const StepPattern> pattern =
+        a.options.stepPattern ? a.options.stepPattern : std::make_shared<const StepPattern>(a.options.stepRegex);
     KernelSteps steps = kernelSteps(p, a, k, *pattern);
     if (steps.count == 0) {
         out.why = "no training steps (no NVTX step ranges, no repeating collective sequence)";

@@ -4,6 +4,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <string>
 
@@ -62,5 +64,17 @@ inline void shot(QWidget* widget, const QString& name) {
     const char* dir = std::getenv("SKEWSCOPE_TEST_SHOTS");
     if (dir && *dir) widget->grab().save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
 }
+
+// the demo open in a shown 1600x1000 window (tests that press keys need it shown and active)
+struct DemoWindow {
+    skewui::MainWindow w;
+    DemoWindow() {
+        w.resize(1600, 1000);
+        w.show();
+        w.activateWindow();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&w));
+        EXPECT_TRUE(openAndWait(w, {demoPath()}));
+    }
+};
 
 }  // namespace guitest

@@ -31,18 +31,6 @@ using namespace guitest;
 
 namespace {
 
-// the demo open in a shown 1600x1000 window
-struct DemoWindow {
-    MainWindow w;
-    DemoWindow() {
-        w.resize(1600, 1000);
-        w.show();
-        w.activateWindow();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(&w));
-        EXPECT_TRUE(openAndWait(w, {demoPath()}));
-    }
-};
-
 // Ctrl+1..5 show the tabs in order, wherever the keys are (here the table), and the View menu
 // lists them with their keys.
 TEST(Habits, CtrlDigitsShowTheTabs) {

@@ -30,17 +30,6 @@ using namespace guitest;
 
 namespace {
 
-struct DemoWindow {
-    MainWindow w;
-    DemoWindow() {
-        w.resize(1600, 1000);
-        w.show();
-        w.activateWindow();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(&w));
-        EXPECT_TRUE(openAndWait(w, {demoPath()}));
-    }
-};
-
 // the truth's first start and last end of a collective's members
 std::pair<double, double> truthSpan(const skewgen::TruthCollective& tc) {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
