@@ -84,7 +84,7 @@ void openFromCommandLine(MainWindow& w, const std::vector<std::string>& files, c
     else if (!list.isEmpty()) w.openFiles(list);
 }
 
-static int exportScene(const skew::CommandLine& cl, CollectiveScene scene);
+static int exportScene(const skew::CommandLine& cl, CollectiveScene scene, const Session* s = nullptr);
 static int renderCompare(const skew::CommandLine& cl);
 static int exportRunView(const skew::CommandLine& cl, const std::shared_ptr<Session>& s, int collective);
 
@@ -143,15 +143,23 @@ int runRender(int argc, char** argv, const skew::CommandLine& cl) {
     skew::printWarnings(s->analysis.warnings);
     const int c = namedCollective(cl, s->analysis);
     int rc = 1;
-    if (c != -2) rc = cl.view == "collective" ? exportScene(cl, buildScene(s->profile, s->analysis, c)) : exportRunView(cl, s, c);
+    if (c != -2) rc = cl.view == "collective" ? exportScene(cl, buildScene(s->profile, s->analysis, c), s.get()) : exportRunView(cl, s, c);
     skew::storeSnapshots(cache.get(), s->profile);
     return rc;
 }
 
-static int exportScene(const skew::CommandLine& cl, CollectiveScene scene) {
+// The collective view as the viewer draws it, with the CPU row when the late arrival is a late CPU
+// launch (its export read here, on this thread).
+static int exportScene(const skew::CommandLine& cl, CollectiveScene scene, const Session* s) {
     CollectiveView view;
     view.resize(cl.width, cl.height);
+    const int c = scene.collective;
     view.setScene(std::move(scene));
+    if (s && c >= 0) {
+        const skew::CpuWindow w = skew::cpuWindowFor(s->profile, s->analysis, c);
+        view.setCpuWindow(w);
+        if (w.present) view.setCpuActivity(std::make_shared<const skew::CpuActivity>(skew::readCpuActivity(s->profile, w)));
+    }
     QString err;
     if (!view.exportTo(QString::fromStdString(cl.output), cl.width, cl.height, &err)) {
         std::fprintf(stderr, "skewscope: %s\n", err.toStdString().c_str());

@@ -141,7 +141,9 @@ void CausalWorld::launchNccl(int step, size_t c, int r, const StepDraws& d) {
     Db& db = run_.db(ri);
     const int role = plan_[c].streamRole;
     const int stream = ri.streams[role];
-    k.cpu += stallBefore(step, c, r);
+    const int64_t stall = stallBefore(step, c, r);
+    if (stall > 0 && write_ && cfg_.cpuTrace) writeStall(r, k.cpu, stall);
+    k.cpu += stall;
     // NVTX push, cudaStreamWaitEvent (the NCCL stream waits for the chunk), cuLaunchKernelEx, NVTX pop.
     const int64_t push = k.cpu + x.pushGap;
     const int64_t waitStart = push + x.wait.before, waitEnd = waitStart + x.wait.callDur;
@@ -156,6 +158,34 @@ void CausalWorld::launchNccl(int step, size_t c, int r, const StepDraws& d) {
     k.cpu = pop + x.postGap;
     k.ncclLaunchEnd = launchEnd;
     k.ncclStart = std::max({k.streamEnd[role], launchEnd, k.chunkEnd}) + x.gpuGap;
+}
+
+void CausalWorld::writeStall(int r, int64_t cpu, int64_t stall) {
+    const RankInfo& ri = run_.ranks[size_t(r)];
+    Db& db = run_.db(ri);
+    CpuTraceTables& t = *db.cpuTrace();
+    auto truth = [&](bool main, const char* kind, const std::string& name, int64_t s, int64_t e) {
+        run_.res.cpuEvents.push_back(TruthCpuEvent{r, main, kind, name, Run::aligned(s), Run::aligned(e)});
+    };
+    const int64_t q = stall / 4, busy = cpu + q, blocked = cpu + 2 * q;
+    const int64_t collate = db.intern("collate_batch"), caller = db.intern("DataLoader::next"), module = db.intern("libdataloader.so");
+    for (int64_t s = busy + 50'000; s < blocked; s += 100'000) {
+        t.sample(Run::ft(ri, s), ri.gtidMain, collate, caller, module);
+        truth(true, "sample", "collate_batch", s, s);
+    }
+    // a copy queued while computing: a CUDA API call that launches no kernel (its own correlation id)
+    const int64_t copyEnd = busy + stall / 20;
+    db.runtime(Run::ft(ri, busy), Run::ft(ri, copyEnd), 0, ri.gtidMain, stallCorr_++, db.intern("cudaMemcpyAsync_v3020"));
+    truth(true, "cuda", "cudaMemcpyAsync", busy, copyEnd);
+    t.osrt(Run::ft(ri, blocked), Run::ft(ri, cpu + stall), ri.gtidMain, db.intern("pthread_mutex_lock"), 0);
+    truth(true, "osrt", "pthread_mutex_lock", blocked, cpu + stall);
+    t.osrt(Run::ft(ri, blocked + 1'000), Run::ft(ri, cpu + stall - 1'000), ri.gtidMain, db.intern("futex"), 1);
+    truth(true, "osrt_nested", "futex", blocked + 1'000, cpu + stall - 1'000);
+    // the rank's other thread, busy at the same time: not what the launching thread did
+    t.sample(Run::ft(ri, busy + 50'000), ri.gtidOther, db.intern("watchdog_poll"), caller, module);
+    truth(false, "sample", "watchdog_poll", busy + 50'000, busy + 50'000);
+    t.osrt(Run::ft(ri, busy), Run::ft(ri, blocked), ri.gtidOther, db.intern("poll"), 0);
+    truth(false, "osrt", "poll", busy, blocked);
 }
 
 void CausalWorld::finishCollective(int step, size_t c, const StepDraws& d) {

@@ -66,7 +66,10 @@ private:
     uint32_t apiCall(int r, int64_t start, int64_t end, bool driver, int64_t nameId, bool launch);
     void kernel(int r, int64_t start, int64_t end, int kind, int stream, uint32_t corr);
     void streamWaitRow(int r, int stream, int64_t start, int64_t end, uint32_t corr);
+    // GenConfig::cpuTrace: what the launching thread did in a CPU stall of `stall` ns from `cpu`
+    void writeStall(int r, int64_t cpu, int64_t stall);
 
+    uint32_t stallCorr_ = 2'000'000'000u;  // correlation ids of the stalls' CUDA API calls (no kernel)
     Run& run_;
     const GenConfig& cfg_;
     const std::vector<CausalColl>& plan_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "batch_insert.h"
+#include "cpu_trace_db.h"
 #include "gen_common.h"
 #include "generator.h"
 #include "kernel_kinds.h"
@@ -217,6 +218,10 @@ public:
 
     int64_t maxTime() const { return maxTime_; }
 
+    // The CPU-side tables (OSRT_API, COMPOSITE_EVENTS, SAMPLING_CALLCHAINS): created by enableCpuTrace.
+    void enableCpuTrace() { cpuTrace_ = std::make_unique<CpuTraceTables>(db_, path_); }
+    CpuTraceTables* cpuTrace() const { return cpuTrace_.get(); }
+
     std::vector<int64_t> kindName, kindShort, kindMangled;
     int64_t sLaunchKernel = 0, sLaunchKernelEx = 0, sBtLaunchKernel = 0, sBtLaunchKernelEx = 0, sStreamWait = 0,
             sStreamSync = 0, sEventQuery = 0;
@@ -239,6 +244,7 @@ private:
         runtime_.finalize();
         sync_.finalize();
         nvtx_.finalize();
+        cpuTrace_.reset();
         for (sqlite3_stmt** s : {&str_, &nvtxText_}) {
             if (*s) sqlite3_finalize(*s);
             *s = nullptr;
@@ -252,6 +258,7 @@ private:
     sqlite3* db_ = nullptr;
     sqlite3_stmt *str_ = nullptr, *nvtxText_ = nullptr;
     BatchInsert kernel_, runtime_, sync_, nvtx_;
+    std::unique_ptr<CpuTraceTables> cpuTrace_;
     std::unordered_map<std::string, int64_t> strings_;
     int64_t maxTime_ = 0;
     bool committed_ = false;

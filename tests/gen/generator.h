@@ -96,6 +96,22 @@ struct GenConfig {
     std::vector<CpuStall> cpuStalls;
     int slowComputeRank = -1;             // a persistent slow rank: its compute kernels take
     double slowComputeFactor = 1.3;       // slowComputeFactor x their duration in every step
+    // Causal mode: the export records OS runtime calls and CPU samples (tables OSRT_API,
+    // COMPOSITE_EVENTS, SAMPLING_CALLCHAINS), and each CPU stall is written as what the launching
+    // thread did in it (GenResult::cpuEvents): a quarter of it idle, a quarter computing
+    // (collate_batch, sampled every 100 us, with a cudaMemcpyAsync call), half blocked in
+    // pthread_mutex_lock (a nested futex inside); and, on the rank's other thread, a sample and a
+    // poll call at the same time that are not the launching thread's.
+    bool cpuTrace = false;
+};
+
+// Causal mode with cpuTrace: one event written for a CPU stall.
+struct TruthCpuEvent {
+    int rank = 0;
+    bool launchingThread = true;  // on the thread that launches the kernels
+    std::string kind;             // "osrt" (outermost), "osrt_nested", "cuda", "sample"
+    std::string name;             // the call, or the sample's top function
+    int64_t startNs = 0, endNs = 0;  // aligned (a sample: end == start)
 };
 
 struct TruthMember {
@@ -149,6 +165,7 @@ struct GenResult {
     // ("x_rank10" sorts before "x_rank2") or unsorted devices.
     std::vector<int> specOrder;
     std::vector<TruthStep> stepTimes;      // causal mode only, one per step
+    std::vector<TruthCpuEvent> cpuEvents;  // causal mode with cpuTrace only
 };
 
 // Collectives (= NCCL kernels) per step and rank: FSDP group + AllReduce + SendRecv.

@@ -91,6 +91,7 @@ void Run::setup() {
     for (size_t f = 0; f < res.files.size(); ++f) {
         dbs.push_back(std::make_unique<Db>(res.files[f], cfg.layout, kinds));
         if (cfg.timeOrdered) dbs.back()->setTimeOrdered();
+        if (cfg.cpuTrace) dbs.back()->enableCpuTrace();
         std::vector<const RankInfo*> fr;
         for (const RankInfo& r : ranks)
             if (r.file == int(f)) fr.push_back(&r);

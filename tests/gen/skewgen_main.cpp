@@ -4,7 +4,7 @@
 //           [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]
 //           [--late STEP:POS:RANK:MS[:cpu|gpu]]... [--no-late]
 //           [--causal [--slow-kernel STEP:POS:RANK:MS[:J]]... [--cpu-stall STEP:POS:RANK:MS]...
-//                     [--slow-rank RANK[:FACTOR]] [--no-delays]]
+//                     [--slow-rank RANK[:FACTOR]] [--no-delays] [--cpu-trace]]
 //
 // Prints one line with the file(s) written and the row counts. Exit codes: 0 done, 2 usage error,
 // 1 generation failed.
@@ -28,7 +28,7 @@ const char* const kUsage =
     "usage: skewgen --out PATH [--demo] [--ranks N] [--steps N] [--layers N] [--per-rank-files] [--time-ordered]\n"
     "               [--layout 2024.5|2026.2] [--seed N] [--kernels-target N]\n"
     "               [--late S:P:R:MS[:K]]... [--no-late]\n"
-    "               [--causal [--slow-kernel S:P:R:MS[:J]]... [--cpu-stall S:P:R:MS]... [--slow-rank R[:F]] [--no-delays]]\n"
+    "               [--causal [--slow-kernel S:P:R:MS[:J]]... [--cpu-stall S:P:R:MS]... [--slow-rank R[:F]] [--no-delays] [--cpu-trace]]\n"
     "  --out PATH          output file; with --per-rank-files a stem: PATH_rank<N>.sqlite\n"
     "  --demo              start from the demo profile (7 ranks, devices 1..7, 5 planted late arrivers)\n"
     "  --ranks N           ranks (GPUs), default 8 (demo 7)\n"
@@ -50,7 +50,8 @@ const char* const kUsage =
     "  --cpu-stall S:P:R:MS  causal: rank R's CPU stalls MS ms before launching the NCCL kernel of\n"
     "                      collective P of step S; repeat it; replaces the default ones (none: no stall)\n"
     "  --slow-rank R[:F]   causal: rank R's compute kernels take F x (default 1.3) in every step\n"
-    "  --no-delays         causal: the same run without the planted delays (the truth of a what-if)\n";
+    "  --no-delays         causal: the same run without the planted delays (the truth of a what-if)\n"
+    "  --cpu-trace         causal: record OS runtime calls and CPU samples; each CPU stall shows what the thread did\n";
 
 int usage(const std::string& msg) {
     if (!msg.empty()) std::fprintf(stderr, "skewgen: %s\n", msg.c_str());
@@ -102,7 +103,7 @@ bool parseU64(const char* s, unsigned long long& out) {
 
 // The causal mode's options (see kUsage).
 struct CausalOptions {
-    bool on = false, noDelays = false, haveSlowKernels = false, haveStalls = false;
+    bool on = false, noDelays = false, cpuTrace = false, haveSlowKernels = false, haveStalls = false;
     std::vector<skewgen::SlowKernel> slowKernels;
     std::vector<skewgen::CpuStall> stalls;
     long long slowRank = -1;
@@ -118,6 +119,8 @@ bool parseCausalOption(const std::string& a, int& i, int argc, char** argv, Caus
         o.on = true;
     } else if (a == "--no-delays") {
         o.noDelays = true;
+    } else if (a == "--cpu-trace") {
+        o.cpuTrace = true;
     } else if (a == "--slow-kernel") {
         o.haveSlowKernels = true;
         if (none) return ++i, true;
@@ -152,6 +155,7 @@ void applyCausal(const CausalOptions& o, skewgen::GenConfig& cfg) {
     if (o.haveStalls) cfg.cpuStalls = o.stalls;
     if (o.slowRank >= 0) cfg.slowComputeRank = int(o.slowRank), cfg.slowComputeFactor = o.slowFactor;
     if (o.noDelays) cfg.delays = false;
+    cfg.cpuTrace = o.cpuTrace;
 }
 
 // The default causal plants that the (possibly smaller) run cannot hold are left out (those given
@@ -247,8 +251,8 @@ int parseArgs(int argc, char** argv, Args& o) {
 
 // The config the arguments ask for: -1 to go on, else the exit code (2 usage error).
 int makeConfig(const Args& o, skewgen::GenConfig& cfg) {
-    const bool causalOpts = o.causal.noDelays || o.causal.haveSlowKernels || o.causal.haveStalls || o.causal.slowRank >= 0;
-    if (causalOpts && !o.causal.on) return usage("--slow-kernel, --cpu-stall, --slow-rank and --no-delays need --causal");
+    const bool causalOpts = o.causal.noDelays || o.causal.cpuTrace || o.causal.haveSlowKernels || o.causal.haveStalls || o.causal.slowRank >= 0;
+    if (causalOpts && !o.causal.on) return usage("--slow-kernel, --cpu-stall, --slow-rank, --no-delays and --cpu-trace need --causal");
     if (o.causal.on && (o.demo || o.haveLate || o.noLate)) return usage("--causal excludes --demo, --late and --no-late");
     cfg = o.causal.on ? skewgen::causalConfig() : o.demo ? skewgen::demoConfig() : skewgen::GenConfig{};
     if (o.causal.on) applyCausal(o.causal, cfg);

@@ -33,13 +33,35 @@ void DetailsTabs::showFindings(const skew::Session& s) {
 }
 
 void DetailsTabs::setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel) {
-    details_->setPlainText(QString::fromStdString(kernelDetails(s.profile, s.analysis, collective, rank, lane, kernel, &s.nvtx)));
+    base_ = QString::fromStdString(kernelDetails(s.profile, s.analysis, collective, rank, lane, kernel, &s.nvtx));
     shown_ = Shown{collective, rank, lane, kernel};
+    shownLate_ = false;
+    if (collective >= 0 && size_t(collective) < s.analysis.collectives.size()) {
+        const skew::Collective& c = s.analysis.collectives[size_t(collective)];
+        if (c.lateSlot >= 0) {
+            const skew::GroupSlot& gl = s.analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+            shownLate_ = gl.rank == rank && gl.lane == lane && s.analysis.slotKernel(c, size_t(c.lateSlot)) == kernel;
+        }
+    }
+    showText();
+}
+
+void DetailsTabs::setCpuSection(int collective, const QString& text) {
+    cpuCollective_ = collective;
+    cpuSection_ = text;
+    showText();
+}
+
+void DetailsTabs::showText() {
+    const bool cpu = shownLate_ && shown_.collective == cpuCollective_ && !cpuSection_.isEmpty();
+    details_->setPlainText(cpu ? base_ + "\n" + cpuSection_ : base_);
 }
 
 void DetailsTabs::clearDetails() {
     details_->clear();
     shown_ = {};
+    shownLate_ = false;
+    base_.clear();
 }
 
 void DetailsTabs::setRanksGroup(SessionPtr s, int group) {

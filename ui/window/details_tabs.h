@@ -25,6 +25,9 @@ public:
     // the details of kernel `kernel` of (rank, lane), seen from collective `collective` (-1: none)
     void setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel);
     void clearDetails();
+    // The late arriver's "CPU before the late launch" section (scene/cpu_activity.h), shown under
+    // its details whenever Details shows the late arriver of `collective`; empty text: none.
+    void setCpuSection(int collective, const QString& text);
     // the kernel Details shows (Show in Timeline from Details); rank -1: none
     struct Shown {
         int collective = -1, rank = -1, lane = -1;
@@ -48,6 +51,11 @@ private:
     QPlainTextEdit* details_ = nullptr;
     RanksPanel* ranks_ = nullptr;
     Shown shown_;
+    bool shownLate_ = false;  // the kernel shown is its collective's late arriver
+    QString base_;            // the kernel's details without the CPU section
+    int cpuCollective_ = -1;
+    QString cpuSection_;
+    void showText();
 };
 
 }  // namespace skewui

@@ -1,9 +1,11 @@
 #include "window/selection.h"
 
+#include "scene/cpu_activity.h"
 #include "scene/kernel_details.h"
 #include "views/collective/collective_view.h"
 #include "report/format.h"
 #include "window/collectives_pane.h"
+#include "window/cpu_activity_job.h"
 #include "window/details_tabs.h"
 #include "window/pane_proportions.h"
 #include "window/run_view_tabs.h"
@@ -13,7 +15,13 @@ using namespace skew;
 namespace skewui {
 
 Selection::Selection(CollectivesPane* pane, RunViewTabs* views, DetailsTabs* details, PaneProportions* proportions, QObject* parent)
-    : QObject(parent), pane_(pane), views_(views), details_(details), proportions_(proportions) {}
+    : QObject(parent), pane_(pane), views_(views), details_(details), proportions_(proportions), cpu_(new CpuActivityJob(this)) {
+    connect(cpu_, &CpuActivityJob::ready, this, [this](std::shared_ptr<const CpuActivity> a) {
+        if (!a || a->window.collective != current_) return;
+        views_->collective()->setCpuActivity(a);
+        details_->setCpuSection(current_, QString::fromStdString(cpuActivityText(*a)));
+    });
+}
 
 std::pair<int, uint32_t> Selection::kept() const {
     const int keep = current_ >= 0 ? current_ : parked_;
@@ -25,6 +33,7 @@ std::pair<int, uint32_t> Selection::kept() const {
 void Selection::reset(SessionPtr s) {
     session_ = std::move(s);
     current_ = parked_ = -1;
+    cpu_->cancel();
     views_->collective()->setScene({});  // the old scene's indices mean nothing in the new profile
     views_->collective()->setEmptyText({});
     details_->clearDetails();
@@ -57,6 +66,12 @@ void Selection::select(int c) {
     CollectiveView* view = views_->collective();
     view->setEmptyText({});
     view->setScene(buildScene(session_->profile, session_->analysis, c));
+    // the CPU row: its window now, what the thread did once its export is read
+    const CpuWindow w = cpuWindowFor(session_->profile, session_->analysis, c);
+    view->setCpuWindow(w);
+    details_->setCpuSection(c, w.present ? tr("CPU before the late launch: reading what thread %1 did from %2…")
+                                               .arg(w.tid).arg(QString::fromStdString(w.exportPath))
+                                         : QString());
     views_->setSelectedCollective(c);
     pane_->showRow(c);
     const Collective& col = session_->analysis.collectives[size_t(c)];
@@ -67,6 +82,7 @@ void Selection::select(int c) {
         details_->setKernel(*session_, c, gl.rank, gl.lane, k);
         view->setHighlight(gl.rank, gl.lane, k);
     }
+    cpu_->request(session_, c);
     updateRanksTab();
     proportions_->keepPlotShare();
 }

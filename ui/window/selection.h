@@ -10,6 +10,7 @@
 namespace skewui {
 
 class CollectivesPane;
+class CpuActivityJob;
 class DetailsTabs;
 class PaneProportions;
 class RunViewTabs;
@@ -37,6 +38,7 @@ public:
     void step(int delta, bool bigOnly);
     void showKernel(int rank, int lane, quint32 kernel);  // a bar clicked in a view: its details
     void showLateArriver();                                // the selected collective's late arriver, same
+    CpuActivityJob* cpuActivity() const { return cpu_; }   // the CPU row's reads (tests wait for them)
 
 signals:
     void status(const QString& text);  // a message for the status line
@@ -46,6 +48,7 @@ private:
     RunViewTabs* views_;
     DetailsTabs* details_;
     PaneProportions* proportions_;
+    CpuActivityJob* cpu_;
     SessionPtr session_;
     int current_ = -1;
     int parked_ = -1;  // the collective shown before the filters listed none: shown again once listed

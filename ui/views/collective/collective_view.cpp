@@ -86,6 +86,7 @@ protected:
             p->setBrush(kLaunchNccl);
             p->drawPolygon(g.marker);
         }
+        paintCpuRow(p, view_->cpuLayout_, view_->font());
         // labels, each where the layout found room
         for (const PlacedLabel& l : L.labels) {
             if (!l.shown) continue;
@@ -140,6 +141,9 @@ CollectiveView::~CollectiveView() = default;
 void CollectiveView::setScene(CollectiveScene scene) {
     scene_ = std::move(scene);
     layout_ = {};
+    cpuWindow_ = {};
+    cpuActivity_.reset();
+    cpuLayout_ = {};
     highlight_.clear();
     tickWidth_ = -1;
     title_->setText(QString::fromStdString(scene_.title));
@@ -149,6 +153,22 @@ void CollectiveView::setScene(CollectiveScene scene) {
     xAxis->setVisible(!scene_.rows.empty());
     yAxis->setVisible(!scene_.rows.empty());
     resetZoom();
+}
+
+void CollectiveView::setCpuWindow(const skew::CpuWindow& w) {
+    cpuWindow_ = scene_.collective >= 0 && w.collective == scene_.collective ? w : skew::CpuWindow{};
+    cpuActivity_.reset();
+    cpuLayout_ = {};
+    tickWidth_ = -1;
+    if (cpuWindow_.present) scene_.fitX0 = std::min(scene_.fitX0, double(cpuWindow_.fromNs - scene_.t0));
+    if (fitted_) resetZoom();
+    else replot();
+}
+
+void CollectiveView::setCpuActivity(std::shared_ptr<const skew::CpuActivity> a) {
+    if (!a || !cpuWindow_.present || a->window.collective != cpuWindow_.collective) return;
+    cpuActivity_ = std::move(a);
+    replot();
 }
 
 void CollectiveView::setEmptyText(const QString& text) {
@@ -180,6 +200,8 @@ void CollectiveView::updateRowTicks() {
         const skew::SceneRow& r = scene_.rows[i];
         QString arrow = r.late ? QString::fromUtf8("  \u25B6") : QString();
         rowTicker_->addTick(double(i), elider.elide(QString::fromStdString(r.label), fm, maxW - fm.horizontalAdvance(arrow)) + arrow);
+        if (cpuWindow_.present && r.rank == cpuWindow_.rank)
+            rowTicker_->addTick(double(scene_.rows.size()), elider.elide(tr("CPU of %1").arg(QString::fromStdString(r.label)), fm, maxW));
     }
 }
 
@@ -226,16 +248,20 @@ void CollectiveView::updateLayout() {
     if (d.predecessor) items.push_back({kPredecessor, tr("predecessor"), LegendElement::Item::Box});
     if (d.launch) items.push_back({kLaunchNccl, tr("CPU launch"), LegendElement::Item::Triangle});
     if (!highlight_.empty()) items.push_back({kDetailsOutline, tr("shown in Details"), LegendElement::Item::Outline});
+    const CpuRowLayout cpuPre = layoutCpuRow(cpuWindow_, cpuActivity_.get(), scene_.t0, mapping(), double(scene_.rows.size()));
+    for (skew::CpuKind k : {skew::CpuKind::Nvtx, skew::CpuKind::CudaApi, skew::CpuKind::OsRuntime, skew::CpuKind::Sample})
+        if (cpuPre.drawn[size_t(k)]) items.push_back({cpuKindColor(k), QString::fromLatin1(skew::cpuKindLabel(k)), LegendElement::Item::Box});
     legend_->setItems(std::move(items));
     QCustomPlot::updateLayout();
     // rows: room above the first row for the launch when the late arriver is the first row, below
     // the last row for its predecessor when it is the last row
-    auto [r0, r1] = rowRange(int(scene_.rows.size()), axisRect()->height(), launchOnFirstRow(scene_), predecessorOnLastRow(scene_), fonts_);
+    auto [r0, r1] = rowRange(int(scene_.rows.size()) + (cpuWindow_.present ? 1 : 0), axisRect()->height(), launchOnFirstRow(scene_), predecessorOnLastRow(scene_), fonts_);
     if (std::abs(yAxis->range().lower - r0) > 1e-9 || std::abs(yAxis->range().upper - r1) > 1e-9) {
         yAxis->setRange(r0, r1);
         QCustomPlot::updateLayout();
     }
     layout_ = layoutScene(scene_, mapping(), fonts_);
+    cpuLayout_ = layoutCpuRow(cpuWindow_, cpuActivity_.get(), scene_.t0, mapping(), double(scene_.rows.size()));
     emit laidOut();
 }
 
@@ -323,7 +349,7 @@ QString CollectiveView::toolTipAt(const QPointF& pos) const {
         if (l.shown && l.rect.contains(pos)) return l.text;
     int i = barAt(pos);
     if (i >= 0 && tooltip_) return tooltip_(scene_.bars[size_t(i)]);
-    return {};
+    return cpuRowToolTip(cpuLayout_, pos);
 }
 
 bool CollectiveView::event(QEvent* e) {

@@ -12,6 +12,7 @@
 
 #include "scene/collective_scene.h"
 #include "views/collective/collective_layout.h"
+#include "views/collective/cpu_row.h"
 
 namespace skewui {
 
@@ -61,6 +62,14 @@ public:
 
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
 
+    // The CPU row under the last rank (cpu_row.h): the window of the late arriver's late launch,
+    // shown at once (the fit widens to hold it), and what its thread did once read (null: reading).
+    // A window that is not present removes the row. setScene() removes it too.
+    void setCpuWindow(const skew::CpuWindow& w);
+    void setCpuActivity(std::shared_ptr<const skew::CpuActivity> a);
+    const CpuRowLayout& cpuRowLayout() const { return cpuLayout_; }
+    bool hasCpuRow() const { return cpuWindow_.present; }
+
 signals:
     void barClicked(int rank, int lane, quint32 kernel);
     void laidOut();  // after each layout: the plot's rectangle may have changed
@@ -77,6 +86,9 @@ private:
     friend class BarsLayer;
     CollectiveScene scene_;
     SceneLayout layout_;
+    skew::CpuWindow cpuWindow_;
+    std::shared_ptr<const skew::CpuActivity> cpuActivity_;
+    CpuRowLayout cpuLayout_;
     LayoutFonts fonts_;
     BarsLayer* bars_ = nullptr;
     TextElement* title_ = nullptr;
