@@ -15,10 +15,12 @@
 #include <string>
 
 #include "analysis/analysis.h"
+#include "gen/gen_common.h"
 #include "gen_fixture.h"
 #include "model/loader.h"
 #include "nsys/thread_activity.h"
 #include "scene/cpu_activity.h"
+#include "scene/kernel_details.h"
 
 using namespace testutil;
 
@@ -227,6 +229,106 @@ TEST(CpuActivity, ACancelledReadReturnsWithoutThrowing) {
     std::atomic<bool> cancel{true};
     const skew::ThreadActivity t = skew::readThreadActivity(w.exportPath, w.globalTid, skew::exportFrom(w), skew::exportTo(w), &cancel);
     EXPECT_TRUE(t.events.empty());
+}
+
+}  // namespace
+
+namespace {
+
+// A real export with CPU samples and an (empty) OS runtime table (tests/data/real, Nsight Systems
+// 2022.2): the counts below are those of SQL on the file (sqlite3: COMPOSITE_EVENTS 5,451 rows of
+// one thread, from 24,479,746 to 2,087,144,630 ns; on top of their stacks main 2,980 times,
+// std::abs(double) 492; 57 runtime rows of eventClass 0/1, 54 of them starting before the last
+// sample, and 38 backtraces of class 67).
+TEST(CpuActivity, ARealExportsSamplesAndCalls) {
+    const std::string path = testutil::realDataDir() + "/pipit-saxpy-mpi.sqlite";
+    const skew::ThreadActivity t = skew::readThreadActivity(path, 302119224788637ull, 0, 2'087'144'631);
+    EXPECT_TRUE(t.hasCudaApi);
+    EXPECT_TRUE(t.hasOsRuntime);
+    EXPECT_TRUE(t.hasSamples);
+    EXPECT_FALSE(t.truncated);
+    std::map<std::string, size_t> top;
+    size_t api = 0, osrt = 0;
+    for (const auto& e : t.events) {
+        if (e.kind == skew::CpuEvent::Sample) ++top[e.name];
+        api += e.kind == skew::CpuEvent::CudaApi;
+        osrt += e.kind == skew::CpuEvent::OsRuntime;
+    }
+    size_t samples = 0;
+    for (const auto& [name, n] : top) samples += n;
+    EXPECT_EQ(samples, 5451u);
+    EXPECT_EQ(top["main"], 2980u);
+    EXPECT_EQ(top["std::abs(double)"], 492u);
+    EXPECT_EQ(api, 54u);
+    EXPECT_EQ(osrt, 0u);
+    // the window is half-open: a sample at its end is not in it
+    const skew::ThreadActivity cut = skew::readThreadActivity(path, 302119224788637ull, 24'479'746, 2'087'144'630);
+    size_t cutSamples = 0;
+    for (const auto& e : cut.events) cutSamples += e.kind == skew::CpuEvent::Sample;
+    EXPECT_EQ(cutSamples, 5450u);
+}
+
+}  // namespace
+
+namespace {
+
+// Details names what the late arriver's last stream wait waited for. In the causal run the NCCL
+// stream waits (cudaStreamWaitEvent) for the chunk of kernels launched before it on the compute
+// stream: when the chunk was still running, the wait ends 200-800 ns (the generator's syncDelta)
+// after the chunk's last kernel ends; when it had ended before the wait was issued, the wait ends
+// right away. By SQL: that kernel (the compute stream's kernel of the rank with the latest end
+// before the NCCL kernel's start) and the wait (the NCCL stream's syncType 2 row with the latest end
+// before the start).
+std::pair<std::string, int64_t> sqlPair(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    std::pair<std::string, int64_t> out{"", -1};
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        if (const unsigned char* t = sqlite3_column_text(st, 0)) out.first = reinterpret_cast<const char*>(t);
+        out.second = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+}
+
+TEST(StreamWaitDetails, TheLastWaitNamesTheKernelItWaitedFor) {
+    Loaded run(generated("cpu-trace", stallRun(true)));
+    const int compute = skewgen::detail::kComputeStream;
+    int named = 0, none = 0;
+    for (size_t ci = 0; ci < run.a.collectives.size(); ++ci) {
+        const skew::Collective& c = run.a.collectives[ci];
+        if (c.waitIndex < 0 || c.lateSlot < 0) continue;
+        const skew::GroupSlot& gl = run.a.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
+        const uint32_t k = run.a.slotKernel(c, size_t(c.lateSlot));
+        const skew::Rank& r = run.p.ranks[size_t(gl.rank)];
+        const skew::KernelLane& lane = r.lanes[size_t(gl.lane)];
+        const std::string on = " AND (globalPid / 16777216) % 16777216 = " + std::to_string(r.pid) + " AND deviceId = " + std::to_string(r.device);
+        const auto [name, kernelEnd] = sqlPair(run.g.path, "SELECT s.value, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+                                                           "WHERE k.streamId = " + std::to_string(compute) + on + " AND k.end <= " +
+                                                               std::to_string(lane.start[k]) + " ORDER BY k.end DESC LIMIT 1");
+        const auto [unused, waitEnd] = sqlPair(run.g.path, "SELECT '', end FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE syncType = 2 AND streamId = " +
+                                                                std::to_string(lane.stream) + on + " AND end <= " + std::to_string(lane.start[k] + 2'000) +
+                                                                " ORDER BY end DESC LIMIT 1");
+        ASSERT_GE(kernelEnd, 0);
+        ASSERT_GE(waitEnd, 0);
+        const std::string d = skew::kernelDetails(run.p, run.a, int(ci), gl.rank, gl.lane, k);
+        EXPECT_NE(d.find("Last stream wait: ended "), std::string::npos) << d;
+        if (waitEnd - kernelEnd >= 200 && waitEnd - kernelEnd <= 800) {
+            const std::string want = "it waited for " + name + " on stream " + std::to_string(compute) + ", which ended " +
+                                     std::to_string(waitEnd - kernelEnd) + " ns before it";
+            EXPECT_NE(d.find(want), std::string::npos) << want << "\n" << d;
+            ++named;
+        } else {
+            EXPECT_GT(waitEnd - kernelEnd, 5'000);  // the chunk had ended long before
+            EXPECT_NE(d.find("no kernel of another stream ended with it"), std::string::npos) << d;
+            ++none;
+        }
+    }
+    EXPECT_GE(named, 10);
+    EXPECT_GE(none, 1);
 }
 
 }  // namespace

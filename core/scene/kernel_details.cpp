@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "analysis/why.h"
+#include "model/lane_index.h"
 #include "report/analysis_report.h"
 #include "report/format.h"
 
@@ -16,6 +17,29 @@ std::string nsAndDuration(int64_t v) {
     char b[64];
     std::snprintf(b, sizeof b, "%" PRId64 " ns (%s)", v, formatDuration(v).c_str());
     return b;
+}
+
+// The last stream wait before a late kernel's start and, inferred, what it waited for: of the rank's
+// kernels on other streams, the one whose end is latest within [wait end - 5 us, wait end + 2 us]
+// (a stream wait ends when the event it waits for completes, right after the kernel before the
+// event's record ends).
+std::string lastWaitText(const Profile& p, const Rank& r, const StreamWaits& w, size_t i, int64_t kernelStart) {
+    const int64_t end = w.end(i);
+    std::string o = "ended " + formatDuration(kernelStart - end) + " before the start";
+    int bestLane = -1;
+    size_t bestKernel = 0;
+    for (size_t l = 0; l < r.lanes.size(); ++l) {
+        const KernelLane& lane = r.lanes[l];
+        if (lane.stream == w.stream(i)) continue;
+        forEachEndingIn(lane, end - kWaitedForBeforeNs, end + kWaitedForAfterNs, [&](size_t k) {
+            if (bestLane < 0 || lane.end(k) > r.lanes[size_t(bestLane)].end(bestKernel)) bestLane = int(l), bestKernel = k;
+        });
+    }
+    if (bestLane < 0) return o + "; no kernel of another stream ended with it";
+    const KernelLane& bl = r.lanes[size_t(bestLane)];
+    const int64_t gap = end - bl.end(bestKernel);
+    return o + "; it waited for " + p.strings.str(bl.name[bestKernel]) + " on stream " + std::to_string(bl.stream) + ", which ended " +
+           (gap >= 0 ? formatDuration(gap) + " before it" : formatDuration(-gap) + " after it");
 }
 
 }  // namespace
@@ -72,6 +96,7 @@ std::string kernelDetails(const Profile& p, const Analysis& a, int ci, int rank,
                     line("Predecessor", "no kernel of this rank ended within " + formatDuration(kPredBeforeNs) + " before the start");
                 }
                 if (c.waitCount) line("Stream waits", std::to_string(c.waitCount) + " on this stream just before the start");
+                if (c.waitIndex >= 0) line("Last stream wait", lastWaitText(p, r, pr.waits, size_t(c.waitIndex), m->startNs));
             } else if (int(s) == c.earlySlot) {
                 line("Early arriver", "yes");
             }

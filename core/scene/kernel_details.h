@@ -14,6 +14,10 @@
 
 namespace skew {
 
+// The window in which a kernel of another stream counts as what a stream wait waited for: ending at
+// most this long before the wait's end, or this long after it (docs/analysis.md).
+constexpr int64_t kWaitedForBeforeNs = 5'000, kWaitedForAfterNs = 2'000;
+
 // A bar's hover text: kernel, rank and stream, times relative to the first arrival.
 std::string barSummary(const Profile& p, const CollectiveScene& sc, const Bar& b);
 
