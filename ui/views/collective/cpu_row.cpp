@@ -70,20 +70,27 @@ void paintCpuRow(QPainter* p, const CpuRowLayout& L, const QFont& font) {
     p->save();
     p->setPen(Qt::NoPen);
     p->fillRect(L.window, QColor(106, 27, 154, 22));  // the window, in the launch's purple, faint
+    // names inside the bars in a font that fits their band (none in a band under 8 px: the hover has them)
+    const double bandH = L.band.height() / 4 - 2;
     QFont f = font;
-    f.setPointSizeF(std::max(6.0, font.pointSizeF() - 1));
+    f.setPixelSize(std::max(7, std::min(QFontMetrics(font).height() - 3, int(bandH))));
     p->setFont(f);
     const QFontMetrics fm(f);
-    for (const CpuRowItem& i : L.items) {
-        const QColor c = cpuKindColor(i.kind);
-        p->fillRect(i.rect, c);
-        if (i.kind == skew::CpuKind::Sample || i.rect.width() < 30) continue;
+    for (const CpuRowItem& i : L.items) p->fillRect(i.rect, cpuKindColor(i.kind));
+    // a name where its bar has room and nothing overlaps it (nested NVTX ranges, calls inside
+    // ranges of one band): the items of a kind are consecutive and in start order
+    for (size_t n = 0; n < L.items.size(); ++n) {
+        const CpuRowItem& i = L.items[n];
+        if (i.kind == skew::CpuKind::Sample || i.rect.width() < 30 || bandH < 8) continue;
+        const bool prevOverlaps = n > 0 && L.items[n - 1].kind == i.kind && L.items[n - 1].rect.right() > i.rect.left() + 0.5;
+        const bool nextOverlaps = n + 1 < L.items.size() && L.items[n + 1].kind == i.kind && L.items[n + 1].rect.left() < i.rect.right() - 0.5;
+        if (prevOverlaps || nextOverlaps) continue;
         const QString t = fm.elidedText(i.name, Qt::ElideRight, int(i.rect.width()) - 4);
         if (t.size() < 3) continue;
-        p->setPen(c.lightness() > 140 ? Qt::black : Qt::white);
+        p->setPen(cpuKindColor(i.kind).lightness() > 140 ? Qt::black : Qt::white);
         p->drawText(i.rect.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, t);
-        p->setPen(Qt::NoPen);
     }
+    p->setPen(Qt::NoPen);
     if (!L.status.isEmpty()) {
         p->setPen(QColor(90, 90, 90));
         const QRectF r = L.window.isValid() ? L.window : L.band;
