@@ -81,7 +81,9 @@ TEST(WhatIfView, BarsAtTheScenesStepTimesAndTheSelectedStepHighlighted) {
     QCPAxis* rx = v.ranksRect()->axis(QCPAxis::atBottom);
     QCPAxis* ry = v.ranksRect()->axis(QCPAxis::atLeft);
     for (size_t r = 0; r < sc.ranks.size(); ++r) {
-        if (r) EXPECT_GE(sc.ranks[r - 1].slowdown, sc.ranks[r].slowdown);
+        if (r) {
+            EXPECT_GE(sc.ranks[r - 1].slowdown, sc.ranks[r].slowdown);
+        }
         const int end = int(std::lround(rx->coordToPixel(sc.ranks[r].slowdown)));
         const int ry0 = int(std::lround(ry->coordToPixel(double(r))));
         EXPECT_TRUE(near(img.pixel(end - 3, ry0), palette::kLate));

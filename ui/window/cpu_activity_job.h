@@ -5,12 +5,11 @@
 // its result is dropped, never shown for another collective. The last result is kept, so that
 // selecting the same collective again does not read again.
 
-#include <QFutureWatcher>
 #include <QObject>
 
-#include <atomic>
 #include <memory>
 
+#include "common/background_job.h"
 #include "scene/cpu_activity.h"
 #include "session.h"
 
@@ -20,13 +19,12 @@ class CpuActivityJob : public QObject {
     Q_OBJECT
 public:
     explicit CpuActivityJob(QObject* parent = nullptr) : QObject(parent) {}
-    ~CpuActivityJob() override;
 
     // the activity of `collective` of `s`: ready() now when it has no window or is the last one
     // read, later when the export must be read
     void request(SessionPtr s, int collective);
-    void cancel();
-    bool running() const { return watcher_ != nullptr; }
+    void cancel() { job_.cancel(); }
+    bool running() const { return job_.running(); }
     std::shared_ptr<const skew::CpuActivity> last() const { return last_; }
 
 signals:
@@ -36,8 +34,7 @@ private:
     SessionPtr s_;
     int collective_ = -1;
     std::shared_ptr<const skew::CpuActivity> last_;
-    QFutureWatcher<std::shared_ptr<const skew::CpuActivity>>* watcher_ = nullptr;
-    std::shared_ptr<std::atomic<bool>> cancelled_;
+    BackgroundJob<std::shared_ptr<const skew::CpuActivity>> job_{this};
 };
 
 }  // namespace skewui

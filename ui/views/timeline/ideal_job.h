@@ -3,13 +3,12 @@
 // computed off the GUI thread when first asked for and kept for its session; a new session or the
 // view's end cancels a computation under way (its result is dropped, never shown on another session).
 
-#include <QFutureWatcher>
 #include <QObject>
 
-#include <atomic>
 #include <memory>
 
 #include "analysis/whatif_schedule.h"
+#include "common/background_job.h"
 #include "session.h"
 
 namespace skewui {
@@ -18,25 +17,21 @@ class IdealJob : public QObject {
     Q_OBJECT
 public:
     explicit IdealJob(QObject* parent = nullptr) : QObject(parent) {}
-    ~IdealJob() override;
 
     void setSession(SessionPtr s);  // drops the schedule, cancels a computation
     void request();                 // starts the computation unless done or under way
     void set(std::shared_ptr<const skew::IdealSchedule> s);  // a schedule computed elsewhere (render)
     const skew::IdealSchedule* schedule() const { return schedule_.get(); }
     std::shared_ptr<const skew::IdealSchedule> shared() const { return schedule_; }
-    bool running() const { return watcher_ != nullptr; }
+    bool running() const { return job_.running(); }
 
 signals:
     void ready();  // the schedule is there (it may be empty: IdealSchedule::why says why)
 
 private:
-    void cancel();
-
     SessionPtr s_;
     std::shared_ptr<const skew::IdealSchedule> schedule_;
-    QFutureWatcher<std::shared_ptr<const skew::IdealSchedule>>* watcher_ = nullptr;
-    std::shared_ptr<std::atomic<bool>> cancelled_;
+    BackgroundJob<std::shared_ptr<const skew::IdealSchedule>> job_{this};
 };
 
 }  // namespace skewui
