@@ -1,5 +1,7 @@
 #include "views/timeline/timeline_view.h"
 
+#include "common/hover_card.h"
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -25,6 +27,7 @@ using M = TimelineMetrics;
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
+    card_ = new HoverCard(this);
     setMinimumSize(360, 200);
     setAttribute(Qt::WA_OpaquePaintEvent);
     text_.setFont(font());

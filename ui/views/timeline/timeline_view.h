@@ -39,6 +39,10 @@
 class QScrollBar;
 
 namespace skewui {
+class HoverCard;
+}
+
+namespace skewui {
 
 class TimelineView : public QWidget, public RunView {
     Q_OBJECT
@@ -93,6 +97,7 @@ public:
     using Hit = TimelineHit;
     Hit hitTest(const QPointF& p) const;
     QString tooltipAt(const QPointF& p) const;
+    const HoverCard* hoverCard() const { return card_; }  // the hover text, by the pointer inside the view
     // groups whose ordinary late arrivers are not drawn at this zoom (too many collectives in view)
     std::vector<int> thinnedGroups() const;
     std::vector<QRectF> markerLabelRects() const;  // the big markers' labels, widget coordinates
@@ -197,6 +202,7 @@ private:
     int pressScroll_ = 0;
     bool moved_ = false;
     double hoverX_ = -1;
+    HoverCard* card_ = nullptr;
     bool wheelZooms_ = false;
     TimelineHighlight highlight_;
 };
