@@ -8,12 +8,16 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "export_checks.h"
 #include "gui_util.h"
 #include "common/hover_card.h"
 #include "views/heatmap/heatmap_view.h"
+#include "views/skew_cdf/skew_cdf_chart.h"
+#include "views/stepmap/stepmap_view.h"
 #include "views/timeline/timeline_view.h"
 #include "window/main_window.h"
 
@@ -122,6 +126,100 @@ TEST(ReviewDefects, TimelineHoverCardFlipsInsideTheView) {
     // off the rows' contents, the card goes
     hover(tl, QPoint(2, tl->height() - 2));
     EXPECT_FALSE(card->isVisible());
+}
+
+// the demo's planted late ranks (skewgen::demoConfig: five big events on five ranks)
+size_t plantedLateRanks() {
+    std::set<int> ranks;
+    for (const auto& l : skewgen::demoConfig().late) ranks.insert(l.rank);
+    return ranks.size();
+}
+
+// The step map's legend sits above the plot, never over a marker or its label: zoomed so that the
+// +47.06 ms marker of step 2 is at the plot's top right, where the legend was drawn before.
+TEST(ReviewDefects, StepMapLegendLeavesTheMarkersFree) {
+    DemoWindow d;
+    MainWindow& w = d.w;
+    StepMapView* sm = w.stepMap();
+    QTest::keyClick(w.table(), Qt::Key_3, Qt::ControlModifier);
+    ASSERT_EQ(w.viewTabs()->currentWidget(), sm);
+    const skew::StepMap& m = sm->map();
+    ASSERT_EQ(m.big.size(), skewgen::demoConfig().late.size());
+    struct Zoom {
+        double x0, x1, y0, y1;
+    };
+    const Zoom zooms[] = {{0, 0, 0, 0}, {0, 36, 1.6, 3.4}, {20, 40, 1.8, 2.6}};
+    for (const Zoom& z : zooms) {
+        if (z.x1 > z.x0) {
+            sm->xAxis->setRange(z.x0, z.x1);
+            sm->yAxis->setRange(z.y0, z.y1);
+        }
+        sm->replot();
+        SCOPED_TRACE("x " + std::to_string(sm->xAxis->range().lower) + ".." + std::to_string(sm->xAxis->range().upper));
+        const QRectF legend = sm->legendRect();
+        const QRect plot = sm->axisRect()->rect();
+        ASSERT_FALSE(legend.isEmpty());
+        EXPECT_LE(legend.bottom(), plot.top()) << "the legend reaches into the plot";
+        EXPECT_TRUE(QRectF(sm->rect()).contains(legend));
+        int inView = 0;
+        for (uint32_t bi : m.big) {
+            const QPointF c = sm->collectivePos(int(m.items[bi].collective));
+            if (!plot.contains(c.toPoint())) continue;
+            ++inView;
+            // the marker (radius at most 13 px: StepMapView::markerRadius) and its label right of it
+            const QRectF marker(c.x() - 13, c.y() - 13, 26 + 90, 26);
+            EXPECT_FALSE(legend.intersects(marker)) << "legend over the marker of collective " << m.items[bi].collective;
+        }
+        EXPECT_GT(inView, 0);
+    }
+}
+
+// At 1024x700 the step map's title is elided inside the view (it was cut at both ends) and its
+// legend keeps every part: the five late ranks and the ticks' colour key, on two lines.
+TEST(ReviewDefects, StepMapTitleAndKeyWholeAt1024x700) {
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    StepMapView* sm = w.stepMap();
+    QTest::keyClick(w.table(), Qt::Key_3, Qt::ControlModifier);
+    ASSERT_EQ(w.viewTabs()->currentWidget(), sm);
+    sm->replot();
+    shot(&w, "stepmap-1024x700");
+    const QFontMetrics fm(QFont(sm->font().family(), 10, QFont::Bold));
+    ASSERT_GT(fm.horizontalAdvance(sm->title()), sm->width()) << "the full title fits: nothing to check";
+    EXPECT_TRUE(sm->shownTitle().endsWith(QChar(0x2026)));
+    EXPECT_TRUE(sm->title().startsWith(sm->shownTitle().chopped(1)));
+    EXPECT_TRUE(sm->rect().contains(sm->titleTextRect())) << sm->titleTextRect().left() << ".." << sm->titleTextRect().right();
+    EXPECT_EQ(sm->legendRanks(), plantedLateRanks());
+    EXPECT_TRUE(sm->legendShowsTickKey());
+    EXPECT_EQ(sm->legendLines(), 2);
+    EXPECT_TRUE(QRectF(sm->rect()).contains(sm->legendRect()));
+    EXPECT_LE(sm->legendRect().bottom(), sm->axisRect()->rect().top());
+    // the export at the same size draws the same
+    const std::string png = testutil::tempDir("stepmap-1024") + "/stepmap.png";
+    ASSERT_TRUE(w.exportView(QString::fromStdString(png), sm->width(), sm->height()));
+    EXPECT_EQ(sm->legendLines(), 2);
+}
+
+// The Ranks tab's skew CDFs: the legend sits above the plot, over no point of either curve (in the
+// plot's top left it hid the end skews' curve, which rises at the left), its two entries whole.
+TEST(ReviewDefects, RanksCdfLegendLeavesTheCurvesFree) {
+    DemoWindow d;
+    SkewCdfChart* cdf = d.w.skewCdf();
+    ASSERT_TRUE(cdf);
+    cdf->replot();
+    shot(cdf, "ranks-cdf");
+    const QRect legend = cdf->legend->outerRect(), plot = cdf->axisRect()->rect();
+    EXPECT_EQ(cdf->legend->itemCount(), 2);
+    EXPECT_FALSE(legend.intersects(plot)) << "legend " << legend.x() << "," << legend.y() << " " << legend.width() << "x" << legend.height();
+    EXPECT_TRUE(cdf->rect().contains(legend));
+    for (QCPGraph* g : {cdf->startCurve(), cdf->endCurve()}) {
+        ASSERT_GT(g->dataCount(), 2);
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+            EXPECT_FALSE(legend.contains(g->coordsToPixels(it->key, it->value).toPoint()));
+    }
 }
 
 }  // namespace
