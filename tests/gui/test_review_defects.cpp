@@ -12,9 +12,13 @@
 
 #include <gtest/gtest.h>
 
+#include <QSplitter>
+
 #include "export_checks.h"
+#include "layout_checks.h"
 #include "gui_util.h"
 #include "common/hover_card.h"
+#include "views/collective/collective_view.h"
 #include "views/heatmap/heatmap_view.h"
 #include "views/skew_cdf/skew_cdf_chart.h"
 #include "views/stepmap/stepmap_view.h"
@@ -219,6 +223,33 @@ TEST(ReviewDefects, RanksCdfLegendLeavesTheCurvesFree) {
         ASSERT_GT(g->dataCount(), 2);
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
             EXPECT_FALSE(legend.contains(g->coordsToPixels(it->key, it->value).toPoint()));
+    }
+}
+
+// The collective view in a short plot (the splitter dragged down at 1024x700): every label inside
+// the plot and off the bars and the thin lanes, the launch's and the late arriver's among them.
+TEST(ReviewDefects, CollectiveLabelsOffTheLanesInAShortPlot) {
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    auto* split = qobject_cast<QSplitter*>(w.tabs()->parentWidget());
+    ASSERT_TRUE(split);
+    const int total = split->sizes()[0] + split->sizes()[1];
+    for (int top : {400, 340, 100}) {  // (100: as far as the splitter goes)
+        split->setSizes({top, total - top});
+        QTest::qWait(20);
+        EXPECT_EQ(split->sizes()[0] + split->sizes()[1], total);
+        for (auto [group, index] : {std::pair{0, 102u}, std::pair{0, 63u}, std::pair{1, 1u}, std::pair{0, 100u}, std::pair{0, 41u}, std::pair{1, 3u}}) {
+            SCOPED_TRACE("view " + std::to_string(top) + " px high, G" + std::to_string(group) + " #" + std::to_string(index));
+            ASSERT_TRUE(w.selectCollective(group, index));
+            w.view()->replot();
+            QTest::qWait(10);  // the splitter takes the view's least height
+            w.view()->replot();
+            shot(&w, QString("short-plot-%1-G%2-%3").arg(top).arg(group).arg(index));
+            checkLabels(*w.view());
+        }
     }
 }
 

@@ -104,7 +104,7 @@ private:
 
 CollectiveView::CollectiveView(QWidget* parent) : QCustomPlot(parent), fonts_(font()) {
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(320, 240);  // explicit: the plot layout's own hint grows with its texts
+    setMinimumSize(320, floorHeight_);  // explicit: the plot layout's own hint grows with its texts
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -236,7 +236,18 @@ void CollectiveView::updateLayout() {
         QCustomPlot::updateLayout();
     }
     layout_ = layoutScene(scene_, mapping(), fonts_);
+    // on screen (not an export at another size): the view's least height keeps the rows readable
+    if (viewport() == rect()) {
+        const int plotH = readablePlotHeight(int(scene_.rows.size()), launchOnFirstRow(scene_), predecessorOnLastRow(scene_), fonts_);
+        const int least = std::max(floorHeight_, viewport().height() - axisRect()->height() + plotH);
+        if (least != minimumHeight()) setMinimumHeight(least);
+    }
     emit laidOut();
+}
+
+void CollectiveView::setFloorHeight(int h) {
+    floorHeight_ = h;
+    setMinimumHeight(std::max(h, minimumHeight()));
 }
 
 QStringList CollectiveView::legendEntries() const {
