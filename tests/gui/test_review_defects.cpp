@@ -23,6 +23,7 @@
 #include "views/skew_cdf/skew_cdf_chart.h"
 #include "views/stepmap/stepmap_view.h"
 #include "views/timeline/timeline_view.h"
+#include "models/collective_model.h"
 #include "window/main_window.h"
 
 using namespace skewui;
@@ -251,6 +252,43 @@ TEST(ReviewDefects, CollectiveLabelsOffTheLanesInAShortPlot) {
             checkLabels(*w.view());
         }
     }
+}
+
+// the table's current row wholly in its viewport (vertically)
+bool currentRowInView(QTableView* t) {
+    const QRect r = t->visualRect(t->currentIndex());
+    return r.isValid() && r.top() >= 0 && r.bottom() < t->viewport()->height();
+}
+
+// The selected row stays in sight after sorting (by start skew, by op, back by group) and after the
+// window is resized; the sorts move it out of the rows that were in sight (so the view scrolled).
+TEST(ReviewDefects, SelectedRowStaysInViewAfterSortAndResize) {
+    DemoWindow d;
+    MainWindow& w = d.w;
+    w.resize(1366, 768);
+    QTest::qWait(20);
+    QTableView* t = w.table();
+    ASSERT_TRUE(w.selectCollective(1, 3));
+    ASSERT_TRUE(currentRowInView(t));
+    int moved = 0;
+    for (auto [column, order] : {std::pair{int(CollectiveModel::StartSkew), Qt::DescendingOrder}, std::pair{int(CollectiveModel::Op), Qt::AscendingOrder},
+                                 std::pair{int(CollectiveModel::Group), Qt::AscendingOrder}, std::pair{int(CollectiveModel::StartSkew), Qt::AscendingOrder}}) {
+        SCOPED_TRACE("sorted by column " + std::to_string(column));
+        const int first = t->rowAt(0), last = t->rowAt(t->viewport()->height() - 1);
+        t->sortByColumn(column, order);
+        QTest::qWait(10);
+        EXPECT_EQ(shown(w), std::make_pair(1, 3u));
+        const int now = t->currentIndex().row();
+        moved += now < first || now > last;
+        EXPECT_TRUE(currentRowInView(t)) << "row " << now << ", rows " << t->rowAt(0) << " to " << t->rowAt(t->viewport()->height() - 1) << " in sight";
+    }
+    EXPECT_GE(moved, 2) << "the sorts left the row among the rows in sight: nothing checked";
+    // the row at the bottom of the viewport, then the window made smaller
+    t->scrollTo(t->currentIndex(), QAbstractItemView::PositionAtBottom);
+    ASSERT_TRUE(currentRowInView(t));
+    w.resize(1024, 700);
+    QTest::qWait(50);
+    EXPECT_TRUE(currentRowInView(t)) << "after the resize";
 }
 
 }  // namespace
