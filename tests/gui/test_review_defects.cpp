@@ -291,4 +291,46 @@ TEST(ReviewDefects, SelectedRowStaysInViewAfterSortAndResize) {
     EXPECT_TRUE(currentRowInView(t)) << "after the resize";
 }
 
+// the leftmost and rightmost dark pixel in the top `rows` rows of an image (the title's ink)
+std::pair<int, int> inkSpan(const QImage& img, int rows) {
+    int lo = img.width(), hi = -1;
+    for (int y = 0; y < rows && y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x)
+            if (qGray(img.pixel(x, y)) < 100) lo = std::min(lo, x), hi = std::max(hi, x);
+    return {lo, hi};
+}
+
+// An SVG and a PDF of the step map at 1400x800 draw their text as large as the PNG of that size:
+// the SVG's title font in pixels is the PNG's (10 pt at the PNG's own dots per inch, read from the
+// file), and the PDF rendered at 1400x800 has the title's ink as wide as the PNG's (it was 3/4).
+TEST(ReviewDefects, SvgAndPdfTextAsLargeAsThePng) {
+    DemoWindow d;
+    MainWindow& w = d.w;
+    QTest::keyClick(w.table(), Qt::Key_3, Qt::ControlModifier);
+    const std::string dir = testutil::tempDir("export-fonts");
+    const QString png = QString::fromStdString(dir + "/m.png"), svg = QString::fromStdString(dir + "/m.svg"), pdf = QString::fromStdString(dir + "/m.pdf");
+    for (const QString& f : {png, svg, pdf}) ASSERT_TRUE(w.exportView(f, 1400, 800)) << f.toStdString();
+    const QImage p(png);
+    ASSERT_EQ(p.size(), QSize(1400, 800));
+    const double dpi = p.dotsPerMeterY() * 0.0254;
+    ASSERT_GT(dpi, 50);
+    // the SVG: the font size of the group holding the title
+    const std::string text = testutil::slurp(svg.toStdString());
+    const std::string title = w.stepMap()->title().toHtmlEscaped().toStdString();
+    const size_t at = text.find(title.substr(0, 20));
+    ASSERT_NE(at, std::string::npos);
+    const size_t fs = text.rfind("font-size=\"", at);
+    ASSERT_NE(fs, std::string::npos);
+    EXPECT_NEAR(std::stod(text.substr(fs + 11)), 10 * dpi / 72, 0.05);
+    // the PDF, rendered at the PNG's size
+    const testutil::RunResult r = testutil::runCommand("pdftoppm", {"-png", "-singlefile", "-scale-to-x", "1400", "-scale-to-y", "800", pdf.toStdString(), dir + "/pdf"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const QImage q(QString::fromStdString(dir + "/pdf.png"));
+    ASSERT_EQ(q.size(), QSize(1400, 800));
+    auto [a0, a1] = inkSpan(p, 24);
+    auto [b0, b1] = inkSpan(q, 24);
+    ASSERT_GT(a1 - a0, 200);
+    EXPECT_NEAR(double(b1 - b0) / double(a1 - a0), 1.0, 0.03) << "PNG title ink " << a0 << ".." << a1 << ", PDF's " << b0 << ".." << b1;
+}
+
 }  // namespace
