@@ -237,7 +237,7 @@ void CollectiveView::updateLayout() {
     }
     layout_ = layoutScene(scene_, mapping(), fonts_);
     // on screen (not an export at another size): the view's least height keeps the rows readable
-    if (viewport() == rect()) {
+    if (readableRows_ && viewport() == rect()) {
         const int plotH = readablePlotHeight(int(scene_.rows.size()), launchOnFirstRow(scene_), predecessorOnLastRow(scene_), fonts_);
         const int least = std::max(floorHeight_, viewport().height() - axisRect()->height() + plotH);
         if (least != minimumHeight()) setMinimumHeight(least);
@@ -245,8 +245,9 @@ void CollectiveView::updateLayout() {
     emit laidOut();
 }
 
-void CollectiveView::setFloorHeight(int h) {
+void CollectiveView::setFloorHeight(int h, bool readableRows) {
     floorHeight_ = h;
+    readableRows_ = readableRows;
     setMinimumHeight(std::max(h, minimumHeight()));
 }
 
