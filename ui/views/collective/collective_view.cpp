@@ -7,6 +7,7 @@
 
 #include "common/view_export.h"
 #include "views/collective/plot_elements.h"
+#include "views/plot_keys.h"
 #include "common/rank_labels.h"
 #include "common/palette.h"
 #include "scene/view_texts.h"
@@ -279,9 +280,9 @@ void CollectiveView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
     case Qt::Key_W:  // W/S zoom, A/D pan, as in the run views and Nsight Systems
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(0.8); return;
+    case Qt::Key_Equal: zoomBy(kKeyZoomIn); return;
     case Qt::Key_S:
-    case Qt::Key_Minus: zoomBy(1.25); return;
+    case Qt::Key_Minus: zoomBy(kKeyZoomOut); return;
     case Qt::Key_A:
     case Qt::Key_Left: panBy(-0.15); return;
     case Qt::Key_D:

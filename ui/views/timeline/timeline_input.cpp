@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "common/hover_card.h"
+#include "views/plot_keys.h"
 #include "views/timeline/timeline_view.h"
 
 using namespace skew;
@@ -151,9 +152,9 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAtPointer(0.8); return;
+    case Qt::Key_Equal: zoomAtPointer(kKeyZoomIn); return;
     case Qt::Key_S:
-    case Qt::Key_Minus: zoomAtPointer(1.25); return;
+    case Qt::Key_Minus: zoomAtPointer(kKeyZoomOut); return;
     case Qt::Key_A:
     case Qt::Key_Left: panBy(-0.15); return;
     case Qt::Key_D:
