@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QPushButton>
 #include <QSplitter>
 
 #include "export_checks.h"
@@ -19,6 +20,7 @@
 #include "gui_util.h"
 #include "common/hover_card.h"
 #include "views/collective/collective_view.h"
+#include "views/compare/compare_view.h"
 #include "views/heatmap/heatmap_view.h"
 #include "views/skew_cdf/skew_cdf_chart.h"
 #include "views/stepmap/stepmap_view.h"
@@ -331,6 +333,63 @@ TEST(ReviewDefects, SvgAndPdfTextAsLargeAsThePng) {
     auto [b0, b1] = inkSpan(q, 24);
     ASSERT_GT(a1 - a0, 200);
     EXPECT_NEAR(double(b1 - b0) / double(a1 - a0), 1.0, 0.03) << "PNG title ink " << a0 << ".." << a1 << ", PDF's " << b0 << ".." << b1;
+}
+
+// The compare export of a pair without steps (the real 2xH100 pair: no NVTX step ranges) draws no
+// "Set the step pattern..." button (the view shows one under each map) and no scroll bar.
+TEST(ReviewDefects, CompareExportLeavesOutButtonsAndScrollBars) {
+    CompareView v;
+    v.setComparison(skew::loadComparison({realPath("nsysai-mfu_2gpu_before.sqlite").toStdString()},
+                                         {realPath("nsysai-mfu_2gpu_after.sqlite").toStdString()}, {}, {}, nullptr));
+    v.resize(1400, 800);
+    v.setAttribute(Qt::WA_DontShowOnScreen);
+    v.show();
+    QTest::qWait(30);
+    ASSERT_TRUE(v.stepMapA()->map().empty());
+    ASSERT_TRUE(v.stepMapA()->settingsButton()->isVisible()) << "the view shows the button: the export must not";
+    const QString button = v.stepMapA()->settingsButton()->text();
+    const std::string svg = testutil::tempDir("compare-controls") + "/c.svg";
+    ASSERT_TRUE(v.exportTo(QString::fromStdString(svg), 1400, 800));
+    const SvgContent c = readSvg(svg);
+    ASSERT_TRUE(c.error.isEmpty()) << c.error.toStdString();
+    ASSERT_TRUE(c.hasTextContaining("B: "));  // it holds the view's texts
+    EXPECT_FALSE(c.hasTextContaining(button)) << button.toStdString() << " drawn";
+    EXPECT_FALSE(c.hasTextContaining("Set the step pattern"));
+}
+
+// The timeline's ruler: a tick label under the measured range's length or under the time at the
+// mouse is left out (they were painted over each other); placed right on a label that is drawn
+// without them.
+TEST(ReviewDefects, RulerLabelsLeaveRoomForTheMeasureAndTheHoverTime) {
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    TimelineView* tl = w.timeline();
+    QTest::keyClick(w.table(), Qt::Key_2, Qt::ControlModifier);
+    const RulerBoxes plain = tl->rulerBoxes();
+    ASSERT_GE(plain.tickLabels.size(), 3u);
+    EXPECT_FALSE(plain.measure.isValid());
+    EXPECT_FALSE(plain.hover.isValid());
+    // a short measured range centred on the second label
+    const QRectF target = plain.tickLabels[1].first;
+    const double t = tl->timeAtX(target.center().x()), dt = (tl->rangeEnd() - tl->rangeStart()) * 0.002;
+    tl->setMeasure(t - dt, t + dt);
+    RulerBoxes m = tl->rulerBoxes();
+    ASSERT_TRUE(m.measure.isValid());
+    ASSERT_TRUE(m.measure.intersects(target)) << "the measure's box is not where the label was";
+    EXPECT_LT(m.tickLabels.size(), plain.tickLabels.size());
+    for (const auto& [r, text] : m.tickLabels) EXPECT_FALSE(r.intersects(m.measure)) << text.toStdString() << " under the measure";
+    tl->setMeasure(NAN, NAN);
+    // the mouse over the rows below the third label
+    const QRectF third = plain.tickLabels[2].first;
+    hover(tl, QPoint(int(third.left()) + 1, tl->rowsArea().top() + 30));
+    const RulerBoxes h = tl->rulerBoxes();
+    ASSERT_TRUE(h.hover.isValid());
+    ASSERT_TRUE(h.hover.intersects(third)) << "the hover time is not where the label was";
+    for (const auto& [r, text] : h.tickLabels) EXPECT_FALSE(r.intersects(h.hover)) << text.toStdString() << " under the hover time";
+    shot(&w, "ruler-hover");
 }
 
 }  // namespace
