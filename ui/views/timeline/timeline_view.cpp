@@ -223,6 +223,8 @@ TimelineView::Hit TimelineView::hitTest(const QPointF& pos) const { return s_ ? 
 
 QString TimelineView::tooltipAt(const QPointF& pos) const { return s_ ? timelineToolTip(state(), pos) : QString(); }
 
+RulerBoxes TimelineView::rulerBoxes() const { return s_ ? timelineRulerBoxes(state()) : RulerBoxes{}; }
+
 std::vector<int> TimelineView::thinnedGroups() const { return s_ ? skewui::thinnedGroups(state()) : std::vector<int>{}; }
 
 std::vector<QRectF> TimelineView::markerLabelRects() const {

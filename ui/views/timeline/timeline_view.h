@@ -33,6 +33,7 @@
 #include "views/timeline/overview_strip.h"
 #include "views/timeline/timeline_hits.h"
 #include "views/timeline/timeline_layout.h"
+#include "views/timeline/timeline_passes.h"
 #include "views/timeline/timeline_text.h"
 #include "views/timeline/timeline_zoom.h"
 
@@ -98,6 +99,7 @@ public:
     Hit hitTest(const QPointF& p) const;
     QString tooltipAt(const QPointF& p) const;
     const HoverCard* hoverCard() const { return card_; }  // the hover text, by the pointer inside the view
+    RulerBoxes rulerBoxes() const;  // the ruler's measure and hover boxes and tick labels, as painted
     // groups whose ordinary late arrivers are not drawn at this zoom (too many collectives in view)
     std::vector<int> thinnedGroups() const;
     std::vector<QRectF> markerLabelRects() const;  // the big markers' labels, widget coordinates
