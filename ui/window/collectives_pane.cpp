@@ -9,6 +9,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
+#include <QTimer>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -137,6 +139,24 @@ void CollectivesPane::addTable(QVBoxLayout* lv) {
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
         if (cur.isValid() && !selecting_) emit rowActivated(filter_->mapToSource(cur).row());
     });
+    // the current row stays in sight when the rows are sorted again and when the table is resized
+    // (it scrolled out of view: review defect 12)
+    connect(filter_, &QAbstractItemModel::layoutChanged, this, &CollectivesPane::keepCurrentInView);
+    table_->viewport()->installEventFilter(this);
+}
+
+void CollectivesPane::keepCurrentInView() {
+    const QModelIndex cur = table_->currentIndex();
+    if (!cur.isValid()) return;
+    // the row only: the leftmost column in sight, so that the columns do not scroll
+    const int column = std::max(0, table_->columnAt(0));
+    table_->scrollTo(filter_->index(cur.row(), column), QAbstractItemView::EnsureVisible);
+}
+
+bool CollectivesPane::eventFilter(QObject* o, QEvent* e) {
+    // after the view has laid out its rows for the new size
+    if (o == table_->viewport() && e->type() == QEvent::Resize) QTimer::singleShot(0, this, &CollectivesPane::keepCurrentInView);
+    return QWidget::eventFilter(o, e);
 }
 
 SessionPtr CollectivesPane::session() const { return model_->session(); }

@@ -70,7 +70,11 @@ signals:
     void rowActivated(int collective);  // a user made the row current
     void filtersChanged();
 
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override;
+
 private:
+    void keepCurrentInView();
     void addFilterWidgets(QVBoxLayout* lv);
     void addTable(QVBoxLayout* lv);
     void applyFilters();  // the widgets' values to the filter model

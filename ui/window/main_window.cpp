@@ -22,6 +22,7 @@
 #include "scene/kernel_details.h"
 #include "views/collective/collective_view.h"
 #include "views/compare/compare_view.h"
+#include "views/plot_keys.h"
 #include "views/timeline/timeline_view.h"
 #include "window/collectives_pane.h"
 #include "window/details_tabs.h"
@@ -169,8 +170,8 @@ void MainWindow::connectMenus(const WindowMenus& m) {
     for (auto [action, delta, big] : {std::tuple{m.next, +1, false}, std::tuple{m.previous, -1, false}, std::tuple{m.nextBig, +1, true},
                                       std::tuple{m.previousBig, -1, true}})
         connect(action, &QAction::triggered, this, [this, delta, big] { stepCollective(delta, big); });
-    connect(m.zoomIn, &QAction::triggered, this, [this] { zoomShownView(0.8); });
-    connect(m.zoomOut, &QAction::triggered, this, [this] { zoomShownView(1.25); });
+    connect(m.zoomIn, &QAction::triggered, this, [this] { zoomShownView(kKeyZoomIn); });
+    connect(m.zoomOut, &QAction::triggered, this, [this] { zoomShownView(kKeyZoomOut); });
     connect(m.fit, &QAction::triggered, this, &MainWindow::fitShownView);
     connect(m.lateArriver, &QAction::triggered, this, &MainWindow::showLateArriverDetails);
     connect(m.settings, &QAction::triggered, this, &MainWindow::editSettings);

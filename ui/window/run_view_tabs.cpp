@@ -10,7 +10,7 @@ namespace skewui {
 
 RunViewTabs::RunViewTabs(QWidget* parent) : QTabWidget(parent) {
     collective_ = new CollectiveView;
-    collective_->setMinimumHeight(300);
+    collective_->setFloorHeight(300, true);
     setDocumentMode(true);
     // a compact tab bar: every pixel it takes is the collective view's
     setStyleSheet("QTabBar::tab { padding: 2px 10px; border-bottom: 2px solid transparent; color: #555; }"

@@ -144,6 +144,17 @@ std::pair<double, double> rowRange(int rows, double heightPx, bool launchOnFirst
     return {-topPx / pitch, (n - 1) + bottomPx / pitch};
 }
 
+int readablePlotHeight(int rows, bool launchOnFirstRow, bool predecessorOnLastRow, const LayoutFonts& fonts) {
+    const int n = std::clamp(rows, 1, kReadableRows);
+    const double pitch = 2.1 * boxHeight(fonts.row);
+    int h = int(std::ceil(pitch * n));
+    for (; h < 4000; h += 2) {
+        auto [r0, r1] = rowRange(n, h, launchOnFirstRow, predecessorOnLastRow, fonts);
+        if (h / (r1 - r0) >= pitch) break;
+    }
+    return h;
+}
+
 bool launchOnFirstRow(const CollectiveScene& sc) { return sc.launch.present && sc.launch.row == 0; }
 
 bool predecessorOnLastRow(const CollectiveScene& sc) {

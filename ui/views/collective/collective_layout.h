@@ -92,6 +92,11 @@ double widestRowLabel(const skew::CollectiveScene& sc, const LayoutFonts& fonts)
 // the CPU launch marker and its label when the late arriver is the first row, and below the last
 // row for the predecessor's box and its label when the late arriver is the last row.
 std::pair<double, double> rowRange(int rows, double heightPx, bool launchOnFirstRow, bool predecessorOnLastRow, const LayoutFonts& fonts);
+// The plot height in which `rows` rows (at most kReadableRows of them counted) get a pitch of at
+// least 2.1 row-label heights: what a row's bar, its thin lane and the labels beside them need
+// (below it the labels no longer fit and are left out; a short plot put them on the lanes).
+constexpr int kReadableRows = 10;
+int readablePlotHeight(int rows, bool launchOnFirstRow, bool predecessorOnLastRow, const LayoutFonts& fonts);
 // The rows rowRange needs room for: the launch's on the first row, a predecessor's on the last.
 bool launchOnFirstRow(const skew::CollectiveScene& sc);
 bool predecessorOnLastRow(const skew::CollectiveScene& sc);

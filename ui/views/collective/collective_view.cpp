@@ -7,6 +7,7 @@
 
 #include "common/view_export.h"
 #include "views/collective/plot_elements.h"
+#include "views/plot_keys.h"
 #include "common/rank_labels.h"
 #include "common/palette.h"
 #include "scene/view_texts.h"
@@ -105,7 +106,7 @@ private:
 
 CollectiveView::CollectiveView(QWidget* parent) : QCustomPlot(parent), fonts_(font()) {
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(320, 240);  // explicit: the plot layout's own hint grows with its texts
+    setMinimumSize(320, floorHeight_);  // explicit: the plot layout's own hint grows with its texts
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -262,7 +263,20 @@ void CollectiveView::updateLayout() {
     }
     layout_ = layoutScene(scene_, mapping(), fonts_);
     cpuLayout_ = layoutCpuRow(cpuWindow_, cpuActivity_.get(), scene_.t0, mapping(), double(scene_.rows.size()));
+    // on screen (not an export at another size): the view's least height keeps the rows readable
+    if (readableRows_ && viewport() == rect()) {
+        const int rows = int(scene_.rows.size()) + (cpuWindow_.present ? 1 : 0);
+        const int plotH = readablePlotHeight(rows, launchOnFirstRow(scene_), predecessorOnLastRow(scene_), fonts_);
+        const int least = std::max(floorHeight_, viewport().height() - axisRect()->height() + plotH);
+        if (least != minimumHeight()) setMinimumHeight(least);
+    }
     emit laidOut();
+}
+
+void CollectiveView::setFloorHeight(int h, bool readableRows) {
+    floorHeight_ = h;
+    readableRows_ = readableRows;
+    setMinimumHeight(std::max(h, minimumHeight()));
 }
 
 QStringList CollectiveView::legendEntries() const {
@@ -293,9 +307,9 @@ void CollectiveView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
     case Qt::Key_W:  // W/S zoom, A/D pan, as in the run views and Nsight Systems
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(0.8); return;
+    case Qt::Key_Equal: zoomBy(kKeyZoomIn); return;
     case Qt::Key_S:
-    case Qt::Key_Minus: zoomBy(1.25); return;
+    case Qt::Key_Minus: zoomBy(kKeyZoomOut); return;
     case Qt::Key_A:
     case Qt::Key_Left: panBy(-0.15); return;
     case Qt::Key_D:

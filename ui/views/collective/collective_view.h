@@ -37,6 +37,10 @@ public:
     void zoomBy(double factor);
     void panBy(double fraction);
     bool isFitted() const { return fitted_; }
+    // the least height the view takes (a splitter stops there): at least `h`, and with `readableRows`
+    // more when the rows of the collective shown need it to keep their labels (readablePlotHeight;
+    // the main window's view, not the compare view's small pair)
+    void setFloorHeight(int h, bool readableRows);
 
     // the pixel layout of the last replot: bar and label rectangles, lanes, launch marker
     const SceneLayout& sceneLayout() const { return layout_; }
@@ -96,6 +100,8 @@ private:
     LegendElement* legend_ = nullptr;
     QSharedPointer<QCPAxisTickerText> rowTicker_;
     int tickWidth_ = -1;         // viewport width the row ticks were elided for
+    int floorHeight_ = 240;      // setFloorHeight
+    bool readableRows_ = false;
     bool fitted_ = true;         // the time range follows the size (no zoom or pan since the fit)
     bool settingRange_ = false;  // our own range changes do not end the fit
     std::vector<int> highlight_;

@@ -4,7 +4,9 @@
 #include <QCoreApplication>
 #include <QLayout>
 #include <QPainter>
+#include <QPushButton>
 #include <QSplitter>
+#include <QTableView>
 #include <qcustomplot.h>
 
 #include <memory>
@@ -56,6 +58,15 @@ void CompareView::copyStateTo(CompareView& o, const QSize& size) const {
     for (QCustomPlot* plot : o.findChildren<QCustomPlot*>()) plot->replot();
 }
 
+// A picture has no use for controls: the step maps' "Set the step pattern..." buttons are left out
+// (their maps still say why they are empty), and the delta table shows the rows that fit without a
+// scroll bar (review defect 13).
+void CompareView::leaveOutControls() {
+    for (StepMapView* m : {mapA_, mapB_}) m->settingsButton()->hide();
+    deltaTable_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    deltaTable_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+}
+
 namespace {
 
 // While the copy is rendered, each plot paints itself with QCustomPlot::toPainter, through the
@@ -80,6 +91,7 @@ public:
 bool CompareView::exportTo(const QString& path, int width, int height, QString* error) const {
     CompareView copy;
     copyStateTo(copy, QSize(width, height));
+    copy.leaveOutControls();
     const bool vector = !path.endsWith(".png", Qt::CaseInsensitive);
     std::unique_ptr<PlotsAsVectors> vectors = vector ? std::make_unique<PlotsAsVectors>(copy) : nullptr;
     return exportPainted(path, width, height, tr("Skewscope comparison"), [&](QPainter& p, const QSize&) { copy.render(&p); }, error);

@@ -109,6 +109,7 @@ private:
     void lockMaps(bool fromA);
     void fitMaps();
     void copyStateTo(CompareView& other, const QSize& size) const;
+    void leaveOutControls();  // in an export's copy: no buttons, no scroll bars
 
     CompareSessionPtr c_;
     int pair_ = -1;

@@ -18,12 +18,6 @@ namespace {
 constexpr int kPanelW = HeatmapLayer::kPanelW;
 }  // namespace
 
-void HeatmapTitle::draw(QCPPainter* p) {
-    p->setFont(mFont);
-    p->setPen(QPen(mTextColor));
-    p->drawText(mRect, Qt::AlignCenter, shown());
-}
-
 HeatmapLayer::HeatmapLayer(HeatmapView* v) : QCPLayerable(v, QString("main")), v_(v) {}
 
 QRect HeatmapLayer::clipRect() const { return v_->viewport(); }

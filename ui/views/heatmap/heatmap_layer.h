@@ -6,6 +6,8 @@
 
 #include <qcustomplot.h>
 
+#include "views/elided_title.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -15,20 +17,11 @@ namespace skewui {
 
 class HeatmapView;
 
-// The title: elided at its end to its rectangle, so that the group stays (its full text is the
-// tooltip), never wider than the plot; its rectangle leaves room for the group box on the left.
-class HeatmapTitle : public QCPTextElement {
+// The title: elided at its end to its rectangle, so that the group stays; its rectangle leaves room
+// for the group box on the left.
+class HeatmapTitle : public ElidedTitle {
 public:
-    using QCPTextElement::QCPTextElement;
-    QString shown() const { return QFontMetrics(mFont).elidedText(mText, Qt::ElideRight, mRect.width()); }
-    QRect textRect() const {
-        const int w = QFontMetrics(mFont).horizontalAdvance(shown());
-        return QRect(mRect.left() + (mRect.width() - w) / 2, mRect.top(), w, mRect.height());
-    }
-    QSize minimumOuterSizeHint() const override { return {0, QCPTextElement::minimumOuterSizeHint().height()}; }
-
-protected:
-    void draw(QCPPainter* p) override;
+    using ElidedTitle::ElidedTitle;
 };
 
 class HeatmapLayer : public QCPLayerable {

@@ -161,6 +161,9 @@ void HeatmapView::updateAxes() {
         first = i + 1;
     }
     title_->setText(QString::fromStdString(heatmapTitle(a, group_)));
+    // the step labels now, not on the next range change: a reload that fits the same range (F5,
+    // Settings OK) changes no range, and the labels cleared above would stay away
+    updateStepTicks();
 }
 
 void HeatmapView::updateStepTicks() {

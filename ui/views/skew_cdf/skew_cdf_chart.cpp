@@ -61,9 +61,10 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
 
 QString SkewCdfChart::title() const { return title_->text(); }
 
-// Two curves of one capture leave the top left empty: the legend goes there, inside the plot. Four
-// curves of two captures can rise anywhere (a start curve far right has its foot in the bottom
-// right): the legend goes above the plot, in two columns, where no curve is.
+// The legend goes above the plot, where no curve is: curves can rise anywhere (the end skews' curve
+// of one capture rises at the left, under a legend in the top left: review defect 9; a start curve
+// far right has its foot in the bottom right). Two columns when they fit the width. (Inside the plot,
+// top left, is kept for a chart that asks for it.)
 void SkewCdfChart::placeLegend(bool above) {
     if (above == legendAbove()) return;
     if (legend->layout()) legend->layout()->take(legend);
@@ -108,7 +109,7 @@ bool SkewCdfChart::legendAbove() const { return legend->layout() == plotLayout()
 void SkewCdfChart::setGroup(SessionPtr s, int group) {
     start_->setPen(QPen(palette::kLate, 2));
     end_->setPen(QPen(palette::kTransfer, 2));
-    placeLegend(false);
+    placeLegend(true);
     startB_->setVisible(false);
     endB_->setVisible(false);
     startB_->removeFromLegend();

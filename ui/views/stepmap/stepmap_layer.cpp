@@ -17,10 +17,13 @@ using namespace palette;
 StepMapLayer::StepMapLayer(StepMapView* v) : QCPLayerable(v, QString("main")), v_(v) {}
 
 // a side of the compare view has its legend in a strip above the plot
-QRect StepMapLayer::clipRect() const { return v_->axisRect()->rect().adjusted(0, v_->side_.isEmpty() ? 0 : -kStrip, 0, 0); }
+QRect StepMapLayer::clipRect() const { return v_->axisRect()->rect().adjusted(0, -kStrip * std::max(1, v_->legendLines_), 0, 0); }
 
 void StepMapLayer::draw(QCPPainter* p) {
     const QRect area = v_->axisRect()->rect();
+    legendRect_ = QRectF();
+    legendTickKey_ = false;
+    legendRanks_ = 0;
     if (!v_->s_) return;
     if (v_->map_.empty()) return drawWhyEmpty(p, area);
     if (area.width() <= 0 || area.height() <= 0) return;
@@ -144,79 +147,107 @@ void StepMapLayer::drawSelection(QCPPainter* p) {
     p->drawEllipse(cp, r + 4, r + 4);
 }
 
-void StepMapLayer::drawLegend(QCPPainter* p, const QRect& area) {
+// the legend's parts: the head, the late ranks of the big events with their widths, the ticks' key
+StepMapLayer::LegendParts StepMapLayer::legendParts(const QFontMetrics& fm) const {
     const StepMap& m = v_->map_;
     const Analysis& a = v_->s_->analysis;
-    std::vector<int> ranks;
+    LegendParts L;
     for (uint32_t bi : m.big) {
         const Collective& c = a.collectives[m.items[bi].collective];
         if (c.lateSlot < 0) continue;
         int r = a.groups[size_t(c.group)].lanes[size_t(c.lateSlot)].rank;
-        if (std::find(ranks.begin(), ranks.end(), r) == ranks.end()) ranks.push_back(r);
+        if (std::find(L.ranks.begin(), L.ranks.end(), r) == L.ranks.end()) L.ranks.push_back(r);
     }
-    std::sort(ranks.begin(), ranks.end());
+    std::sort(L.ranks.begin(), L.ranks.end());
+    const bool strip = !v_->side_.isEmpty();
+    L.head = L.ranks.empty() ? QObject::tr("no big events (start skew > %1)").arg(dur(double(a.options.bigSkewNs)))
+             : strip         ? QObject::tr("late rank:")
+                             : QObject::tr("big events, by late rank:");
+    L.headW = fm.horizontalAdvance(L.head) + 10;
+    for (int r : L.ranks) L.rankW.push_back(16 + fm.horizontalAdvance(QString::fromStdString(v_->s_->profile.ranks[size_t(r)].label)) + 8);
+    L.lo = QString::fromUtf8("\u2264 ") + dur(double(scale_.lo));
+    L.hi = dur(double(scale_.hi));
+    L.tick = QObject::tr("ticks: every collective by start skew");
+    L.tickW = fm.horizontalAdvance(L.tick) + 8 + 8 + fm.horizontalAdvance(L.lo) + 6 + 40 + 4 + fm.horizontalAdvance(L.hi) + 12;
+    return L;
+}
+
+int StepMapLayer::legendLines(double width, const QFont& font) const {
+    if (!v_->s_ || v_->map_.empty()) return 0;
+    if (!v_->side_.isEmpty()) return 1;
+    QFont f = font;
+    f.setPointSizeF(8);
+    const LegendParts L = legendParts(QFontMetrics(f));
+    double w = L.headW;
+    for (double r : L.rankW) w += r;
+    return w + L.tickW <= width - 12 ? 1 : 2;
+}
+
+// In a strip above the plot, off the data (inside the plot it covered markers: review defect 9): the
+// big events' ranks, then the ticks' key on the same line when it fits, else on a second line when
+// the view reserved one (legendLines), else left out (a side of the compare view). Ranks that do not
+// fit the line are counted ("+N more"; each marker's tooltip names its rank).
+void StepMapLayer::drawLegend(QCPPainter* p, const QRect& area) {
     QFont f = p->font();
     f.setPointSizeF(8);
     f.setBold(false);
     p->setFont(f);
     QFontMetrics fm(f);
-    const bool strip = !v_->side_.isEmpty();
-    QString head = ranks.empty() ? QObject::tr("no big events (start skew > %1)").arg(dur(double(a.options.bigSkewNs)))
-                                 : strip ? QObject::tr("late rank:") : QObject::tr("big events, by late rank:");
-    double w = fm.horizontalAdvance(head) + 10;
-    // in the strip, the ranks that fit, then "+N" for the rest (each marker's tooltip names its rank)
+    const LegendParts L = legendParts(fm);
+    const int lines = std::max(1, v_->legendLines_);
+    const double room = area.width() - 12;
     const QString more = QObject::tr("+%1 more");
+    double w = L.headW;
     size_t shown = 0;
-    for (int r : ranks) {
-        double add = 16 + fm.horizontalAdvance(QString::fromStdString(v_->s_->profile.ranks[size_t(r)].label)) + 8;
-        if (strip && w + add + fm.horizontalAdvance(more.arg(ranks.size())) + 8 > area.width() - 12 && shown + 1 < ranks.size()) break;
-        w += add;
+    for (size_t i = 0; i < L.ranks.size(); ++i) {
+        if (w + L.rankW[i] + fm.horizontalAdvance(more.arg(L.ranks.size())) + 8 > room && shown + 1 < L.ranks.size()) break;
+        w += L.rankW[i];
         ++shown;
     }
-    if (shown < ranks.size()) w += fm.horizontalAdvance(more.arg(ranks.size() - shown)) + 8;
-    // the ticks' colour key: typical (at or below the run's median start skew), a log ramp, the big threshold
-    const QString lo = QString::fromUtf8("\u2264 ") + dur(double(scale_.lo)), hi = dur(double(scale_.hi));
-    QString tick = QObject::tr("ticks: every collective by start skew");
-    const double keyW = 8 + fm.horizontalAdvance(lo) + 6 + 40 + 4 + fm.horizontalAdvance(hi);
-    // in the strip above the plot, the ticks' key goes first when there is no room for it
-    const bool showTick = !strip || w + fm.horizontalAdvance(tick) + keyW + 24 <= area.width() - 12;
-    if (showTick) w += fm.horizontalAdvance(tick) + keyW + 24;
-    double x0 = std::max(double(area.left()) + 4, area.right() - w - 6), y0 = strip ? area.top() - kStrip + 1 : area.top() + 6;
+    if (shown < L.ranks.size()) w += fm.horizontalAdvance(more.arg(L.ranks.size() - shown)) + 8;
+    const bool sameLine = w + L.tickW <= room, showTick = sameLine || lines > 1;
+    const double lineW = sameLine ? w + L.tickW : std::max(w, showTick ? L.tickW : 0.0);
+    double x0 = std::max(double(area.left()) + 4, area.right() - lineW - 6);
+    const double top = area.top() - kStrip * lines + 1;
+    legendRect_ = QRectF(x0 - 4, top - 2, lineW + 4, kStrip * lines - 1);
     p->setPen(Qt::NoPen);
     p->setBrush(QColor(255, 255, 255, 225));
-    p->drawRect(QRectF(x0 - 4, y0 - 2, w + 4, 18));
+    p->drawRect(legendRect_);
     p->setPen(QColor(50, 50, 50));
-    p->drawText(QPointF(x0, y0 + 11), head);
-    double x = x0 + fm.horizontalAdvance(head) + 10;
+    p->drawText(QPointF(x0, top + 11), L.head);
+    double x = x0 + L.headW;
     p->setAntialiasing(true);
     for (size_t i = 0; i < shown; ++i) {
-        const int r = ranks[i];
+        const int r = L.ranks[i];
         p->setPen(Qt::NoPen);
         p->setBrush(rankColor(r));
-        p->drawEllipse(QPointF(x + 5, y0 + 7), 5, 5);
+        p->drawEllipse(QPointF(x + 5, top + 7), 5, 5);
         p->setPen(QColor(50, 50, 50));
-        QString l = QString::fromStdString(v_->s_->profile.ranks[size_t(r)].label);
-        p->drawText(QPointF(x + 13, y0 + 11), l);
-        x += 16 + fm.horizontalAdvance(l) + 8;
+        p->drawText(QPointF(x + 13, top + 11), QString::fromStdString(v_->s_->profile.ranks[size_t(r)].label));
+        x += L.rankW[i];
     }
-    if (shown < ranks.size()) {
-        const QString m = more.arg(ranks.size() - shown);
+    if (shown < L.ranks.size()) {
+        const QString m = more.arg(L.ranks.size() - shown);
         p->setPen(QColor(50, 50, 50));
-        p->drawText(QPointF(x, y0 + 11), m);
+        p->drawText(QPointF(x, top + 11), m);
         x += fm.horizontalAdvance(m) + 8;
     }
     p->setAntialiasing(false);
+    legendTickKey_ = showTick;
+    legendRanks_ = shown;
     if (!showTick) return;
-    x += 12;
+    double y0 = top;
+    if (sameLine) x += 12;
+    else x = x0, y0 = top + kStrip;
     p->setPen(QColor(50, 50, 50));
-    p->drawText(QPointF(x, y0 + 11), tick);
-    x += fm.horizontalAdvance(tick) + 8;
+    p->drawText(QPointF(x, y0 + 11), L.tick);
+    x += fm.horizontalAdvance(L.tick) + 8;
     paintTypicalKey(*p, x, y0 + 2, 10);
-    p->drawText(QPointF(x + 6, y0 + 11), lo);
-    x += 8 + fm.horizontalAdvance(lo) + 4;
+    p->drawText(QPointF(x + 6, y0 + 11), L.lo);
+    x += 8 + fm.horizontalAdvance(L.lo) + 4;
     paintSkewRamp(*p, QRectF(x, y0 + 2, 40, 10));
     x += 44;
-    p->drawText(QPointF(x, y0 + 11), hi);
+    p->drawText(QPointF(x, y0 + 11), L.hi);
 }
 
 void StepMapLayer::setScale(const skew::SkewScale& scale) {

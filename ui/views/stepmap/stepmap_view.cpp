@@ -11,6 +11,7 @@
 #include "report/format.h"
 #include "scene/view_texts.h"
 #include "views/stepmap/stepmap_layer.h"
+#include "views/elided_title.h"
 #include "views/plot_keys.h"
 
 using namespace skew;
@@ -32,7 +33,7 @@ StepMapView::StepMapView(QWidget* parent) : QCustomPlot(parent) {
     yAxis->setTicker(steps);
     xAxis->grid()->setPen(QPen(QColor(0, 0, 0, 25)));
     plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
+    title_ = new ElidedTitle(this, QString(), QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, title_);
     layer_ = new StepMapLayer(this);
     settings_ = new QPushButton(tr("Set the step pattern..."), this);
@@ -41,7 +42,7 @@ StepMapView::StepMapView(QWidget* parent) : QCustomPlot(parent) {
     connect(this, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { pressPos_ = e->position(); });
     connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         if (e->buttons()) return;
-        QString t = tooltipAt(e->position());
+        QString t = title_->outerRect().contains(e->position().toPoint()) && title_->shown() != title_->text() ? title_->text() : tooltipAt(e->position());
         if (t.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(e->globalPosition().toPoint(), t, this);
     });
@@ -62,7 +63,6 @@ void StepMapView::setSession(SessionPtr s) {
     selected_ = -1;
     onlyGroup_ = -1;
     side_.clear();
-    axisRect()->setMinimumMargins(QMargins(0, 0, 16, 0));  // room on the right: the last tick label
     rebuild(-1);
 }
 
@@ -71,7 +71,6 @@ void StepMapView::setGroupSession(SessionPtr s, int group, const QString& side) 
     selected_ = -1;
     onlyGroup_ = std::max(0, group);
     side_ = side;
-    axisRect()->setMinimumMargins(QMargins(0, StepMapLayer::kStrip, 16, 0));
     rebuild(-1);
 }
 
@@ -90,8 +89,24 @@ void StepMapView::rebuild(int preferredGroup) {
     xAxis->setVisible(!map_.empty());
     yAxis->setVisible(!map_.empty());
     placeButton();
+    fitLegend(width());
     resetZoom();
 }
+
+// the legend's strip above the plot, its lines for a view `viewWidth` wide; room on the right for
+// the last tick label. The plot's width is estimated from the left margin last laid out (at least
+// 60 px: the step numbers and the axis label), on the narrow side, so that the lines reserved hold it.
+void StepMapView::fitLegend(int viewWidth) {
+    const int left = std::max(60, axisRect()->margins().left() + 8);
+    legendLines_ = layer_->legendLines(viewWidth - left - 16, font());
+    axisRect()->setMinimumMargins(QMargins(0, StepMapLayer::kStrip * std::max(side_.isEmpty() ? 0 : 1, legendLines_), 16, 0));
+}
+
+QRectF StepMapView::legendRect() const { return layer_->legendRect(); }
+bool StepMapView::legendShowsTickKey() const { return layer_->legendTickKey(); }
+size_t StepMapView::legendRanks() const { return layer_->legendRanks(); }
+QString StepMapView::shownTitle() const { return title_->shown(); }
+QRect StepMapView::titleTextRect() const { return title_->textRect(); }
 
 void StepMapView::resetZoom() {
     double span = std::max(1.0, double(std::max(map_.spanNs, fitSpanNs_)) / 1e6);
@@ -165,6 +180,7 @@ void StepMapView::keyPressEvent(QKeyEvent* e) {
 }
 
 void StepMapView::resizeEvent(QResizeEvent* e) {
+    fitLegend(e->size().width());
     QCustomPlot::resizeEvent(e);
     placeButton();
 }
@@ -175,7 +191,11 @@ void StepMapView::placeButton() {
 }
 
 bool StepMapView::exportTo(const QString& path, int width, int height, QString* error) {
-    return exportPlot(this, path, width, height, error);
+    fitLegend(width);  // the legend's lines for the export's width, then the screen's again
+    const bool ok = exportPlot(this, path, width, height, error);
+    fitLegend(this->width());
+    replot();
+    return ok;
 }
 
 }  // namespace skewui

@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "session.h"
+#include "views/elided_title.h"
 #include "views/plot_keys.h"
 #include "views/run_view.h"
 #include "timeline/run_maps.h"
@@ -40,6 +41,15 @@ public:
     int collectiveAt(const QPointF& pos) const;
     QPushButton* settingsButton() const { return settings_; }
     QString tooltipAt(const QPointF& pos) const;
+    // the legend above the plot as last drawn: its rectangle, its lines, whether it holds the ticks'
+    // key, how many late ranks it names; the title as shown (elided at its end when narrow)
+    QRectF legendRect() const;
+    int legendLines() const { return legendLines_; }
+    bool legendShowsTickKey() const;
+    size_t legendRanks() const;
+    QString title() const { return title_->text(); }
+    QString shownTitle() const;
+    QRect titleTextRect() const;
 
     bool exportTo(const QString& path, int width, int height, QString* error = nullptr) override;
 
@@ -65,12 +75,14 @@ private:
     double markerRadius(uint32_t item) const;
     void rebuild(int preferredGroup);  // the map of these groups, titles, zoom
     void placeButton();
+    void fitLegend(int viewWidth);
 
     SessionPtr s_;
     skew::StepMap map_;
     int selected_ = -1;
     StepMapLayer* layer_ = nullptr;
-    QCPTextElement* title_ = nullptr;
+    ElidedTitle* title_ = nullptr;
+    int legendLines_ = 0;
     QPushButton* settings_ = nullptr;
     QPointF pressPos_;
     int onlyGroup_ = -1;

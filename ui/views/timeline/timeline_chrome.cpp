@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QLocale>
+#include <QImage>
 #include <QPainter>
 
 #include <algorithm>
@@ -105,13 +106,51 @@ void paintTimelineGutter(QPainter& p, const TimelineState& st) {
 
 namespace {
 
-// the ruler's time ticks and their labels
-void paintTicks(QPainter& p, const TimelineState& st, const QFontMetrics& fm) {
+// the ruler's font: the base one a point smaller
+QFont rulerFont(const TimelineState& st) {
+    QFont small = st.text.font(Font::Base);
+    small.setPointSizeF(std::max(6.5, small.pointSizeF() - 1));
+    return small;
+}
+
+// the measured range's length box and the time under the mouse on the ruler (empty when not shown);
+// the tick labels under them are left out (they overlapped: review defect 15)
+QRectF measureBox(const TimelineState& st, const QFont& small, QString* text = nullptr) {
+    if (!st.zoom.hasMeasure()) return {};
+    const QRect& r = st.f.ruler;
+    const double nsPerPx = (st.t1() - st.t0()) / std::max(1, r.width());
+    auto xOf = [&](double t) { return r.left() + (t - st.t0()) / nsPerPx; };
+    const double ma = st.zoom.measureStart(), mb = st.zoom.measureEnd();
+    double a = std::max(double(r.left()), xOf(ma)), b = std::min(double(r.right()), xOf(mb));
+    if (b < a) return {};
+    const QString len = QString::fromUtf8("\u2194 ") + dur(mb - ma);
+    if (text) *text = len;
+    QFont bf = small;
+    bf.setBold(true);
+    QFontMetrics bm(bf);
+    double w = bm.horizontalAdvance(len) + 8;
+    double cx = std::clamp((a + b) / 2 - w / 2, double(r.left()), double(r.right()) - w);
+    return QRectF(cx, r.top() + 2, w, bm.height() + 2);
+}
+
+QRectF hoverBox(const TimelineState& st, const QFontMetrics& fm, QString* text = nullptr) {
+    const QRect& r = st.f.ruler;
+    if (!(st.hoverX >= r.left() && st.hoverX <= r.right())) return {};
+    const double nsPerPx = (st.t1() - st.t0()) / std::max(1, r.width());
+    const QString t = tickLabel(st.timeAtX(st.hoverX), nsPerPx);
+    if (text) *text = t;
+    double w = fm.horizontalAdvance(t) + 6;
+    return QRectF(std::min(st.hoverX + 2, r.right() - w), r.bottom() - fm.height() - 1, w, fm.height());
+}
+
+// the ruler's time ticks and their labels (not under the measure's or the hover's box)
+void paintTicks(QPainter& p, const TimelineState& st, const QFontMetrics& fm, std::vector<std::pair<QRectF, QString>>* labels) {
     const QRect& r = st.f.ruler;
     const double t0 = st.t0(), t1 = st.t1();
     const double nsPerPx = (t1 - t0) / std::max(1, r.width());
     const double step = niceStep(nsPerPx * 75);
     auto xOf = [&](double t) { return r.left() + (t - t0) / nsPerPx; };
+    const QRectF reserved[] = {measureBox(st, rulerFont(st)), hoverBox(st, fm)};
     p.setPen(QColor(120, 120, 120));
     double lastLabelEnd = -1e9;
     for (double t = std::ceil(t0 / (step / 5)) * (step / 5); t <= t1; t += step / 5) {
@@ -122,8 +161,12 @@ void paintTicks(QPainter& p, const TimelineState& st, const QFontMetrics& fm) {
             QString s = tickLabel(t, step);
             double w = fm.horizontalAdvance(s);
             const double lx = x + 3 + w < r.right() ? x + 3 : x - 3 - w;  // near the right edge: left of its tick
-            if (lx > r.left() && lx > lastLabelEnd + 6) {
-                st.text.draw(p, QRectF(lx, r.top() + 3, w + 2, fm.height()), s, Font::Small, Qt::AlignLeft | Qt::AlignTop);
+            const QRectF box(lx, r.top() + 3, w + 2, fm.height());
+            bool free = true;
+            for (const QRectF& b : reserved) free = free && !(b.isValid() && b.intersects(box));
+            if (lx > r.left() && lx > lastLabelEnd + 6 && free) {
+                if (labels) labels->push_back({box, s});
+                else st.text.draw(p, box, s, Font::Small, Qt::AlignLeft | Qt::AlignTop);
                 lastLabelEnd = lx + w;
             }
         }
@@ -139,14 +182,11 @@ void paintRulerMeasure(QPainter& p, const TimelineState& st, const QFont& small)
     double a = std::max(double(r.left()), xOf(ma)), b = std::min(double(r.right()), xOf(mb));
     if (b < a) return;
     p.fillRect(QRectF(a, r.top(), std::max(1.0, b - a), r.height()), QColor(0x10, 0x60, 0xc0, 60));
-    QString len = QString::fromUtf8("\u2194 ") + dur(mb - ma);
+    QString len;
+    const QRectF box = measureBox(st, small, &len);
     QFont bf = small;
     bf.setBold(true);
     p.setFont(bf);
-    QFontMetrics bm(bf);
-    double w = bm.horizontalAdvance(len) + 8;
-    double cx = std::clamp((a + b) / 2 - w / 2, double(r.left()), double(r.right()) - w);
-    QRectF box(cx, r.top() + 2, w, bm.height() + 2);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(255, 255, 255, 230));
     p.drawRoundedRect(box, 3, 3);
@@ -161,13 +201,11 @@ void paintTimelineRuler(QPainter& p, const TimelineState& st) {
     const QRect& r = f.ruler;
     p.fillRect(QRect(QPoint(0, r.top()), QPoint(f.size.width() - 1, r.bottom())), QColor(0xee, 0xf1, 0xf5));
     const double span = st.t1() - st.t0();
-    const double nsPerPx = span / std::max(1, r.width());
-    QFont small = st.text.font(Font::Base);
-    small.setPointSizeF(std::max(6.5, small.pointSizeF() - 1));
+    const QFont small = rulerFont(st);
     p.setFont(small);
     QFontMetrics fm(small);
     // grid into the rows (light), ticks and labels on the ruler
-    paintTicks(p, st, fm);
+    paintTicks(p, st, fm, nullptr);
     p.setPen(QColor(180, 184, 190));
     p.drawLine(QPoint(r.left(), r.bottom()), QPoint(r.right(), r.bottom()));
     // the visible span, left of the ruler
@@ -179,15 +217,26 @@ void paintTimelineRuler(QPainter& p, const TimelineState& st) {
     st.strip.paintKey(p, keyRect(f), st.text.font(Font::Base));
     if (st.zoom.hasMeasure()) paintRulerMeasure(p, st, small);
     // the time under the mouse
-    if (st.hoverX >= r.left() && st.hoverX <= r.right()) {
-        QString t = tickLabel(st.timeAtX(st.hoverX), nsPerPx);
+    QString t;
+    const QRectF box = hoverBox(st, fm, &t);
+    if (box.isValid()) {
         p.setFont(small);
-        double w = fm.horizontalAdvance(t) + 6;
-        QRectF box(std::min(st.hoverX + 2, r.right() - w), r.bottom() - fm.height() - 1, w, fm.height());
         p.fillRect(box, QColor(40, 40, 40));
         p.setPen(Qt::white);
         p.drawText(box, Qt::AlignCenter, t);
     }
+}
+
+RulerBoxes timelineRulerBoxes(const TimelineState& st) {
+    RulerBoxes out;
+    const QFont small = rulerFont(st);
+    const QFontMetrics fm(small);
+    out.measure = measureBox(st, small);
+    out.hover = hoverBox(st, fm);
+    QImage none(1, 1, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&none);
+    paintTicks(p, st, fm, &out.tickLabels);
+    return out;
 }
 
 void paintTimelineLegend(QPainter& p, const TimelineState& st) {

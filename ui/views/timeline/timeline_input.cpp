@@ -3,12 +3,13 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
 
+#include "common/hover_card.h"
+#include "views/plot_keys.h"
 #include "views/timeline/timeline_view.h"
 
 using namespace skew;
@@ -21,7 +22,7 @@ using M = TimelineMetrics;
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
     setFocus();
-    QToolTip::hideText();
+    card_->hide();
     if (e->button() != Qt::LeftButton || !s_) return;
     const TimelineFrame f = layout_.frame(size());
     const QPointF pos = e->position();
@@ -57,9 +58,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     if (drag_ == Drag::None) {
         hoverX_ = f.rows.contains(QPoint(int(pos.x()), f.rows.top())) ? pos.x() : -1;
         update();
-        QString tip = tooltipAt(pos);
-        if (tip.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(e->globalPosition().toPoint(), tip, this);
+        card_->showAt(pos.toPoint(), tooltipAt(pos));
         return;
     }
     if ((pos - pressPos_).manhattanLength() >= 3) moved_ = true;
@@ -130,6 +129,7 @@ void TimelineView::endDrag(const QPointF& pos) {
 // with the preference (setWheelZooms) as before: the wheel (and Ctrl+wheel) zooms, Shift+wheel
 // scrolls the rows. A horizontal wheel or touchpad pans in both.
 void TimelineView::wheelEvent(QWheelEvent* e) {
+    card_->hide();  // what it described moves away
     if (!s_) return;
     const QPoint d = e->angleDelta();
     const TimelineFrame f = layout_.frame(size());
@@ -152,9 +152,9 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAtPointer(0.8); return;
+    case Qt::Key_Equal: zoomAtPointer(kKeyZoomIn); return;
     case Qt::Key_S:
-    case Qt::Key_Minus: zoomAtPointer(1.25); return;
+    case Qt::Key_Minus: zoomAtPointer(kKeyZoomOut); return;
     case Qt::Key_A:
     case Qt::Key_Left: panBy(-0.15); return;
     case Qt::Key_D:
@@ -187,6 +187,7 @@ void TimelineView::changeEvent(QEvent* e) {
 
 void TimelineView::leaveEvent(QEvent*) {
     hoverX_ = -1;
+    card_->hide();
     update();
 }
 

@@ -6,7 +6,11 @@
 // off below), and the legend. Each reads one TimelineState and paints; the same passes draw the
 // screen and every export.
 
+#include <QRectF>
 #include <QString>
+
+#include <utility>
+#include <vector>
 
 #include "views/timeline/timeline_state.h"
 
@@ -25,6 +29,14 @@ void paintTimelineLegend(QPainter& p, const TimelineState& st);
 void paintIdealSchedule(QPainter& p, const TimelineState& st);
 QString idealLegendText(const TimelineState& st);
 bool idealTooDense(const TimelineState& st);
+
+// The ruler's boxes as painted: the measured range's length, the time under the mouse (empty when
+// not shown), and the tick labels drawn (none under those two)
+struct RulerBoxes {
+    QRectF measure, hover;
+    std::vector<std::pair<QRectF, QString>> tickLabels;
+};
+RulerBoxes timelineRulerBoxes(const TimelineState& st);
 
 // "9 more rows below (dev 5 to dev 7)" when rows are cut off at the bottom, else empty
 QString rowsBelowNote(const TimelineState& st);

@@ -1,5 +1,7 @@
 #include "views/timeline/timeline_view.h"
 
+#include "common/hover_card.h"
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -25,6 +27,7 @@ using M = TimelineMetrics;
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
+    card_ = new HoverCard(this);
     setMinimumSize(360, 200);
     setAttribute(Qt::WA_OpaquePaintEvent);
     text_.setFont(font());
@@ -219,6 +222,8 @@ void TimelineView::setSelectedCollective(int c) {
 TimelineView::Hit TimelineView::hitTest(const QPointF& pos) const { return s_ ? timelineHitTest(state(), pos) : Hit{}; }
 
 QString TimelineView::tooltipAt(const QPointF& pos) const { return s_ ? timelineToolTip(state(), pos) : QString(); }
+
+RulerBoxes TimelineView::rulerBoxes() const { return s_ ? timelineRulerBoxes(state()) : RulerBoxes{}; }
 
 std::vector<int> TimelineView::thinnedGroups() const { return s_ ? skewui::thinnedGroups(state()) : std::vector<int>{}; }
 

@@ -33,10 +33,15 @@
 #include "views/timeline/overview_strip.h"
 #include "views/timeline/timeline_hits.h"
 #include "views/timeline/timeline_layout.h"
+#include "views/timeline/timeline_passes.h"
 #include "views/timeline/timeline_text.h"
 #include "views/timeline/timeline_zoom.h"
 
 class QScrollBar;
+
+namespace skewui {
+class HoverCard;
+}
 
 namespace skewui {
 
@@ -93,6 +98,8 @@ public:
     using Hit = TimelineHit;
     Hit hitTest(const QPointF& p) const;
     QString tooltipAt(const QPointF& p) const;
+    const HoverCard* hoverCard() const { return card_; }  // the hover text, by the pointer inside the view
+    RulerBoxes rulerBoxes() const;  // the ruler's measure and hover boxes and tick labels, as painted
     // groups whose ordinary late arrivers are not drawn at this zoom (too many collectives in view)
     std::vector<int> thinnedGroups() const;
     std::vector<QRectF> markerLabelRects() const;  // the big markers' labels, widget coordinates
@@ -197,6 +204,7 @@ private:
     int pressScroll_ = 0;
     bool moved_ = false;
     double hoverX_ = -1;
+    HoverCard* card_ = nullptr;
     bool wheelZooms_ = false;
     TimelineHighlight highlight_;
 };
