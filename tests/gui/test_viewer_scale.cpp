@@ -20,6 +20,8 @@
 
 #include "gui_util.h"
 #include "test_util.h"
+#include "views/collective/collective_layout.h"
+#include "views/collective/collective_view.h"
 #include "views/heatmap/heatmap_view.h"
 #include "views/heatmap/rank_ticker.h"
 #include "views/timeline/timeline_view.h"
@@ -243,4 +245,31 @@ TEST(ViewerScale, TimelineRowsOfManyRanks) {
         }
     EXPECT_EQ(tl->rowOf(120, 0), -1);
     EXPECT_EQ(tl->rowOf(-1, 0), -1);
+}
+
+// The collective view of a 120-rank collective: the label placer finds obstacles by the bands they
+// cover; no two labels it shows overlap, each rank has its row label, and the shown ones sit inside
+// the plot.
+TEST(ViewerScale, CollectiveLabelsOfManyRanksDoNotOverlap) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 120;
+    cfg.steps = 1;
+    cfg.layers = 2;
+    const auto& g = generated("scale-heat120", cfg);
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(g.path)}));
+    const SceneLayout& L = w.view()->sceneLayout();
+    int rowLabels = 0, shown = 0;
+    for (const PlacedLabel& l : L.labels) rowLabels += l.kind != LabelKind::Launch && l.kind != LabelKind::Predecessor;  // one per rank's row
+    EXPECT_EQ(rowLabels, 120);
+    for (size_t i = 0; i < L.labels.size(); ++i) {
+        if (!L.labels[i].shown) continue;
+        ++shown;
+        for (size_t j = i + 1; j < L.labels.size(); ++j)
+            if (L.labels[j].shown) EXPECT_FALSE(L.labels[i].rect.intersects(L.labels[j].rect)) << i << " " << j;
+    }
+    EXPECT_GT(shown, 0);
 }
