@@ -23,7 +23,7 @@
 #include "views/collective/collective_layout.h"
 #include "views/collective/collective_view.h"
 #include "views/heatmap/heatmap_view.h"
-#include "views/heatmap/rank_ticker.h"
+#include "views/rank_ticker.h"
 #include "views/timeline/timeline_view.h"
 #include "window/details_tabs.h"
 #include "window/status_texts.h"
@@ -273,4 +273,13 @@ TEST(ViewerScale, CollectiveLabelsOfManyRanksDoNotOverlap) {
             if (L.labels[j].shown) EXPECT_FALSE(L.labels[i].rect.intersects(L.labels[j].rect)) << i << " " << j;
     }
     EXPECT_GT(shown, 0);
+    // its rank axis: the labels a line apart (120 rows do not fit one each in this view)
+    CollectiveView* v = w.view();
+    v->replot(QCustomPlot::rpImmediateRefresh);
+    const QVector<double> ticks = v->yAxis->tickVector();
+    const int labelPx = QFontMetrics(v->yAxis->tickLabelFont()).height();
+    ASSERT_GE(ticks.size(), 2);
+    EXPECT_LT(ticks.size(), 120);
+    for (int i = 1; i < ticks.size(); ++i)
+        EXPECT_GE(std::abs(v->yAxis->coordToPixel(ticks[i]) - v->yAxis->coordToPixel(ticks[i - 1])), labelPx) << i;
 }

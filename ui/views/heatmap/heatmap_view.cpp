@@ -1,5 +1,5 @@
 #include "views/heatmap/heatmap_view.h"
-#include "views/heatmap/rank_ticker.h"
+#include "views/rank_ticker.h"
 
 #include <QComboBox>
 #include <QToolTip>

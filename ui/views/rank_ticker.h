@@ -1,6 +1,6 @@
 #pragma once
-// The heatmap's rank axis: one label per rank row while the rows are as high as a label, else
-// every k-th row's (k = 1, 2, 5, 10, 20, 50, ...: the smallest that keeps labels a line apart), so
+// A rank axis (the heatmap's, the collective view's): one label per rank row while the rows are as
+// high as a label, else every k-th row's (k = 1, 2, 5, 10, 20, 50, ...: the smallest that keeps labels a line apart), so
 // that a 1,000-rank group shows readable labels instead of a black smear. Decided at each replot
 // from the axis rect's height then (the screen and every export size alike).
 
