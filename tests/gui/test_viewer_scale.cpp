@@ -244,7 +244,9 @@ TEST(ViewerScale, TimelineRowsOfManyRanks) {
             }
             EXPECT_EQ(tl->rowOf(r, l), scan) << r << " " << l;
         }
-    EXPECT_EQ(tl->rowOf(120, 0), -1);
+    EXPECT_EQ(tl->rowOf(120, 0), -1);  // no rank 120: no rows (its end would be past the index)
+    EXPECT_EQ(tl->layout().rankRows(120), std::make_pair(0, 0));
+    EXPECT_EQ(tl->cpuRowOf(120), -1);
     EXPECT_EQ(tl->rowOf(-1, 0), -1);
 }
 

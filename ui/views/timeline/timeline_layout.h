@@ -60,7 +60,8 @@ public:
     int cpuRowOf(int rank) const;
     // the rank's rows: [first, end) indexes of rows(), its header first; {0, 0} for none
     std::pair<int, int> rankRows(int rank) const {
-        return size_t(rank) < rankFirst_.size() ? std::pair<int, int>{rankFirst_[size_t(rank)], rankFirst_[size_t(rank) + 1]} : std::pair<int, int>{0, 0};
+        if (rank < 0 || size_t(rank) + 1 >= rankFirst_.size()) return {0, 0};
+        return {rankFirst_[size_t(rank)], rankFirst_[size_t(rank) + 1]};
     }
     int rowAtContentY(int y) const;       // the row at content y, -1 in the gaps between ranks
 
