@@ -1,11 +1,15 @@
 // skewscope-bench: the performance figures of the loader, the analysis and the run views.
 //   skewscope-bench [--kernels N] [--file PATH] [--ranks R] [--repeat N] [--shuffled] [--views] [--whatif-only]
+//   skewscope-bench --viewer [--kernels N | --file PATH | --open PATH...] [--repeat N]
 // Generates (once, cached in $TMPDIR) a multi-rank export with at least N kernels (each table in
 // start order, as nsys writes them; --shuffled: out of order, as the tests read them), then times in one
 // run: a plain SQLite scan of the columns the loader reads, loadProfile, and analyze. With --views
 // (builds with the viewer only) it also builds the run views offscreen at 1920x1080 and times their
 // frames, hit testing and the level-of-detail structures' memory. The what-if (replay and every
-// scenario) is timed on its own after the analysis; --whatif-only times only that.
+// scenario) is timed on its own after the analysis; --whatif-only times only that. --viewer (alone)
+// opens the export, or the --open inputs (files, summaries, folders), in the real window offscreen,
+// cold and from the cache, and prints the time to the first picture, the frame times and the memory
+// against the CLI's (bench_viewer.cpp). Parts: bench_util (child processes, timing), bench_views.
 
 #include <sqlite3.h>
 
@@ -15,12 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <string>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <thread>
@@ -35,23 +35,17 @@
 #include "timeline/run_maps.h"
 #include "timeline/timeline_index.h"
 
+#include "bench_util.h"
 #ifdef SKEWSCOPE_BENCH_VIEWS
-#include <QApplication>
-#include <QPainter>
-
-#include <random>
-
-#include "gui_entry.h"
-#include "views/heatmap/heatmap_view.h"
-#include "common/palette.h"
-#include "session.h"
-#include "views/stepmap/stepmap_view.h"
-#include "views/timeline/timeline_view.h"
+#include "bench_views.h"
 #endif
 
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+using bench::ChildRun;
+using bench::die;
+using bench::now;
+using bench::runChild;
 
 // The columns the loader reads, per table; the scans read exactly these.
 struct ScanQuery {
@@ -75,11 +69,6 @@ std::string columnList(const ScanQuery& q, const char* sep, bool textLength) {
         out += textLength && int(c) == q.textColumn ? "length(" + std::string(q.columns[c]) + ")" : std::string(q.columns[c]);
     }
     return out;
-}
-
-[[noreturn]] void die(const std::string& msg) {
-    std::fprintf(stderr, "skewscope-bench: %s\n", msg.c_str());
-    std::exit(1);
 }
 
 // A scan of every table's columns, or of the part `part` of `parts` of each table by row id (the
@@ -162,201 +151,6 @@ uint64_t splitScan(const std::string& path, int n) {
     return total;
 }
 
-// Runs `argv` as a child process; its wall time, peak RSS (VmHWM: what top shows at its worst) and
-// peak anonymous memory (RssAnon sampled every millisecond).
-struct ChildRun {
-    double seconds = 0;
-    long peakRssKb = 0, peakAnonKb = 0;
-    int exitCode = -1;
-};
-ChildRun runChild(const std::vector<std::string>& args, const std::vector<std::string>& env) {
-    ChildRun r;
-    // posix_spawn: this process waits until the child has exec'd, so every sample below is of the
-    // child's own memory (a fork would first show this process's pages)
-    std::vector<std::string> envStrings = env;  // first: getenv finds the first entry of a name
-    for (char** e = environ; *e; ++e) envStrings.emplace_back(*e);
-    std::vector<char*> a, ev;
-    for (const auto& x : args) a.push_back(const_cast<char*>(x.c_str()));
-    a.push_back(nullptr);
-    for (auto& x : envStrings) ev.push_back(x.data());
-    ev.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    double t0 = now();
-    pid_t pid = 0;
-    if (posix_spawn(&pid, a[0], &fa, nullptr, a.data(), ev.data()) != 0) die("cannot run " + args[0]);
-    posix_spawn_file_actions_destroy(&fa);
-    const std::string status = "/proc/" + std::to_string(pid) + "/status";
-    int st = 0;
-    while (::waitpid(pid, &st, WNOHANG) == 0) {
-        std::ifstream in(status);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.rfind("RssAnon:", 0) == 0) r.peakAnonKb = std::max(r.peakAnonKb, std::strtol(line.c_str() + 8, nullptr, 10));
-            if (line.rfind("VmHWM:", 0) == 0) r.peakRssKb = std::max(r.peakRssKb, std::strtol(line.c_str() + 6, nullptr, 10));
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    r.seconds = now() - t0;
-    r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
-#ifdef SKEWSCOPE_BENCH_VIEWS
-// best and median of `n` runs of f, in ms of wall-clock time (or of the process's CPU time, all
-// threads: the machine may be shared, and CPU time does not count waiting for a core)
-template <typename F>
-std::pair<double, double> timeMs(int n, F f, bool cpu = false) {
-    std::vector<double> t;
-    for (int i = 0; i < n; ++i) {
-        timespec a{}, b{};
-        clock_gettime(cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &a);
-        f();
-        clock_gettime(cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &b);
-        t.push_back(double(b.tv_sec - a.tv_sec) * 1e3 + double(b.tv_nsec - a.tv_nsec) / 1e6);
-    }
-    std::sort(t.begin(), t.end());
-    return {t.front(), t[t.size() / 2]};
-}
-
-void benchViews(int argc, char** argv, skew::Profile&& p, skew::Analysis&& a, const std::string& file) {
-    if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    QApplication app(argc, argv);
-    skewui::keepCNumbersAndMessages();  // the figures read the same under any locale
-    auto s = std::make_shared<skewui::Session>();
-    s->files = {file};
-    s->profile = std::move(p);
-    s->analysis = std::move(a);
-    double t0 = now();
-    skewui::indexSession(*s);  // the level of detail, with the NVTX index and the colour scale
-    const double build = now() - t0;
-    const double k = double(s->profile.kernelCount());
-    const auto b = s->timeline.bytes();
-    std::printf("level of detail (with the NVTX index and colour scale): built in %.3f s; %.2f extra bytes per kernel (block sums %.2f, launch order %.2f, collective order %.2f, "
-                "names %.3f, missing %.3f)\n",
-                build, double(b.total()) / k, double(b.blocks) / k, double(b.launches) / k, double(b.collectives) / k,
-                double(b.names) / k, double(b.missing) / k);
-    const QSize size(1920, 1080);
-    const int runs = std::getenv("SKEWSCOPE_BENCH_VIEW_RUNS") ? std::max(1, std::atoi(std::getenv("SKEWSCOPE_BENCH_VIEW_RUNS"))) : 50;
-    // the biggest late arriver, to zoom on
-    int worst = 0;
-    for (size_t i = 0; i < s->analysis.collectives.size(); ++i)
-        if (s->analysis.collectives[i].startSkew() > s->analysis.collectives[size_t(worst)].startSkew()) worst = int(i);
-
-    skewui::TimelineView tl;
-    tl.resize(size);
-    tl.setSession(s);
-    tl.show();
-    tl.fit();
-    // a redraw after the view moved: the frame body is rebuilt (labels of an unchanged layout stay cached)
-    QImage screen(size, QImage::Format_ARGB32_Premultiplied);
-    auto redraw = [&] {
-        tl.invalidate();
-        QPainter p(&screen);
-        tl.paintTo(p, size, true);  // what paintEvent does
-    };
-    auto full = timeMs(runs, redraw);
-    auto fullCpu = timeMs(runs, redraw, true);
-    std::printf("timeline, full zoom-out (%zu rows, %.0f kernels), frame redrawn on screen: best %.2f ms, median %.2f ms; CPU time best %.2f ms "
-                "(target <= 16)\n",
-                tl.rows().size(), k, full.first, full.second, fullCpu.first);
-    tl.setSelectedCollective(worst);
-    tl.fitCollective();
-    auto one = timeMs(runs, redraw);
-    auto oneCpu = timeMs(runs, redraw, true);
-    auto exportFrame = timeMs(runs, [&] { tl.render(size); });
-    std::printf("timeline, zoomed to one collective (%.2f ms visible): best %.2f ms, median %.2f ms; CPU time best %.2f ms (target <= 2); "
-                "as an exported image (no cached labels) best %.2f ms\n",
-                (tl.rangeEnd() - tl.rangeStart()) / 1e6, one.first, one.second, oneCpu.first, exportFrame.first);
-    tl.fit();
-    // every big late arrival stays visible at full zoom-out: its marker's pixel in the late colour on
-    // the late rank's NCCL row, and a hover there names that collective
-    {
-        QImage img = tl.render(size).convertToFormat(QImage::Format_RGB32);
-        const QColor late = skewui::palette::kLate;
-        int big = 0, drawn = 0;
-        for (size_t i = 0; i < s->analysis.collectives.size(); ++i) {
-            const skew::Collective& c = s->analysis.collectives[i];
-            if (!c.big) continue;
-            ++big;
-            const skew::GroupSlot& gl = s->analysis.groups[size_t(c.group)].lanes[size_t(c.lateSlot)];
-            const QPoint at(int(tl.xAtTime(double(c.maxStart))), tl.rowRect(tl.rowOf(gl.rank, gl.lane)).top() + 3);
-            const QColor px(img.pixel(at));
-            const bool colour = std::abs(px.red() - late.red()) <= 20 && std::abs(px.green() - late.green()) <= 20 &&
-                                std::abs(px.blue() - late.blue()) <= 20;
-            const auto h = tl.hitTest(at);
-            drawn += colour && h.kind == skewui::TimelineView::Hit::Marker && h.collective == int(i);
-        }
-        std::printf("timeline, full zoom-out: %d of %d big late arrivals drawn as markers (pixel in the late colour, hover names the collective)\n",
-                    drawn, big);
-        // a missing marker is a wrong picture, not a slow one: the benchmark says so and fails
-        if (drawn != big) die(std::to_string(big - drawn) + " big late arrival(s) not drawn at full zoom-out");
-    }
-    std::mt19937 rng(7);
-    const QRect area = tl.rowsArea();
-    std::vector<QPointF> pts;
-    for (int i = 0; i < 20000; ++i)
-        pts.emplace_back(area.left() + double(rng() % uint32_t(area.width())), area.top() + double(rng() % uint32_t(area.height())));
-    int hits = 0;
-    auto hit = timeMs(1, [&] {
-        for (const auto& q : pts) hits += tl.hitTest(q).kind != skewui::TimelineView::Hit::None;
-    });
-    size_t tipChars = 0;
-    auto tip = timeMs(1, [&] {
-        for (size_t i = 0; i < 2000; ++i) tipChars += size_t(tl.tooltipAt(pts[i]).size());
-    });
-    std::printf("timeline hover at full zoom-out: hit test %.2f us per position, hit test + tooltip text %.2f us (target <= 1 ms; %d of %zu hit)\n",
-                hit.first * 1e3 / double(pts.size()), tip.first * 1e3 / 2000.0, hits, pts.size());
-
-    // the core parts of those frames alone: every lane's merged columns, every CPU row's launch counts
-    {
-        const skew::TimelineIndex& ix = s->timeline;
-        const int W = tl.rowsArea().width();
-        skew::PixelMap m = skew::PixelMap::fit(double(ix.start()), double(ix.end()), W);
-        std::vector<skew::ColumnSum> cols(static_cast<size_t>(W));
-        std::vector<uint32_t> la(static_cast<size_t>(W)), ln(static_cast<size_t>(W));
-        auto lanes = timeMs(runs, [&] {
-            for (size_t r = 0; r < s->profile.ranks.size(); ++r)
-                for (size_t l = 0; l < s->profile.ranks[r].lanes.size(); ++l) ix.columns(int(r), int(l), m, cols.data());
-        }, true);
-        auto cpu = timeMs(runs, [&] {
-            for (size_t r = 0; r < s->profile.ranks.size(); ++r) ix.launchColumns(int(r), m, la.data(), ln.data());
-        }, true);
-        std::printf("  of which the level-of-detail queries (%d columns, CPU time): every lane %.2f ms, every CPU launch row %.2f ms\n", W,
-                    lanes.first, cpu.first);
-    }
-
-    skewui::HeatmapView hm;
-    hm.resize(size);
-    hm.setSession(s);
-    hm.show();
-    const auto& g = s->analysis.groups[size_t(hm.group())];
-    auto heat = timeMs(runs, [&] { hm.replot(QCustomPlot::rpImmediateRefresh); });
-    auto heatCpu = timeMs(runs, [&] { hm.replot(QCustomPlot::rpImmediateRefresh); }, true);
-    skew::HeatmapCells cells;
-    auto heatCore = timeMs(runs, [&] {
-        skew::heatmapCells(s->profile, s->analysis, hm.group(), 0, double(s->analysis.groups[size_t(hm.group())].count), hm.axisRect()->width(), cells);
-    });
-    std::printf("heatmap of %u collectives x %zu ranks, whole frame: best %.2f ms, median %.2f ms; CPU time best %.2f ms (target <= 16)\n",
-                g.count, g.width(), heat.first, heat.second, heatCpu.first);
-    std::printf("  of which the cells merged by maximum (%d columns): best %.2f ms\n", hm.axisRect()->width(), heatCore.first);
-
-    skewui::StepMapView sm;
-    sm.resize(size);
-    sm.setSession(s);
-    sm.show();
-    auto step = timeMs(runs, [&] { sm.replot(QCustomPlot::rpImmediateRefresh); });
-    auto stepCpu = timeMs(runs, [&] { sm.replot(QCustomPlot::rpImmediateRefresh); }, true);
-    std::printf("step map of %zu collectives in %u steps, whole frame: best %.2f ms, median %.2f ms; CPU time best %.2f ms (target <= 8)\n",
-                sm.map().items.size(), sm.map().steps, step.first, step.second, stepCpu.first);
-}
-#endif
-
-}  // namespace
-
-namespace {
-
 struct Timed {
     double load = 1e30, analyze = 1e30;
     skew::Profile profile;
@@ -402,20 +196,19 @@ void benchWhatIf(skew::Profile& p, skew::Analysis& a, int repeat) {
                 w.ideal.value_or(0.0));
 }
 
-std::string binDirOf(const char* argv0) {
-    std::string s = argv0;
-    auto slash = s.rfind('/');
-    return slash == std::string::npos ? "." : s.substr(0, slash);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef SKEWSCOPE_BENCH_VIEWS
+    if (argc >= 2 && std::string(argv[1]) == "--viewer-child")  // one run of --viewer (bench_viewer.cpp)
+        return bench::benchViewerChild(argc, argv, std::vector<std::string>(argv + 2, argv + argc));
+#endif
     uint64_t kernels = 6'000'000;
     int ranks = 8;
     int repeat = 3;
     std::string file;
-    bool views = false, shuffled = false, whatIfOnly = false;
+    bool views = false, shuffled = false, whatIfOnly = false, viewer = false;
+    std::vector<std::string> opens;  // --viewer's inputs instead of the export: files, summaries, folders
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--kernels" && i + 1 < argc) kernels = std::strtoull(argv[++i], nullptr, 10);
@@ -425,10 +218,21 @@ int main(int argc, char** argv) {
         else if (a == "--views") views = true;
         else if (a == "--shuffled") shuffled = true;
         else if (a == "--whatif-only") whatIfOnly = true;
+        else if (a == "--viewer") viewer = true;
+        else if (a == "--open" && i + 1 < argc) opens.emplace_back(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: skewscope-bench [--kernels N] [--ranks R] [--file PATH] [--repeat N] [--shuffled] [--views] [--whatif-only]\n");
+            std::fprintf(stderr, "usage: skewscope-bench [--kernels N] [--ranks R] [--file PATH] [--repeat N] [--shuffled] [--views] [--whatif-only]\n"
+                         "                       [--viewer [--open PATH]...]\n");
             return 2;
         }
+    }
+    if (viewer && !opens.empty()) {
+#ifdef SKEWSCOPE_BENCH_VIEWS
+        return bench::benchViewer(argv[0], opens, repeat);
+#else
+        std::fprintf(stderr, "--viewer needs a build with the viewer (SKEWSCOPE_BUILD_UI)\n");
+        return 2;
+#endif
     }
     if (file.empty()) {
         const char* tmp = std::getenv("TMPDIR");
@@ -454,6 +258,14 @@ int main(int argc, char** argv) {
     struct stat st {};
     ::stat(file.c_str(), &st);
     std::printf("export: %s (%.0f MB)\n", file.c_str(), double(st.st_size) / 1e6);
+    if (viewer) {
+#ifdef SKEWSCOPE_BENCH_VIEWS
+        return bench::benchViewer(argv[0], {file}, repeat);
+#else
+        std::fprintf(stderr, "--viewer needs a build with the viewer (SKEWSCOPE_BUILD_UI)\n");
+        return 2;
+#endif
+    }
     if (whatIfOnly) {  // the what-if figure alone: load, analyze, then time the what-if
         Timed t = loadAndAnalyze(file, 1, nullptr);
         benchWhatIf(t.profile, t.analysis, repeat);
@@ -484,7 +296,7 @@ int main(int argc, char** argv) {
     // What a user sees: `skewscope analyze` in a fresh process (its own memory, nothing warm but
     // the page cache), cold (no profile cache) with 1 and 2 loading threads, then reopened from its
     // snapshot. Best of `repeat` runs each; the peaks are those of that run.
-    const std::string cli = binDirOf(argv[0]) + "/skewscope";
+    const std::string cli = bench::binDirOf(argv[0]) + "/skewscope";
     const std::string cacheDir = file + ".bench-cache";
     skew::ProfileCache(cacheDir).clear();
     auto best = [&](const std::vector<std::string>& args, const std::vector<std::string>& env) {
@@ -582,7 +394,7 @@ int main(int argc, char** argv) {
     }
     if (views) {
 #ifdef SKEWSCOPE_BENCH_VIEWS
-        benchViews(argc, argv, std::move(cold.profile), std::move(cold.analysis), file);
+        bench::benchViews(argc, argv, std::move(cold.profile), std::move(cold.analysis), file);
 #else
         std::fprintf(stderr, "--views needs a build with the viewer (SKEWSCOPE_BUILD_UI)\n");
         return 2;

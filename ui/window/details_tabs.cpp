@@ -1,7 +1,9 @@
 #include "window/details_tabs.h"
 
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QUrl>
 
 #include "scene/kernel_details.h"
@@ -28,8 +30,19 @@ DetailsTabs::DetailsTabs(QWidget* parent) : QTabWidget(parent) {
 void DetailsTabs::showFindings(const skew::Session& s) {
     QString text = QString::fromStdString(skew::analysisMarkdown(s.profile, s.analysis, skew::MarkdownOptions{true}));
     if (text == findingsText_) return;
-    findingsText_ = std::move(text);
-    findings_->setMarkdown(findingsText_);
+    setFindingsMarkdown(text);
+}
+
+void DetailsTabs::setFindingsMarkdown(const QString& markdown) {
+    findingsText_ = markdown;
+    // a document without a layout while the parser fills it (the layout is made when the browser
+    // shows it), in the browser's font; the previous page goes with its successor's arrival
+    auto* doc = new QTextDocument(findings_);
+    doc->setDefaultFont(findings_->font());
+    doc->setMarkdown(findingsText_);
+    QPointer<QTextDocument> old = findings_->document();  // the browser deletes its own first document
+    findings_->setDocument(doc);
+    if (old && old->parent() == findings_) old->deleteLater();
 }
 
 void DetailsTabs::setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel) {

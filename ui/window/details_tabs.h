@@ -22,6 +22,10 @@ public:
     // the Answers page of a new capture (laid out again only when its text changed: a reload of the
     // same capture with the same settings keeps the page, issue 24)
     void showFindings(const skew::Session& s);
+    // the page from its Markdown: parsed into a document of its own, then shown (laid out once; a
+    // browser's own document is laid out again after every piece of text the parser inserts, which
+    // took minutes for the 2,000-row tables of a 1,000-rank job)
+    void setFindingsMarkdown(const QString& markdown);
     // the details of kernel `kernel` of (rank, lane), seen from collective `collective` (-1: none)
     void setKernel(const skew::Session& s, int collective, int rank, int lane, uint32_t kernel);
     void clearDetails();

@@ -162,6 +162,9 @@ void MainWindow::connectRooms() {
 
 void MainWindow::connectMenus(const WindowMenus& m) {
     connect(m.open, &QAction::triggered, this, [this] { openFiles(chooseExports(this)); });
+    connect(m.openFolder, &QAction::triggered, this, [this] {
+        if (const QString dir = chooseFolder(this); !dir.isEmpty()) openFiles({dir});
+    });
     connect(m.compare, &QAction::triggered, this, [this] {
         const auto [a, b] = chooseComparison(this);
         openComparison(a, b);
@@ -243,7 +246,7 @@ void MainWindow::setSession(SessionPtr s) {
     emptyLabel_->setText(empty);
     stack_->setCurrentIndex(empty.isEmpty() ? 1 : 0);
     views_->setSession(s, sameFiles);  // the skew CDF follows the Ranks tab's group
-    setWindowTitle(tr("Skewscope - %1").arg(QFileInfo(QString::fromStdString(s->files.front())).fileName()));
+    setWindowTitle(sessionTitle(*s));  // says when the ranks came from summaries
     recent_->add(qt(s->files));  // only files that opened
     pane_->setFilters(filters);
     selection_->open(kept);

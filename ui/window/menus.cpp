@@ -31,6 +31,10 @@ QStringList chooseExports(QWidget* parent) {
     return QFileDialog::getOpenFileNames(parent, tr("Open Nsight Systems exports"), QString(), tr(kExports));
 }
 
+QString chooseFolder(QWidget* parent) {
+    return QFileDialog::getExistingDirectory(parent, tr("Open a folder of summaries (*.skewsum)"));
+}
+
 std::pair<QStringList, QStringList> chooseComparison(QWidget* parent) {
     QStringList a = QFileDialog::getOpenFileNames(parent, tr("Compare: the A (before) capture's exports"), QString(), tr(kExports));
     if (a.isEmpty()) return {};
@@ -49,6 +53,8 @@ WindowMenus buildMenus(QMainWindow* w, ExportActions* exports) {
     };
     QMenu* file = w->menuBar()->addMenu(tr("&File"));
     m.open = add(file, tr("&Open..."), QKeySequence::Open);
+    m.openFolder = add(file, tr("Open &Folder..."), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
+    m.openFolder->setToolTip(tr("Open every summary (*.skewsum) in a folder: a job summarised rank by rank (skewscope summarize)"));
     m.recent = file->addMenu(tr("Open &Recent"));
     m.compare = add(file, tr("&Compare..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m.compare->setToolTip(tr("Compare two captures: pick the A (before) exports, then the B (after) exports"));
@@ -110,6 +116,7 @@ QString shortcutsHtml() {
     const Row rows[] = {
         {"In the window", nullptr},
         {"Ctrl+O", "open exports"},
+        {"Ctrl+Alt+O", "open a folder of summaries (skewscope summarize)"},
         {"Ctrl+Shift+O", "compare two captures (A before, B after)"},
         {"F5", "reload, keeping the selection, the filters and the zoom"},
         {"Ctrl+,", "analysis settings"},

@@ -21,6 +21,7 @@ class ExportActions;
 // The actions the window connects (the exports, Quit and Help are connected here).
 struct WindowMenus {
     QAction* open;
+    QAction* openFolder;  // a folder of summaries (or of exports)
     QAction* compare;
     QAction* reload;
     QMenu* recent;  // File > Open Recent, empty, for RecentFiles to fill
@@ -37,6 +38,7 @@ struct WindowMenus {
 WindowMenus buildMenus(QMainWindow* w, ExportActions* exports);
 
 QStringList chooseExports(QWidget* parent);  // File > Open: empty when cancelled
+QString chooseFolder(QWidget* parent);       // File > Open Folder: empty when cancelled
 // File > Compare: the A (before) exports, then the B (after) ones; empty when either is cancelled
 std::pair<QStringList, QStringList> chooseComparison(QWidget* parent);
 

@@ -16,12 +16,33 @@ QString count(qulonglong n, const char* one, const char* many) {
     return QString("%1 %2").arg(n).arg(n == 1 ? QObject::tr(one) : QObject::tr(many));
 }
 
+// the inputs' file names; more than three: the first two and how many more (a 1,000-rank job's
+// status line names two files, not a thousand); then how many were read from summaries
 QString fileNames(const Profile& p) {
     QStringList files;
-    for (const auto& in : p.inputs) files << QFileInfo(QString::fromStdString(in.path)).fileName();
-    return files.join(", ");
+    for (size_t i = 0; i < p.inputs.size() && (p.inputs.size() <= 3 || i < 2); ++i)
+        files << QFileInfo(QString::fromStdString(p.inputs[i].path)).fileName();
+    QString out = files.join(", ");
+    if (p.inputs.size() > 3) out += QObject::tr(" and %1 more").arg(p.inputs.size() - 2);
+    if (const size_t n = summaryCount(p)) out += QObject::tr(", read from %1").arg(count(n, "summary", "summaries"));
+    return out;
 }
 }  // namespace
+
+size_t summaryCount(const Profile& p) {
+    size_t n = 0;
+    for (const auto& in : p.inputs) n += !in.summaryPath.empty();
+    return n;
+}
+
+QString sessionTitle(const Session& s) {
+    QString title = QObject::tr("Skewscope - %1").arg(QFileInfo(QString::fromStdString(s.files.front())).fileName());
+    const Profile& p = s.profile;
+    if (const size_t n = summaryCount(p))
+        title += n == p.inputs.size() ? QObject::tr(" (%1 from summaries)").arg(count(p.ranks.size(), "rank", "ranks"))
+                                      : QObject::tr(" (%1 of %2 inputs from summaries)").arg(n).arg(p.inputs.size());
+    return title;
+}
 
 QString sessionStatusText(const Session* s) {
     if (!s) return QObject::tr("No exports open");

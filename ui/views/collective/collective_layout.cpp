@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "common/palette.h"
 #include "scene/view_texts.h"
@@ -17,15 +19,18 @@ using namespace skew;
 namespace {
 
 // Finds room for a w x h box in a horizontal band, sliding away from an anchor past obstacles.
+// The obstacles are kept in horizontal bands of kBand px by the y they cover, so that a query looks
+// only at those near its band: with a row label per rank, a scan of them all is quadratic in ranks
+// (a 1,000-rank job spent a second of its first picture here, issue 23).
 class Placer {
 public:
-    Placer(const QRectF& bounds, double pad) : bounds_(bounds), pad_(pad) {}
+    Placer(const QRectF& bounds, double pad) : bounds_(bounds), pad_(pad), obstacles_(bounds), others_(bounds) {}
     void block(const QRectF& r) {
-        if (r.isValid() && r.intersects(bounds_)) obstacles_.push_back(r);
+        if (r.isValid() && r.intersects(bounds_)) obstacles_.add(r);
     }
 
     // obstacles for every label but the one that names them (the launch line)
-    void blockForOthers(const QRectF& r) { others_.push_back(r); }
+    void blockForOthers(const QRectF& r) { others_.add(r); }
     void ignoreOthers(bool on) { ignoreOthers_ = on; }
 
     // leftmost box starting at or after `anchor` (at most `maxShift` further right)
@@ -62,12 +67,9 @@ private:
     // obstacles crossing the band as merged, padded x intervals
     std::vector<std::pair<double, double>> intervals(double top, double h) const {
         std::vector<std::pair<double, double>> iv;
-        for (const QRectF& r : obstacles_)
-            if (r.top() < top + h && r.bottom() > top) iv.emplace_back(r.left() - pad_, r.right() + pad_);
-        if (!ignoreOthers_)
-            for (const QRectF& r : others_)
-                if (r.top() < top + h && r.bottom() > top) iv.emplace_back(r.left() - pad_, r.right() + pad_);
-        std::sort(iv.begin(), iv.end());
+        obstacles_.crossing(top, h, pad_, iv);
+        if (!ignoreOthers_) others_.crossing(top, h, pad_, iv);
+        std::sort(iv.begin(), iv.end());  // (an obstacle of several bands is listed once per band: merged below)
         std::vector<std::pair<double, double>> merged;
         for (const auto& p : iv) {
             if (!merged.empty() && p.first <= merged.back().second) merged.back().second = std::max(merged.back().second, p.second);
@@ -77,8 +79,36 @@ private:
     }
 
     QRectF bounds_;
+    // rectangles by the bands of kBand px (from the bounds' top) they cover; those above or below
+    // the bounds in the first or last band
+    class Bands {
+    public:
+        explicit Bands(const QRectF& bounds) : top_(bounds.top()), bands_(size_t(std::max(1.0, std::ceil(bounds.height() / kBand) + 1))) {}
+        void add(const QRectF& r) {
+            rects_.push_back(r);
+            for (size_t b = band(r.top()), e = band(r.bottom()); b <= e; ++b) bands_[b].push_back(uint32_t(rects_.size() - 1));
+        }
+        // the padded x intervals of the rectangles crossing [top, top + h)
+        void crossing(double top, double h, double pad, std::vector<std::pair<double, double>>& iv) const {
+            for (size_t b = band(top), e = band(top + h); b <= e; ++b)
+                for (uint32_t i : bands_[b]) {
+                    const QRectF& r = rects_[i];
+                    if (r.top() < top + h && r.bottom() > top) iv.emplace_back(r.left() - pad, r.right() + pad);
+                }
+        }
+
+    private:
+        static constexpr double kBand = 16;
+        size_t band(double y) const {
+            return std::isnan(y) ? 0 : size_t(std::clamp((y - top_) / kBand, 0.0, double(bands_.size() - 1)));
+        }
+        double top_;
+        std::vector<QRectF> rects_;
+        std::vector<std::vector<uint32_t>> bands_;
+    };
+
     double pad_;
-    std::vector<QRectF> obstacles_, others_;
+    Bands obstacles_, others_;
     bool ignoreOthers_ = false;
 };
 

@@ -1,4 +1,5 @@
 #include "views/collective/collective_view.h"
+#include "views/rank_ticker.h"
 
 #include <QToolTip>
 
@@ -115,7 +116,7 @@ CollectiveView::CollectiveView(QWidget* parent) : QCustomPlot(parent), fonts_(fo
     axisRect()->setMinimumMargins(QMargins(15, 4, 15, 15));
     xAxis->setLabel(tr("time since the first rank's NCCL kernel start (ms)"));
     yAxis->setRangeReversed(true);
-    rowTicker_.reset(new QCPAxisTickerText);
+    rowTicker_.reset(new RankTicker(yAxis));  // thinned when the rows are lower than a label (1,000 ranks)
     yAxis->setTicker(rowTicker_);
     yAxis->setSubTicks(false);
     yAxis->grid()->setVisible(false);

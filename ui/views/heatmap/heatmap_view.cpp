@@ -1,4 +1,5 @@
 #include "views/heatmap/heatmap_view.h"
+#include "views/rank_ticker.h"
 
 #include <QComboBox>
 #include <QToolTip>
@@ -35,7 +36,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent) {
     yAxis->grid()->setVisible(false);
     yAxis->setRangeReversed(true);
     yAxis->setSubTicks(false);
-    rankTicker_.reset(new QCPAxisTickerText);
+    rankTicker_.reset(new RankTicker(yAxis));  // thinned when the rows are lower than a label
     yAxis->setTicker(rankTicker_);
     stepTicker_.reset(new QCPAxisTickerText);
     xAxis2->setVisible(true);

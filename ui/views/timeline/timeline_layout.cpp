@@ -27,6 +27,7 @@ int TimelineLayout::areaHeight(const QSize& size) { return size.height() - M::kL
 void TimelineLayout::layout(int areaH) {
     areaH_ = areaH;
     rows_.clear();
+    rankFirst_.clear();
     int y = 0;
     if (s_ && s_->timeline.valid()) {
         const skew::Profile& p = s_->profile;
@@ -37,6 +38,7 @@ void TimelineLayout::layout(int areaH) {
         }
         const int laneH = lanes ? std::clamp((areaH - fixed) / lanes, M::kLaneH, M::kMaxLaneH) : M::kLaneH;
         for (size_t r = 0; r < p.ranks.size(); ++r) {
+            rankFirst_.push_back(int(rows_.size()));
             rows_.push_back({TimelineRow::Header, int(r), -1, y, M::kHeaderH});
             y += M::kHeaderH;
             if (!collapsed_[r]) {
@@ -49,12 +51,14 @@ void TimelineLayout::layout(int areaH) {
             }
             y += M::kRankGap;
         }
+        rankFirst_.push_back(int(rows_.size()));
     }
     contentH_ = y;
 }
 
 int TimelineLayout::rowOf(int rank, int lane) const {
-    for (size_t i = 0; i < rows_.size(); ++i) {
+    const auto [first, end] = rankRows(rank);
+    for (size_t i = size_t(first); i < size_t(end); ++i) {
         const TimelineRow& r = rows_[i];
         if (r.rank != rank) continue;
         if (r.kind == TimelineRow::Lane && r.lane == lane) return int(i);
@@ -64,7 +68,8 @@ int TimelineLayout::rowOf(int rank, int lane) const {
 }
 
 int TimelineLayout::cpuRowOf(int rank) const {
-    for (size_t i = 0; i < rows_.size(); ++i)
+    const auto [first, end] = rankRows(rank);
+    for (size_t i = size_t(first); i < size_t(end); ++i)
         if (rows_[i].rank == rank && rows_[i].kind == TimelineRow::Cpu) return int(i);
     return -1;
 }

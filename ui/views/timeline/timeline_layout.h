@@ -8,6 +8,7 @@
 #include <QRect>
 #include <QSize>
 
+#include <utility>
 #include <vector>
 
 #include "session.h"
@@ -53,8 +54,15 @@ public:
     const std::vector<TimelineRow>& rows() const { return rows_; }
     int contentHeight() const { return contentH_; }
 
+    // looked up among the rank's own rows (its header to its CPU row), not every row: a frame asks
+    // once per marker and per member of the selected collective, with thousands of rows (issue 23)
     int rowOf(int rank, int lane) const;  // the Lane row, or the rank's header when collapsed; -1
     int cpuRowOf(int rank) const;
+    // the rank's rows: [first, end) indexes of rows(), its header first; {0, 0} for none
+    std::pair<int, int> rankRows(int rank) const {
+        if (rank < 0 || size_t(rank) + 1 >= rankFirst_.size()) return {0, 0};
+        return {rankFirst_[size_t(rank)], rankFirst_[size_t(rank) + 1]};
+    }
     int rowAtContentY(int y) const;       // the row at content y, -1 in the gaps between ranks
 
     // The label gutter's width the labels want (the frame narrows it in small views).
@@ -69,6 +77,7 @@ private:
     const Session* s_ = nullptr;
     std::vector<bool> collapsed_;
     std::vector<TimelineRow> rows_;
+    std::vector<int> rankFirst_;  // rank r's rows are [rankFirst_[r], rankFirst_[r + 1]); one more entry than ranks
     int contentH_ = 0;
     int areaH_ = -1;
     int gutterWanted_ = 150;

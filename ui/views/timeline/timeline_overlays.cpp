@@ -72,8 +72,8 @@ void paintSelection(QPainter& p, const TimelineState& st) {
         int rank = g.lanes[s].rank;
         // the rank's block: its header to its CPU row
         double top = 1e9, bottom = -1e9;
-        for (size_t i = 0; i < rows.size(); ++i)
-            if (rows[i].rank == rank) top = std::min(top, st.rowTop(int(i))), bottom = std::max(bottom, st.rowTop(int(i)) + rows[i].h);
+        const auto [first, end] = st.layout.rankRows(rank);
+        for (int i = first; i < end; ++i) top = std::min(top, st.rowTop(i)), bottom = std::max(bottom, st.rowTop(i) + rows[size_t(i)].h);
         // (its tint is in the body image, behind the kernels)
         p.setPen(QPen(kSelect.darker(120), 1));
         p.drawLine(QPointF(xa, top), QPointF(xa, bottom));
