@@ -7,6 +7,7 @@
 
 #include <sys/mman.h>
 
+#include "analysis/whatif_pack.h"
 #include "util/parallel.h"
 
 namespace skew {
@@ -277,6 +278,7 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
         if (slot < 0) slot = int32_t(gr.sources++);
         gr.crossSlot[g] = slot;
     }
+    packForSweep(gr);
     return gr;
 }
 

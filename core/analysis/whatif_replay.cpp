@@ -28,7 +28,7 @@ public:
     Sweep(const ReplayGraph& g, const std::vector<ReplayInputs>& in, int64_t* recStart = nullptr, int64_t* recEnd = nullptr)
         : g_(g), in_(in), recStart_(recStart), recEnd_(recEnd) {
         laneEnd_.assign(g.laneBase.size() * k_, INT64_MIN);
-        sourceEnd_.assign(size_t(g.sources) * k_, INT64_MIN);
+        sourceEnd_.assign(size_t(g.packedSlots) * k_, INT64_MIN);
         memberStart_.assign(g.memberNode.size() * k_, INT64_MIN);
         stepStart_.assign((size_t(g.steps) + 1) * k_, INT64_MAX);
         stepEnd_.assign((size_t(g.steps) + 1) * k_, INT64_MIN);
@@ -37,7 +37,15 @@ public:
     }
 
     std::vector<ReplayOutcome> run() {
-        for (const SweepRun& r : g_.order) r.lane == kFire ? fire(r.begin) : lane(r);
+        const SweepKernel* next = g_.sweep.data();  // the records, read in order
+        for (const SweepRun& r : g_.order) {
+            if (r.lane == kFire) {
+                fire(r.begin);
+            } else {
+                lane(r, next);
+                next += r.end - r.begin;
+            }
+        }
         std::vector<ReplayOutcome> out(k_);
         for (size_t s = 0; s < k_; ++s) {
             out[s].kernels = g_.size();
@@ -50,14 +58,12 @@ public:
     }
 
 private:
-    // kernel x of `lane` ended at end[0..K): its lane's last end, its slot's when it is a source
-    void ended(uint32_t x, uint32_t lane, const int64_t* end) {
-        int64_t* const last = &laneEnd_[lane * k_];
-        std::copy(end, end + k_, last);
-        if (recEnd_) recEnd_[x] = end[0];
-        if (const int32_t slot = g_.sourceSlot[x]; slot >= 0) std::copy(end, end + k_, &sourceEnd_[size_t(slot) * k_]);
-        if (const uint32_t st = g_.step[x]) {
-            int64_t* const se = &stepEnd_[st * k_];
+    // a kernel of `lane` ended at end[0..K): its lane's last end, its slot's when it is a source
+    void ended(uint32_t lane, int32_t slot, uint32_t step, const int64_t* end) {
+        std::copy(end, end + k_, &laneEnd_[size_t(lane) * k_]);
+        if (slot >= 0) std::copy(end, end + k_, &sourceEnd_[size_t(slot) * k_]);
+        if (step) {
+            int64_t* const se = &stepEnd_[step * k_];
             for (size_t s = 0; s < k_; ++s) se[s] = std::max(se[s], end[s]);
         }
     }
@@ -71,42 +77,43 @@ private:
         std::array<int64_t, K>& end = end_;
         for (uint32_t m = b; m < e; ++m) {
             for (size_t s = 0; s < k_; ++s) end[s] = start_[s] + g_.transfer[m];
-            ended(g_.memberNode[m], g_.memberLane[m], end.data());
+            if (recEnd_) recEnd_[g_.memberNode[m]] = end[0];
+            ended(g_.memberLane[m], g_.memberSource[m], g_.memberStep[m], end.data());
         }
     }
 
-    void lane(const SweepRun& r) {
-        const uint32_t rank = g_.laneRank[r.lane], base = g_.laneBase[r.lane];
-        for (size_t s = 0; s < k_; ++s) {
-            dur_[s] = in_[s].median[rank] && !g_.median.empty() ? g_.median.data() : g_.duration.data();
-            drop_[s] = in_[s].dropLaunch[rank];
-        }
+    // The run's kernels, lane-order ids [r.begin, r.end), whose records start at `k`.
+    void lane(const SweepRun& r, const SweepKernel* k) {
+        const uint32_t rank = g_.laneRank[r.lane];
+        std::array<bool, K> median{}, drop{};
+        for (size_t s = 0; s < k_; ++s) median[s] = in_[s].median[rank] && !g_.median.empty(), drop[s] = in_[s].dropLaunch[rank];
         const int64_t* const last = &laneEnd_[size_t(r.lane) * k_];
         int64_t* const start = start_.data();
         int64_t* const end = end_.data();
-        for (uint32_t i = r.begin; i < r.end; ++i) {
-            const int64_t launch = g_.launch[i], gap = g_.gap[i], lag = g_.prevLag[i];
-            const int64_t dropped = g_.keepLaunch[i] ? launch : kNoBound;  // the launch bound where launches are dropped
-            for (size_t s = 0; s < k_; ++s) start[s] = drop_[s] ? dropped : launch;
-            if (i > base)
+        for (uint32_t i = r.begin; i < r.end; ++i, ++k) {
+            const int64_t launch = k->launch, gap = k->gap, lag = k->prevLag;
+            const int64_t dropped = k->keepLaunch ? launch : kNoBound;  // the launch bound where launches are dropped
+            for (size_t s = 0; s < k_; ++s) start[s] = drop[s] ? dropped : launch;
+            if (k->hasPrev)
                 for (size_t s = 0; s < k_; ++s) start[s] = std::max(start[s], last[s] + lag);
-            if (const int32_t cross = g_.crossSlot[i]; cross >= 0) {
+            if (const int32_t cross = k->crossSlot; cross >= 0) {
                 const int64_t* const src = &sourceEnd_[size_t(cross) * k_];
                 for (size_t s = 0; s < k_; ++s) start[s] = std::max(start[s], src[s]);
             }
             for (size_t s = 0; s < k_; ++s) start[s] += gap;
             if (recStart_) recStart_[i] = start[0];
             if (measured_ >= 0) maxError_ = std::max<int64_t>(maxError_, std::llabs(start[measured_] - g_.start[i]));
-            if (const uint32_t st = g_.step[i]) {
+            if (const uint32_t st = k->step) {
                 int64_t* const ss = &stepStart_[st * k_];
                 for (size_t s = 0; s < k_; ++s) ss[s] = std::min(ss[s], start[s]);
             }
-            if (const int32_t member = g_.member[i]; member >= 0) {
+            if (const int32_t member = k->member; member >= 0) {
                 std::copy(start, start + k_, &memberStart_[size_t(member) * k_]);
                 continue;
             }
-            for (size_t s = 0; s < k_; ++s) end[s] = start[s] + dur_[s][i];
-            ended(i, r.lane, end);
+            for (size_t s = 0; s < k_; ++s) end[s] = start[s] + (median[s] ? k->median : k->duration);
+            if (recEnd_) recEnd_[i] = end[0];
+            ended(r.lane, k->sourceSlot, k->step, end);
         }
     }
 
@@ -120,8 +127,6 @@ private:
     // K values side by side: per lane, per source slot, per member, per step
     std::vector<int64_t> laneEnd_, sourceEnd_, memberStart_, stepStart_, stepEnd_;
     std::array<int64_t, K> start_{}, end_{};  // the kernel at hand
-    std::array<const int64_t*, K> dur_{};
-    std::array<bool, K> drop_{};
 };
 
 // Up to kMaxBatch scenarios per sweep.
