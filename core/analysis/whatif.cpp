@@ -92,9 +92,6 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     clock.done("medians");
     const ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
     clock.done("graph");
-    if (std::getenv("SKEWSCOPE_WHATIF_STATS"))
-        std::fprintf(stderr, "what-if graph: %zu kernels, %zu runs, %u sources, %u packed slots, %zu members, %zu lanes\n", g.size(),
-                     g.order.size(), g.sources, g.packedSlots, g.memberNode.size(), g.laneBase.size());
     w.kernels = k.count;
     w.uncoupled = g.uncoupled;
     const bool launches = p.launchCount() > 0;
