@@ -221,6 +221,10 @@ std::vector<SweepRun> sweepOrder(const ReplayGraph& gr, const Build& b, bool& or
 // one whose next kernel started first, for as long as it stays first. An end is then read soon after
 // it is written (the sweep's slots and members stay few and in cache), where the rounds above run
 // each lane as far as it goes and read most ends long after. Empty when the graph has a cycle.
+// a lane goes on while its next kernel started at most this long after the first of the other lanes'
+// (longer runs, fewer switches between lanes; ends still read soon after they are written)
+constexpr int64_t kRunSlackNs = 1'000'000;
+
 std::vector<SweepRun> timeOrder(const ReplayGraph& gr, const Build& b) {
     const size_t lanes = gr.laneBase.size(), c = b.collBegin.size() - 1;
     std::vector<uint32_t> cursor(gr.laneBase), laneEnd(lanes), left(c);
@@ -272,7 +276,7 @@ std::vector<SweepRun> timeOrder(const ReplayGraph& gr, const Build& b) {
                 from = g;
                 for (uint32_t m = b.collBegin[size_t(cc)]; m < b.collBegin[size_t(cc) + 1]; ++m) wake(b.collMembers[m]);
             }
-        } while (g < laneEnd[l] && blockerOf(l) < 0 && (ready.empty() || Entry{gr.start[g], l} < ready.top()));
+        } while (g < laneEnd[l] && blockerOf(l) < 0 && (ready.empty() || gr.start[g] <= ready.top().first + kRunSlackNs));
         if (g > from) order.push_back({l, from, g});
         place(l);
     }

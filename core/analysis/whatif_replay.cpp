@@ -70,7 +70,7 @@ public:
         for (size_t s = 0; s < kBatch; ++s) {
             const ReplayInputs& x = in[std::min(s, n_ - 1)];
             for (size_t r = 0; r < g_.ranks; ++r) {
-                median_[r].x[s] = x.median[r] && !g_.median.empty() ? -1 : 0;
+                median_[r].x[s] = x.median[r] ? -1 : 0;  // (a record's median is its duration without medians)
                 drop_[r].x[s] = x.dropLaunch[r] ? -1 : 0;
             }
             if (s < n_ && x.measureError) measured_ = int(s);
