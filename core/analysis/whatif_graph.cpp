@@ -348,7 +348,7 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
         if (slot < 0) slot = int32_t(gr.sources++);
         gr.crossSlot[g] = slot;
     }
-    packForSweep(gr);
+    packForSweep(gr, a.options.threads);
     return gr;
 }
 

@@ -86,11 +86,12 @@ constexpr uint32_t kFire = 0xFFFFFFFFu;
 // One kernel as the sweep reads it (whatif_replay.h): the graph's per-kernel inputs side by side,
 // in sweep order (the order's runs one after another), so that every sweep reads them once, from
 // first to last (the lane-order arrays, read run by run, jump between ranks at every run).
+// (no default values: a FlatVector of them is left unwritten until packed)
 struct SweepKernel {
-    int64_t launch = 0, gap = 0, duration = 0, median = 0;  // median: duration where there are no medians
-    int32_t prevLag = 0, crossSlot = -1, sourceSlot = -1, member = -1;
-    uint32_t step = 0;
-    uint8_t keepLaunch = 0, hasPrev = 0;  // hasPrev: not its lane's first kernel
+    int64_t launch, gap, duration, median;  // median: duration where there are no medians
+    int32_t prevLag, crossSlot, sourceSlot, member;
+    uint32_t step;
+    uint8_t keepLaunch, hasPrev;  // hasPrev: not its lane's first kernel
 };
 
 struct ReplayGraph {

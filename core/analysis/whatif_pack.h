@@ -10,8 +10,8 @@
 namespace skew {
 
 // Fills g.sweep, g.memberSource, g.memberStep and g.packedSlots from the lane-order arrays and
-// g.order. Slots are reused only when the order is complete (g.ordered): in a cyclic graph's order
+// g.order (records copied on `threads` threads). Slots are reused only when the order is complete (g.ordered): in a cyclic graph's order
 // a kernel may read its source before the source ends, and then reads the never-written slot.
-void packForSweep(ReplayGraph& g);
+void packForSweep(ReplayGraph& g, size_t threads);
 
 }  // namespace skew
