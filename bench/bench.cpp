@@ -1,6 +1,7 @@
 // skewscope-bench: the performance figures of the loader, the analysis and the run views.
 //   skewscope-bench [--kernels N] [--file PATH] [--ranks R] [--repeat N] [--shuffled] [--views] [--whatif-only]
 //   skewscope-bench --viewer [--kernels N | --file PATH | --open PATH...] [--repeat N]
+//   skewscope-bench --summaries DIR | --per-rank R [--repeat N]   (a job from its summaries: bench_summaries.h)
 // Generates (once, cached in $TMPDIR) a multi-rank export with at least N kernels (each table in
 // start order, as nsys writes them; --shuffled: out of order, as the tests read them), then times in one
 // run: a plain SQLite scan of the columns the loader reads, loadProfile, and analyze. With --views
@@ -20,14 +21,14 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <thread>
+#include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <thread>
-#include <vector>
-
 #include "analysis/analysis.h"
 #include "analysis/whatif.h"
+#include "bench_summaries.h"
 #include "generator.h"
 #include "cache/profile_cache.h"
 #include "model/loader.h"
@@ -206,7 +207,8 @@ int main(int argc, char** argv) {
     uint64_t kernels = 6'000'000;
     int ranks = 8;
     int repeat = 3;
-    std::string file;
+    std::string file, summaries;
+    int perRank = 0;
     bool views = false, shuffled = false, whatIfOnly = false, viewer = false;
     std::vector<std::string> opens;  // --viewer's inputs instead of the export: files, summaries, folders
     for (int i = 1; i < argc; ++i) {
@@ -220,12 +222,16 @@ int main(int argc, char** argv) {
         else if (a == "--whatif-only") whatIfOnly = true;
         else if (a == "--viewer") viewer = true;
         else if (a == "--open" && i + 1 < argc) opens.emplace_back(argv[++i]);
+        else if (a == "--summaries" && i + 1 < argc) summaries = argv[++i];
+        else if (a == "--per-rank" && i + 1 < argc) perRank = std::max(1, std::atoi(argv[++i]));
         else {
             std::fprintf(stderr, "usage: skewscope-bench [--kernels N] [--ranks R] [--file PATH] [--repeat N] [--shuffled] [--views] [--whatif-only]\n"
-                         "                       [--viewer [--open PATH]...]\n");
+                         "                       [--viewer [--open PATH]...] | --summaries DIR | --per-rank R\n");
             return 2;
         }
     }
+    auto spawn = [](const std::vector<std::string>& args, const std::vector<std::string>& env) { const ChildRun r = runChild(args, env); return BenchChild{r.seconds, r.peakRssKb, r.exitCode}; };
+    if (!summaries.empty() || perRank > 0) return benchSummaries(bench::binDirOf(argv[0]) + "/skewscope", summaries, perRank, repeat, spawn);
     if (viewer && !opens.empty()) {
 #ifdef SKEWSCOPE_BENCH_VIEWS
         return bench::benchViewer(argv[0], opens, repeat);

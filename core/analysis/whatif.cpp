@@ -90,7 +90,8 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     clock.done("steps");
     std::vector<int64_t> median = steps.count ? medianDurations(p, a, k, steps.step, steps.count) : std::vector<int64_t>();
     clock.done("medians");
-    const ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
+    ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
+    g.dropLaneOrder();  // the sweep reads its packed records
     clock.done("graph");
     w.kernels = k.count;
     w.uncoupled = g.uncoupled;

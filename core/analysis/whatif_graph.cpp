@@ -4,9 +4,12 @@
 #include <climits>
 #include <cstdlib>
 #include <new>
+#include <queue>
+#include <utility>
 
 #include <sys/mman.h>
 
+#include "analysis/whatif_pack.h"
 #include "util/parallel.h"
 
 namespace skew {
@@ -214,6 +217,73 @@ std::vector<SweepRun> sweepOrder(const ReplayGraph& gr, const Build& b, bool& or
     return order;
 }
 
+// The same kind of order, taken in captured time: of the lanes whose next kernel can be taken, the
+// one whose next kernel started first, for as long as it stays first. An end is then read soon after
+// it is written (the sweep's slots and members stay few and in cache), where the rounds above run
+// each lane as far as it goes and read most ends long after. Empty when the graph has a cycle.
+// a lane goes on while its next kernel started at most this long after the first of the other lanes'
+// (longer runs, fewer switches between lanes; ends still read soon after they are written)
+constexpr int64_t kRunSlackNs = 1'000'000;
+
+std::vector<SweepRun> timeOrder(const ReplayGraph& gr, const Build& b) {
+    const size_t lanes = gr.laneBase.size(), c = b.collBegin.size() - 1;
+    std::vector<uint32_t> cursor(gr.laneBase), laneEnd(lanes), left(c);
+    for (size_t l = 0; l < lanes; ++l) laneEnd[l] = l + 1 < lanes ? gr.laneBase[l + 1] : uint32_t(gr.size());
+    for (size_t x = 0; x < c; ++x) left[x] = b.collBegin[x + 1] - b.collBegin[x];
+    auto ended = [&](uint32_t x) { return cursor[b.laneOf[x]] > x && (b.coll[x] < 0 || left[size_t(b.coll[x])] == 0); };
+    // a lane that cannot go on waits for one kernel's end: waiters listed per kernel, linked by lane
+    std::vector<int32_t> waitHead(gr.size(), -1), nextWaiter(lanes, -1);
+    using Entry = std::pair<int64_t, uint32_t>;  // next kernel's captured start, lane
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+    auto blockerOf = [&](uint32_t l) -> int64_t {  // the kernel lane l waits for, -1 none
+        const uint32_t g = cursor[l];
+        if (g > gr.laneBase[l] && !ended(g - 1)) return g - 1;
+        if (gr.cross[g] >= 0 && !ended(uint32_t(gr.cross[g]))) return gr.cross[g];
+        return -1;
+    };
+    auto place = [&](uint32_t l) {
+        if (cursor[l] == laneEnd[l]) return;
+        if (const int64_t x = blockerOf(l); x >= 0) {
+            nextWaiter[l] = waitHead[size_t(x)], waitHead[size_t(x)] = int32_t(l);
+        } else {
+            ready.push({gr.start[cursor[l]], l});
+        }
+    };
+    auto wake = [&](uint32_t x) {
+        for (int32_t l = std::exchange(waitHead[x], -1); l >= 0;) {
+            const int32_t next = nextWaiter[size_t(l)];
+            place(uint32_t(l));
+            l = next;
+        }
+    };
+    for (uint32_t l = 0; l < lanes; ++l) place(l);
+    std::vector<SweepRun> order;
+    size_t taken = 0;
+    while (!ready.empty()) {
+        const uint32_t l = ready.top().second;
+        ready.pop();
+        uint32_t& g = cursor[l];
+        uint32_t from = g;
+        do {
+            const int32_t cc = b.coll[g];
+            const uint32_t x = g++;
+            ++taken;
+            if (cc < 0) {
+                wake(x);
+            } else if (--left[size_t(cc)] == 0) {  // its last member: the collective fires
+                order.push_back({l, from, g});
+                order.push_back({kFire, uint32_t(cc), 0});
+                from = g;
+                for (uint32_t m = b.collBegin[size_t(cc)]; m < b.collBegin[size_t(cc) + 1]; ++m) wake(b.collMembers[m]);
+            }
+        } while (g < laneEnd[l] && blockerOf(l) < 0 && (ready.empty() || gr.start[g] <= ready.top().first + kRunSlackNs));
+        if (g > from) order.push_back({l, from, g});
+        place(l);
+    }
+    if (taken < gr.size()) order.clear();
+    return order;
+}
+
 }  // namespace
 
 ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
@@ -262,7 +332,8 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
     });
     gr.median = std::move(median);
     gr.step = std::move(step);
-    gr.order = sweepOrder(gr, b, gr.ordered);
+    gr.order = timeOrder(gr, b);
+    if (gr.order.empty()) gr.order = sweepOrder(gr, b, gr.ordered);  // a cycle: the rounds, and the rest lane by lane
     gr.memberBegin = std::move(b.collBegin);
     gr.memberNode = std::move(b.collMembers);
     gr.transfer = std::move(b.transfer);
@@ -277,6 +348,7 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
         if (slot < 0) slot = int32_t(gr.sources++);
         gr.crossSlot[g] = slot;
     }
+    packForSweep(gr, a.options.threads);
     return gr;
 }
 

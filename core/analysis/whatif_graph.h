@@ -83,6 +83,17 @@ struct SweepRun {
 };
 constexpr uint32_t kFire = 0xFFFFFFFFu;
 
+// One kernel as the sweep reads it (whatif_replay.h): the graph's per-kernel inputs side by side,
+// in sweep order (the order's runs one after another), so that every sweep reads them once, from
+// first to last (the lane-order arrays, read run by run, jump between ranks at every run).
+// (no default values: a FlatVector of them is left unwritten until packed)
+struct SweepKernel {
+    int64_t launch, gap, duration, median;  // median: duration where there are no medians
+    int32_t prevLag, crossSlot, sourceSlot, member;
+    uint32_t step;
+    uint8_t keepLaunch, hasPrev;  // hasPrev: not its lane's first kernel
+};
+
 struct ReplayGraph {
     FlatVector<int64_t> start;       // captured
     FlatVector<int64_t> launch;      // launch call's end (at most the captured start); kNoBound without a launch
@@ -104,12 +115,23 @@ struct ReplayGraph {
     std::vector<uint32_t> memberBegin, memberNode;
     std::vector<int64_t> transfer;   // per member: captured end - the latest member start, >= 0
     std::vector<uint32_t> memberLane;  // per member
+    // What the sweep reads (packed by buildReplayGraph from the arrays above): every kernel in sweep
+    // order; per member, its source slot and step (a member's end is written when it fires). The
+    // source slots here are reused once their last reader has read (packedSlots of them), so the
+    // ends kept at a time stay few; crossSlot/sourceSlot above keep one slot per source.
+    FlatVector<SweepKernel> sweep;
+    std::vector<int32_t> memberSource;
+    std::vector<uint32_t> memberStep;
+    uint32_t packedSlots = 0;
     uint32_t steps = 0;
     size_t ranks = 0;
     uint32_t uncoupled = 0;          // collectives left as plain kernels (see buildReplayGraph)
     uint32_t waits = 0;              // cross-stream waits found
     bool ordered = true;             // false: the dependencies had a cycle (the capture's clocks disagree)
     size_t size() const { return start.size(); }
+    // Frees the lane-order arrays that only the packing and the tests read (launch, gap, prevLag,
+    // keepLaunch, crossSlot, sourceSlot, member, median): the sweep reads `sweep`.
+    void dropLaneOrder();
 };
 
 // `step` and `median` are per lane-order id. A collective whose members do not all end at or after

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 
 namespace skew {
 
@@ -18,136 +19,163 @@ ReplayInputs capturedInputs(size_t ranks) {
 
 namespace {
 
-// The sweep of K scenarios, K values side by side per slot: the last end of each lane, the end of
-// each cross-stream source, the start of each collective member. Nothing per kernel is written, so
-// the sweep reads the graph's arrays once and touches little else.
-template <size_t K>  // scenarios per sweep: a constant, so that the loops over them unroll
+// Eight scenarios side by side: one value per scenario, in one vector register where the CPU has
+// 512-bit vectors (two or four elsewhere; the compiler splits it).
+constexpr size_t kBatch = 8;
+// (these helpers are inlined into the sweep: the ABI of passing V between functions never applies)
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef int64_t V __attribute__((vector_size(kBatch * sizeof(int64_t))));
+
+V splat(int64_t x) { return V{} + x; }  // (a broadcast)
+V vmax(V a, V b) { return a > b ? a : b; }
+V vmin(V a, V b) { return a < b ? a : b; }
+V pick(V mask, V yes, V no) { return (mask & yes) | (~mask & no); }  // mask lanes all ones or zero
+// V kept in memory (in a std::vector, which may not align to 64), copied in and out of registers
+struct Vs {
+    int64_t x[kBatch];
+};
+V ld(const Vs& m) {
+    V v;
+    std::memcpy(&v, m.x, sizeof v);
+    return v;
+}
+void st(Vs& m, V v) { std::memcpy(m.x, &v, sizeof v); }
+Vs vs(V v) {
+    Vs m;
+    st(m, v);
+    return m;
+}
+
+// The sweep of a batch of scenarios (at most kBatch; the rest of the vector repeats the last one):
+// the last end of each lane, the end of each cross-stream source slot, the start of each collective
+// member, each step's first start and last end. Nothing per kernel is written (but the recorded
+// replay's starts and ends), so the sweep reads the packed records once and touches little else.
 class Sweep {
 public:
     // record: when not null, every kernel's start and end of the first scenario (per lane-order id)
-    Sweep(const ReplayGraph& g, const std::vector<ReplayInputs>& in, int64_t* recStart = nullptr, int64_t* recEnd = nullptr)
-        : g_(g), in_(in), recStart_(recStart), recEnd_(recEnd) {
-        laneEnd_.assign(g.laneBase.size() * k_, INT64_MIN);
-        sourceEnd_.assign(size_t(g.sources) * k_, INT64_MIN);
-        memberStart_.assign(g.memberNode.size() * k_, INT64_MIN);
-        stepStart_.assign((size_t(g.steps) + 1) * k_, INT64_MAX);
-        stepEnd_.assign((size_t(g.steps) + 1) * k_, INT64_MIN);
-        for (size_t s = 0; s < k_; ++s)
-            if (in[s].measureError) measured_ = int(s);
+    Sweep(const ReplayGraph& g, int64_t* recStart = nullptr, int64_t* recEnd = nullptr) : g_(g), recStart_(recStart), recEnd_(recEnd) {
+        // a member's start is written before its collective fires: no value to start from
+        memberStart_.resize(g.memberNode.size());
     }
 
-    std::vector<ReplayOutcome> run() {
-        for (const SweepRun& r : g_.order) r.lane == kFire ? fire(r.begin) : lane(r);
-        std::vector<ReplayOutcome> out(k_);
-        for (size_t s = 0; s < k_; ++s) {
+    // The next batch: its inputs, and every value back to its start.
+    void reset(const std::vector<ReplayInputs>& in) {
+        n_ = in.size(), measured_ = -1, maxError_ = 0;
+        laneEnd_.assign(g_.laneBase.size(), vs(splat(INT64_MIN)));
+        sourceEnd_.assign(g_.packedSlots, vs(splat(INT64_MIN)));
+        stepStart_.assign(size_t(g_.steps) + 1, vs(splat(INT64_MAX)));
+        stepEnd_.assign(size_t(g_.steps) + 1, vs(splat(INT64_MIN)));
+        // per rank: which scenarios take the counterparts' median durations, which drop launches
+        median_.assign(g_.ranks, vs(splat(0))), drop_.assign(g_.ranks, vs(splat(0)));
+        for (size_t s = 0; s < kBatch; ++s) {
+            const ReplayInputs& x = in[std::min(s, n_ - 1)];
+            for (size_t r = 0; r < g_.ranks; ++r) {
+                median_[r].x[s] = x.median[r] ? -1 : 0;  // (a record's median is its duration without medians)
+                drop_[r].x[s] = x.dropLaunch[r] ? -1 : 0;
+            }
+            if (s < n_ && x.measureError) measured_ = int(s);
+        }
+    }
+
+    void run() {
+        const SweepKernel* next = g_.sweep.data();  // the records, read in order
+        for (const SweepRun& r : g_.order) {
+            if (r.lane == kFire) {
+                fire(r.begin);
+            } else {
+                lane(r, next);
+                next += r.end - r.begin;
+            }
+        }
+    }
+
+    std::vector<ReplayOutcome> outcomes() const {
+        std::vector<ReplayOutcome> out(n_);
+        for (size_t s = 0; s < n_; ++s) {
             out[s].kernels = g_.size();
             out[s].maxErrorNs = int(s) == measured_ ? maxError_ : 0;
             out[s].stepStart.resize(size_t(g_.steps) + 1), out[s].stepEnd.resize(size_t(g_.steps) + 1);
-            for (size_t st = 0; st <= g_.steps; ++st)
-                out[s].stepStart[st] = stepStart_[st * k_ + s], out[s].stepEnd[st] = stepEnd_[st * k_ + s];
+            for (size_t st = 0; st <= g_.steps; ++st) out[s].stepStart[st] = stepStart_[st].x[s], out[s].stepEnd[st] = stepEnd_[st].x[s];
         }
         return out;
     }
 
 private:
-    // kernel x of `lane` ended at end[0..K): its lane's last end, its slot's when it is a source
-    void ended(uint32_t x, uint32_t lane, const int64_t* end) {
-        int64_t* const last = &laneEnd_[lane * k_];
-        std::copy(end, end + k_, last);
-        if (recEnd_) recEnd_[x] = end[0];
-        if (const int32_t slot = g_.sourceSlot[x]; slot >= 0) std::copy(end, end + k_, &sourceEnd_[size_t(slot) * k_]);
-        if (const uint32_t st = g_.step[x]) {
-            int64_t* const se = &stepEnd_[st * k_];
-            for (size_t s = 0; s < k_; ++s) se[s] = std::max(se[s], end[s]);
-        }
-    }
-
     // A collective's members end (its last member was the last kernel taken on each member's lane).
     void fire(uint32_t c) {
         const uint32_t b = g_.memberBegin[c], e = g_.memberBegin[c + 1];
-        std::fill(start_.begin(), start_.end(), INT64_MIN);  // the latest member start per scenario
-        for (uint32_t m = b; m < e; ++m)
-            for (size_t s = 0; s < k_; ++s) start_[s] = std::max(start_[s], memberStart_[m * k_ + s]);
-        std::array<int64_t, K>& end = end_;
+        V latest = splat(INT64_MIN);  // the latest member start per scenario
+        for (uint32_t m = b; m < e; ++m) latest = vmax(latest, ld(memberStart_[m]));
         for (uint32_t m = b; m < e; ++m) {
-            for (size_t s = 0; s < k_; ++s) end[s] = start_[s] + g_.transfer[m];
-            ended(g_.memberNode[m], g_.memberLane[m], end.data());
+            const V end = latest + splat(g_.transfer[m]);
+            if (recEnd_) recEnd_[g_.memberNode[m]] = end[0];
+            st(laneEnd_[g_.memberLane[m]], end);
+            if (const int32_t slot = g_.memberSource[m]; slot >= 0) st(sourceEnd_[size_t(slot)], end);
+            if (const uint32_t step = g_.memberStep[m]) st(stepEnd_[step], vmax(ld(stepEnd_[step]), end));
         }
     }
 
-    void lane(const SweepRun& r) {
-        const uint32_t rank = g_.laneRank[r.lane], base = g_.laneBase[r.lane];
-        for (size_t s = 0; s < k_; ++s) {
-            dur_[s] = in_[s].median[rank] && !g_.median.empty() ? g_.median.data() : g_.duration.data();
-            drop_[s] = in_[s].dropLaunch[rank];
-        }
-        const int64_t* const last = &laneEnd_[size_t(r.lane) * k_];
-        int64_t* const start = start_.data();
-        int64_t* const end = end_.data();
-        for (uint32_t i = r.begin; i < r.end; ++i) {
-            const int64_t launch = g_.launch[i], gap = g_.gap[i], lag = g_.prevLag[i];
-            const int64_t dropped = g_.keepLaunch[i] ? launch : kNoBound;  // the launch bound where launches are dropped
-            for (size_t s = 0; s < k_; ++s) start[s] = drop_[s] ? dropped : launch;
-            if (i > base)
-                for (size_t s = 0; s < k_; ++s) start[s] = std::max(start[s], last[s] + lag);
-            if (const int32_t cross = g_.crossSlot[i]; cross >= 0) {
-                const int64_t* const src = &sourceEnd_[size_t(cross) * k_];
-                for (size_t s = 0; s < k_; ++s) start[s] = std::max(start[s], src[s]);
-            }
-            for (size_t s = 0; s < k_; ++s) start[s] += gap;
+    // The run's kernels, lane-order ids [r.begin, r.end), whose records start at `k`. A member ends
+    // when its collective fires: it changes no end here (in a complete order it ends its run).
+    void lane(const SweepRun& r, const SweepKernel* k) {
+        const uint32_t rank = g_.laneRank[r.lane];
+        const V median = ld(median_[rank]), drop = ld(drop_[rank]);
+        V last = ld(laneEnd_[r.lane]);
+        for (uint32_t i = r.begin; i < r.end; ++i, ++k) {
+            const int64_t dropped = k->keepLaunch ? k->launch : kNoBound;  // the launch bound where launches are dropped
+            V start = pick(drop, splat(dropped), splat(k->launch));
+            if (k->hasPrev) start = vmax(start, last + splat(k->prevLag));
+            if (const int32_t cross = k->crossSlot; cross >= 0) start = vmax(start, ld(sourceEnd_[size_t(cross)]));
+            start += splat(k->gap);
             if (recStart_) recStart_[i] = start[0];
             if (measured_ >= 0) maxError_ = std::max<int64_t>(maxError_, std::llabs(start[measured_] - g_.start[i]));
-            if (const uint32_t st = g_.step[i]) {
-                int64_t* const ss = &stepStart_[st * k_];
-                for (size_t s = 0; s < k_; ++s) ss[s] = std::min(ss[s], start[s]);
-            }
-            if (const int32_t member = g_.member[i]; member >= 0) {
-                std::copy(start, start + k_, &memberStart_[size_t(member) * k_]);
+            if (const uint32_t step = k->step) st(stepStart_[step], vmin(ld(stepStart_[step]), start));
+            if (const int32_t member = k->member; member >= 0) {
+                st(memberStart_[size_t(member)], start);
                 continue;
             }
-            for (size_t s = 0; s < k_; ++s) end[s] = start[s] + dur_[s][i];
-            ended(i, r.lane, end);
+            const V end = start + pick(median, splat(k->median), splat(k->duration));
+            if (recEnd_) recEnd_[i] = end[0];
+            last = end;
+            if (const int32_t slot = k->sourceSlot; slot >= 0) st(sourceEnd_[size_t(slot)], end);
+            if (const uint32_t step = k->step) st(stepEnd_[step], vmax(ld(stepEnd_[step]), end));
         }
+        st(laneEnd_[r.lane], last);
     }
 
-    static constexpr size_t k_ = K;
     const ReplayGraph& g_;
-    const std::vector<ReplayInputs>& in_;
+    size_t n_ = 0;  // scenarios of the batch
     int64_t* const recStart_;
     int64_t* const recEnd_;
     int measured_ = -1;
     int64_t maxError_ = 0;
-    // K values side by side: per lane, per source slot, per member, per step
-    std::vector<int64_t> laneEnd_, sourceEnd_, memberStart_, stepStart_, stepEnd_;
-    std::array<int64_t, K> start_{}, end_{};  // the kernel at hand
-    std::array<const int64_t*, K> dur_{};
-    std::array<bool, K> drop_{};
+    std::vector<Vs> laneEnd_, sourceEnd_, memberStart_, stepStart_, stepEnd_;  // per lane, slot, member, step
+    std::vector<Vs> median_, drop_;                                           // per rank: lanes all ones or zero
 };
 
-// Up to kMaxBatch scenarios per sweep.
-constexpr size_t kMaxBatch = 8;
+// The sweep, compiled for the vector widths CPUs have (chosen when the program starts).
+// (without SLP vectorization, which builds the broadcasts of two adjacent fields through the stack)
+__attribute__((target_clones("avx512f", "avx2", "default"), flatten, optimize("no-tree-slp-vectorize"))) void runSweep(Sweep& s) { s.run(); }
 
-template <size_t K>
-std::vector<ReplayOutcome> sweepOf(const ReplayGraph& g, const std::vector<ReplayInputs>& in) {
-    if constexpr (K == 0) {
-        return {};
-    } else {
-        if (in.size() == K) return Sweep<K>(g, in).run();
-        return sweepOf<K - 1>(g, in);
-    }
+std::vector<ReplayOutcome> sweepOf(Sweep& s, const std::vector<ReplayInputs>& in) {
+    s.reset(in);
+    runSweep(s);
+    return s.outcomes();
 }
 
 }  // namespace
 
 ReplayOutcome replayRecorded(const ReplayGraph& g, const ReplayInputs& in, int64_t* start, int64_t* end) {
-    return Sweep<1>(g, {in}, start, end).run().front();
+    Sweep s(g, start, end);
+    return sweepOf(s, {in}).front();
 }
 
 std::vector<ReplayOutcome> replay(const ReplayGraph& g, const std::vector<ReplayInputs>& in) {
     std::vector<ReplayOutcome> out;
-    for (size_t b = 0; b < in.size(); b += kMaxBatch) {
-        const std::vector<ReplayInputs> batch(in.begin() + std::ptrdiff_t(b), in.begin() + std::ptrdiff_t(std::min(in.size(), b + kMaxBatch)));
-        for (ReplayOutcome& o : sweepOf<kMaxBatch>(g, batch)) out.push_back(std::move(o));
+    Sweep s(g);  // its memory kept from batch to batch
+    for (size_t b = 0; b < in.size(); b += kBatch) {
+        const std::vector<ReplayInputs> batch(in.begin() + std::ptrdiff_t(b), in.begin() + std::ptrdiff_t(std::min(in.size(), b + kBatch)));
+        for (ReplayOutcome& o : sweepOf(s, batch)) out.push_back(std::move(o));
     }
     return out;
 }
