@@ -256,6 +256,29 @@ TEST(Report, JsonStringsAreUtf8WithEachIllFormedSequenceReplaced) {
     EXPECT_EQ(testjson::parse(json).str, std::string("q\"b\\n\n\r\t\x01\x1f\x7f", 11) + std::string(1, '\0'));
 }
 
+// The escape passes over eight plain bytes at a time: every character that needs a look is found
+// wherever it falls in or across those words, and plain bytes next to the special ones in value
+// (0x20, '!', '#', '[', ']', 0x7F) are copied as they are.
+TEST(Report, JsonEscapeFindsSpecialBytesAtEveryPositionOfALongString) {
+    const std::string R = "\xEF\xBF\xBD";  // U+FFFD
+    const std::vector<std::pair<std::string, std::string>> specials = {
+        {"\"", "\\\""}, {"\\", "\\\\"}, {"\n", "\\n"}, {std::string(1, '\0'), "\\u0000"}, {"\x1f", "\\u001f"},
+        {"\xC3\xA9", "\xC3\xA9"}, {"\xFF", R}, {"\xE2\x82", R},
+    };
+    for (const auto& [special, escaped] : specials)
+        for (size_t at = 0; at <= 24; ++at)
+            for (const char fill : {'a', ' ', '!', '#', '[', ']', '\x7f'}) {
+                const std::string in = std::string(at, fill) + special + std::string(24 - at, fill);
+                std::string json;
+                skew::JsonWriter::escape(json, in);
+                EXPECT_EQ(json, "\"" + std::string(at, fill) + escaped + std::string(24 - at, fill) + "\"") << at << " " << int(fill);
+            }
+    const std::string plain = " !#[]~\x7f" "abcdefghijklmnopqrstuvwxyz0123456789";
+    std::string json;
+    skew::JsonWriter::escape(json, plain);
+    EXPECT_EQ(json, "\"" + plain + "\"");
+}
+
 // A CSV field with a line break is quoted, a carriage return too (RFC 4180): else a name holding
 // "\r" splits its row for readers that end lines at CR.
 TEST(Report, CsvQuotesFieldsWithALineBreak) {

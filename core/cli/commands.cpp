@@ -19,6 +19,7 @@
 #include "report/whatif_report.h"
 #include "session/snapshots.h"
 #include "util/atomic_file.h"
+#include "util/stage_clock.h"
 
 namespace skew {
 
@@ -104,7 +105,9 @@ int runHeadless(const CommandLine& cl) {
         LoadOptions lo;
         lo.cache = cache.get();
         lo.summaries = &summaryFiles();
+        StageClock clock("cli");  // SKEWSCOPE_TIMING=1
         Profile p = loadProfile(cl.files, lo);
+        clock.done("load");
         printWarnings(p.warnings);
         std::string out;
         if (cl.command == "info") {
@@ -112,6 +115,7 @@ int runHeadless(const CommandLine& cl) {
         } else {
             AnalysisOptions o = analysisOptions(cl);
             Analysis a = analyze(p, o);
+            clock.done("analyze");
             printWarnings(a.warnings);
             if (cl.format == "json" || cl.command == "export") {
                 // streamed: the report (or trace) of a big capture is as big as its model
@@ -123,6 +127,7 @@ int runHeadless(const CommandLine& cl) {
                 }
                 else writeAnalysisJson(p, a, sink);
                 file.commit();
+                clock.done("report");
                 std::fflush(stdout);
                 storeSnapshots(cache.get(), p);
                 return 0;
