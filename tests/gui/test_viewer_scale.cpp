@@ -43,6 +43,22 @@ skewgen::GenConfig perRank(int ranks) {
     return cfg;
 }
 
+// the 120-rank single-process run of the heatmap, timeline and collective tests (one step, 2 layers)
+const testutil::Generated& ranks120() {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 120;
+    cfg.steps = 1;
+    cfg.layers = 2;
+    return generated("scale-heat120", cfg);
+}
+
+// `w` shown at 1600x1000 with `g` opened; false when either failed
+bool showAndOpen(MainWindow& w, const testutil::Generated& g) {
+    w.resize(1600, 1000);
+    w.show();
+    return QTest::qWaitForWindowExposed(&w) && openAndWait(w, {QString::fromStdString(g.path)});
+}
+
 // the first table of `doc`, null when none
 QTextTable* firstTable(QTextDocument* doc) {
     for (QTextFrame* f : doc->rootFrame()->childFrames())
@@ -172,16 +188,8 @@ TEST(ViewerScale, RankLabelStep) {
 // A 120-rank group's heatmap: the rank labels do not overlap (each a label's height from the
 // next), all fall on rows of one step, the first on row 0; zoomed to ten rows, each row has its label.
 TEST(ViewerScale, HeatmapRankLabelsOfManyRanksDoNotOverlap) {
-    skewgen::GenConfig cfg;
-    cfg.ranks = 120;
-    cfg.steps = 1;
-    cfg.layers = 2;
-    const auto& g = generated("scale-heat120", cfg);
     MainWindow w;
-    w.resize(1600, 1000);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(g.path)}));
+    ASSERT_TRUE(showAndOpen(w, ranks120()));
     HeatmapView* h = w.heatmap();
     w.viewTabs()->setCurrentWidget(h);
     h->replot(QCustomPlot::rpImmediateRefresh);
@@ -206,15 +214,8 @@ TEST(ViewerScale, HeatmapRankLabelsOfManyRanksDoNotOverlap) {
 // expanded adds its lanes and CPU row after its header. Every rank's rows are found among its own
 // (rankRows), the same rows as a scan of all of them finds.
 TEST(ViewerScale, TimelineRowsOfManyRanks) {
-    skewgen::GenConfig cfg;
-    cfg.ranks = 120;
-    cfg.steps = 1;
-    cfg.layers = 2;
-    const auto& g = generated("scale-heat120", cfg);
     MainWindow w;
-    w.resize(1600, 1000);
-    w.show();
-    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(g.path)}));
+    ASSERT_TRUE(showAndOpen(w, ranks120()));
     TimelineView* tl = w.timeline();
     w.viewTabs()->setCurrentWidget(tl);
     const auto& p = w.session()->profile;
@@ -254,16 +255,8 @@ TEST(ViewerScale, TimelineRowsOfManyRanks) {
 // cover; no two labels it shows overlap, each rank has its row label, and the shown ones sit inside
 // the plot.
 TEST(ViewerScale, CollectiveLabelsOfManyRanksDoNotOverlap) {
-    skewgen::GenConfig cfg;
-    cfg.ranks = 120;
-    cfg.steps = 1;
-    cfg.layers = 2;
-    const auto& g = generated("scale-heat120", cfg);
     MainWindow w;
-    w.resize(1600, 1000);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(g.path)}));
+    ASSERT_TRUE(showAndOpen(w, ranks120()));
     const SceneLayout& L = w.view()->sceneLayout();
     int rowLabels = 0, shown = 0;
     for (const PlacedLabel& l : L.labels) rowLabels += l.kind != LabelKind::Launch && l.kind != LabelKind::Predecessor;  // one per rank's row
