@@ -224,9 +224,6 @@ std::vector<SweepRun> sweepOrder(const ReplayGraph& gr, const Build& b, bool& or
 // a lane goes on while its next kernel started at most this long after the first of the other lanes'
 // (longer runs, fewer switches between lanes; ends still read soon after they are written)
 constexpr int64_t kRunSlackNs = 1'000'000;
-// the cross-stream ends a sweep keeps in the rounds' order, past which it takes captured time: the
-// ends (64 bytes each) stay within 1 MB, in the core's own cache
-constexpr uint32_t kCachedEnds = 16384;
 
 std::vector<SweepRun> timeOrder(const ReplayGraph& gr, const Build& b) {
     const size_t lanes = gr.laneBase.size(), c = gr.memberBegin.size() - 1;
@@ -305,7 +302,7 @@ void numberInLaneOrder(ReplayGraph& gr) {
 }  // namespace
 
 ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
-                             std::vector<int64_t> median) {
+                             std::vector<int64_t> median, uint32_t cachedEnds) {
     ReplayGraph gr;
     gr.steps = steps;
     gr.ranks = p.ranks.size();
@@ -357,8 +354,8 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
     gr.order = sweepOrder(gr, b, gr.ordered);  // a cycle: the rounds, and the rest lane by lane
     numberInLaneOrder(gr);
     planSlots(gr);
-    // the rounds keep an end until every lane reading it got there: past kCachedEnds, captured time
-    if (gr.ordered && gr.packedSlots > kCachedEnds)
+    // the rounds keep an end until every lane reading it got there: past cachedEnds, captured time
+    if (gr.ordered && gr.packedSlots > cachedEnds)
         if (std::vector<SweepRun> t = timeOrder(gr, b); !t.empty()) {
             gr.order = std::move(t);
             numberInLaneOrder(gr);

@@ -139,11 +139,16 @@ struct ReplayGraph {
     void dropLaneOrder();
 };
 
+// The cross-stream ends a sweep may keep at once in the rounds' order (lane after lane, each as far
+// as it goes), past which the graph takes the order in captured time: the ends (64 bytes each) stay
+// within 1 MB, in the core's own cache.
+constexpr uint32_t kCachedEnds = 16384;
+
 // `step` and `median` are per lane-order id. A collective whose members do not all end at or after
 // its latest start, or where a member's stream successor starts before that start (clocks of
 // per-rank files that disagree), is left uncoupled: its kernels replay as plain kernels.
 // Both are kept in the graph (moved in); an empty `median` is the captured durations.
 ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
-                             std::vector<int64_t> median);
+                             std::vector<int64_t> median, uint32_t cachedEnds = kCachedEnds);
 
 }  // namespace skew
