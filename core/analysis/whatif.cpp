@@ -8,6 +8,7 @@
 
 #include "analysis/whatif_graph.h"
 #include "analysis/whatif_medians.h"
+#include "analysis/whatif_pack.h"
 #include "analysis/whatif_replay.h"
 #include "analysis/whatif_steps.h"
 #include "util/parallel.h"
@@ -19,6 +20,13 @@ namespace {
 // The replays a what-if runs: captured, the three scenarios, then one per rank (that rank
 // captured, the others ideal).
 enum Run : size_t { kCaptured, kNoSlow, kNoLate, kIdeal, kFirstRank };
+
+// A thread with more sweeps than this reads records packed once for all of them (packForSweep: 56
+// bytes a kernel of fresh memory, whose pages the kernel clears as they are first touched); with
+// fewer, each sweep packs them block by block into a buffer it reuses (the lane-order arrays read
+// once a sweep). On the 6M-kernel benchmark export (2 sweeps on 1 thread, 1 on each of 2) the fresh
+// pages cost more than the gathers; a 1,024-rank job's 129 sweeps gather too often.
+constexpr size_t kPackedAfter = 2;
 
 ReplayInputs inputsOf(size_t run, size_t ranks) {
     ReplayInputs in = capturedInputs(ranks);
@@ -91,16 +99,19 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     std::vector<int64_t> median = steps.count ? medianDurations(p, a, k, steps.step, steps.count) : std::vector<int64_t>();
     clock.done("medians");
     ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
-    g.dropLaneOrder();  // the sweep reads its packed records
-    clock.done("graph");
     w.kernels = k.count;
     w.uncoupled = g.uncoupled;
     const bool launches = p.launchCount() > 0;
     size_t runs = kCaptured + 1;
     if (steps.count) runs = launches ? kFirstRank + p.ranks.size() : kNoSlow + 1;
     std::vector<ReplayOutcome> out(runs);
-    // the replays split between the threads, each thread's in one sweep
+    // the replays split between the threads, each thread's in sweeps of up to kReplayBatch
     const size_t tasks = std::min(runs, threadsOr(a.options.threads));
+    if ((runs + tasks - 1) / tasks > kPackedAfter * kReplayBatch) {
+        packForSweep(g, a.options.threads);  // every sweep reads the records packed once
+        g.dropLaneOrder();
+    }
+    clock.done("graph");
     parallelFor(tasks, tasks, [&](size_t t) {
         std::vector<ReplayInputs> in;
         for (size_t i = t; i < runs; i += tasks) in.push_back(inputsOf(i, p.ranks.size()));

@@ -182,10 +182,10 @@ void readKernels(const Profile& p, const ReplayKernels& k, size_t threads, Repla
 // kernel is taken. A collective fires when its last member is taken. Runs of one lane keep the
 // sweep's reads sequential.
 std::vector<SweepRun> sweepOrder(const ReplayGraph& gr, const Build& b, bool& ordered) {
-    const size_t lanes = gr.laneBase.size(), c = b.collBegin.size() - 1;
+    const size_t lanes = gr.laneBase.size(), c = gr.memberBegin.size() - 1;
     std::vector<uint32_t> cursor(gr.laneBase), laneEnd(lanes), left(c);
     for (size_t l = 0; l < lanes; ++l) laneEnd[l] = l + 1 < lanes ? gr.laneBase[l + 1] : uint32_t(gr.size());
-    for (size_t x = 0; x < c; ++x) left[x] = b.collBegin[x + 1] - b.collBegin[x];
+    for (size_t x = 0; x < c; ++x) left[x] = gr.memberBegin[x + 1] - gr.memberBegin[x];
     // the end of kernel x is known: taken, and its collective (if any) fired
     auto ended = [&](uint32_t x) { return cursor[b.laneOf[x]] > x && (b.coll[x] < 0 || left[size_t(b.coll[x])] == 0); };
     std::vector<SweepRun> order;
@@ -226,10 +226,10 @@ std::vector<SweepRun> sweepOrder(const ReplayGraph& gr, const Build& b, bool& or
 constexpr int64_t kRunSlackNs = 1'000'000;
 
 std::vector<SweepRun> timeOrder(const ReplayGraph& gr, const Build& b) {
-    const size_t lanes = gr.laneBase.size(), c = b.collBegin.size() - 1;
+    const size_t lanes = gr.laneBase.size(), c = gr.memberBegin.size() - 1;
     std::vector<uint32_t> cursor(gr.laneBase), laneEnd(lanes), left(c);
     for (size_t l = 0; l < lanes; ++l) laneEnd[l] = l + 1 < lanes ? gr.laneBase[l + 1] : uint32_t(gr.size());
-    for (size_t x = 0; x < c; ++x) left[x] = b.collBegin[x + 1] - b.collBegin[x];
+    for (size_t x = 0; x < c; ++x) left[x] = gr.memberBegin[x + 1] - gr.memberBegin[x];
     auto ended = [&](uint32_t x) { return cursor[b.laneOf[x]] > x && (b.coll[x] < 0 || left[size_t(b.coll[x])] == 0); };
     // a lane that cannot go on waits for one kernel's end: waiters listed per kernel, linked by lane
     std::vector<int32_t> waitHead(gr.size(), -1), nextWaiter(lanes, -1);
@@ -274,7 +274,7 @@ std::vector<SweepRun> timeOrder(const ReplayGraph& gr, const Build& b) {
                 order.push_back({l, from, g});
                 order.push_back({kFire, uint32_t(cc), 0});
                 from = g;
-                for (uint32_t m = b.collBegin[size_t(cc)]; m < b.collBegin[size_t(cc) + 1]; ++m) wake(b.collMembers[m]);
+                for (uint32_t m = gr.memberBegin[size_t(cc)]; m < gr.memberBegin[size_t(cc) + 1]; ++m) wake(gr.memberNode[m]);
             }
         } while (g < laneEnd[l] && blockerOf(l) < 0 && (ready.empty() || gr.start[g] <= ready.top().first + kRunSlackNs));
         if (g > from) order.push_back({l, from, g});
@@ -284,10 +284,25 @@ std::vector<SweepRun> timeOrder(const ReplayGraph& gr, const Build& b) {
     return order;
 }
 
+// The slots in lane order, before planSlots gives them in sweep order: each cross-stream source
+// its own (crossSlot of its readers, sourceSlot), each member its index.
+void numberInLaneOrder(ReplayGraph& gr) {
+    const size_t n = gr.size();
+    gr.sources = 0;
+    gr.sourceSlot.assign(n, -1), gr.crossSlot.assign(n, -1);
+    for (size_t g = 0; g < n; ++g) {
+        if (gr.cross[g] < 0) continue;
+        int32_t& slot = gr.sourceSlot[size_t(gr.cross[g])];
+        if (slot < 0) slot = int32_t(gr.sources++);
+        gr.crossSlot[g] = slot;
+    }
+    for (size_t m = 0; m < gr.memberNode.size(); ++m) gr.member[gr.memberNode[m]] = int32_t(m);
+}
+
 }  // namespace
 
 ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
-                             std::vector<int64_t> median) {
+                             std::vector<int64_t> median, uint32_t cachedEnds) {
     ReplayGraph gr;
     gr.steps = steps;
     gr.ranks = p.ranks.size();
@@ -332,23 +347,20 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
     });
     gr.median = std::move(median);
     gr.step = std::move(step);
-    gr.order = timeOrder(gr, b);
-    if (gr.order.empty()) gr.order = sweepOrder(gr, b, gr.ordered);  // a cycle: the rounds, and the rest lane by lane
     gr.memberBegin = std::move(b.collBegin);
     gr.memberNode = std::move(b.collMembers);
     gr.transfer = std::move(b.transfer);
-    for (size_t m = 0; m < gr.memberNode.size(); ++m) {
-        gr.member[gr.memberNode[m]] = int32_t(m);
-        gr.memberLane.push_back(b.laneOf[gr.memberNode[m]]);
-    }
-    gr.sourceSlot.assign(n, -1), gr.crossSlot.assign(n, -1);
-    for (uint32_t g = 0; g < n; ++g) {
-        if (gr.cross[g] < 0) continue;
-        int32_t& slot = gr.sourceSlot[size_t(gr.cross[g])];
-        if (slot < 0) slot = int32_t(gr.sources++);
-        gr.crossSlot[g] = slot;
-    }
-    packForSweep(gr, a.options.threads);
+    for (size_t m = 0; m < gr.memberNode.size(); ++m) gr.memberLane.push_back(b.laneOf[gr.memberNode[m]]);
+    gr.order = sweepOrder(gr, b, gr.ordered);  // a cycle: the rounds, and the rest lane by lane
+    numberInLaneOrder(gr);
+    planSlots(gr);
+    // the rounds keep an end until every lane reading it got there: past cachedEnds, captured time
+    if (gr.ordered && gr.packedSlots > cachedEnds)
+        if (std::vector<SweepRun> t = timeOrder(gr, b); !t.empty()) {
+            gr.order = std::move(t);
+            numberInLaneOrder(gr);
+            planSlots(gr);
+        }
     return gr;
 }
 

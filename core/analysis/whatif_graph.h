@@ -106,7 +106,7 @@ struct ReplayGraph {
     FlatVector<int32_t> sourceSlot, crossSlot;
     uint32_t sources = 0;
     FlatVector<int32_t> prevLag;
-    FlatVector<int32_t> member;      // index into the member arrays, -1: not in a coupled collective
+    FlatVector<int32_t> member;      // its start's slot (memberSlot below), -1: not in a coupled collective
     std::vector<uint32_t> step;      // 1-based, 0 none
     FlatVector<uint8_t> keepLaunch;  // keeps its launch bound when launches are dropped
     std::vector<uint32_t> laneBase, laneRank;  // per lane (ReplayKernels' order)
@@ -115,14 +115,19 @@ struct ReplayGraph {
     std::vector<uint32_t> memberBegin, memberNode;
     std::vector<int64_t> transfer;   // per member: captured end - the latest member start, >= 0
     std::vector<uint32_t> memberLane;  // per member
-    // What the sweep reads (packed by buildReplayGraph from the arrays above): every kernel in sweep
-    // order; per member, its source slot and step (a member's end is written when it fires). The
-    // source slots here are reused once their last reader has read (packedSlots of them), so the
-    // ends kept at a time stay few; crossSlot/sourceSlot above keep one slot per source.
+    // What the sweep reads (whatif_pack.h): every kernel's record in sweep order, packed once
+    // (packForSweep) or, empty, block by block by each sweep from the arrays above; per member, its
+    // source slot and step (a member's end is written when it fires). The source slots (crossSlot,
+    // sourceSlot, memberSource) are given in sweep order and reused once their last reader has read
+    // (packedSlots of them), so the ends kept at a time stay few.
     FlatVector<SweepKernel> sweep;
     std::vector<int32_t> memberSource;
     std::vector<uint32_t> memberStep;
     uint32_t packedSlots = 0;
+    // per member, the slot its start is kept in until its collective fires (member above holds it
+    // too, per kernel): given in sweep order and reused once fired (memberSlots of them)
+    std::vector<int32_t> memberSlot;
+    uint32_t memberSlots = 0;
     uint32_t steps = 0;
     size_t ranks = 0;
     uint32_t uncoupled = 0;          // collectives left as plain kernels (see buildReplayGraph)
@@ -130,15 +135,20 @@ struct ReplayGraph {
     bool ordered = true;             // false: the dependencies had a cycle (the capture's clocks disagree)
     size_t size() const { return start.size(); }
     // Frees the lane-order arrays that only the packing and the tests read (launch, gap, prevLag,
-    // keepLaunch, crossSlot, sourceSlot, member, median): the sweep reads `sweep`.
+    // keepLaunch, crossSlot, sourceSlot, member, median), once `sweep` is packed.
     void dropLaneOrder();
 };
+
+// The cross-stream ends a sweep may keep at once in the rounds' order (lane after lane, each as far
+// as it goes), past which the graph takes the order in captured time: the ends (64 bytes each) stay
+// within 1 MB, in the core's own cache.
+constexpr uint32_t kCachedEnds = 16384;
 
 // `step` and `median` are per lane-order id. A collective whose members do not all end at or after
 // its latest start, or where a member's stream successor starts before that start (clocks of
 // per-rank files that disagree), is left uncoupled: its kernels replay as plain kernels.
 // Both are kept in the graph (moved in); an empty `median` is the captured durations.
 ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
-                             std::vector<int64_t> median);
+                             std::vector<int64_t> median, uint32_t cachedEnds = kCachedEnds);
 
 }  // namespace skew

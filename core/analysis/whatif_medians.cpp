@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
+
+#include "util/parallel.h"
 
 namespace skew {
 namespace {
@@ -127,10 +130,11 @@ std::vector<int64_t> medianDurations(const Profile& p, const Analysis& a, const 
                                      uint32_t steps) {
     std::vector<int64_t> out(k.count);
     std::vector<StrId> name(k.count);
-    for (const ReplayLane& l : k.lanes) {
+    parallelFor(k.lanes.size(), a.options.threads, [&](size_t x) {  // lanes in parallel, each its own kernels
+        const ReplayLane& l = k.lanes[x];
         const KernelLane& kl = p.ranks[size_t(l.rank)].lanes[size_t(l.lane)];
         for (uint32_t i = l.lo; i < l.hi; ++i) out[l.base + (i - l.lo)] = kl.duration[i], name[l.base + (i - l.lo)] = StrId(kl.name[i]);
-    }
+    });
     if (!steps) return out;
     // (rank set, role) -> lanes
     std::map<std::pair<int, int64_t>, std::vector<size_t>> roles;
@@ -146,22 +150,30 @@ std::vector<int64_t> medianDurations(const Profile& p, const Analysis& a, const 
             roles[{sets[r], role}].push_back(l);
         }
     }
-    RoleStep medians(name, out, p.strings.size());
-    std::vector<const uint32_t*> first;
-    std::vector<size_t> size;
+    // a role's steps in chunks on the threads: each (role, step) reads and writes only its own
+    // kernels, so the medians are the same whatever the thread count
+    // (a chunk's scratch kept from role to role: it holds an entry per string)
+    const size_t threads = threadsOr(a.options.threads), chunks = std::min<size_t>(steps, 2 * threads);
+    std::vector<std::optional<RoleStep>> scratch(chunks);
     for (const auto& [key, lanes] : roles) {
         if (lanes.size() < 2) continue;
-        std::vector<StepSlices> sl;
-        for (size_t l : lanes) sl.push_back(slices(p, k.lanes[l], step, steps));
-        for (uint32_t s = 1; s <= steps; ++s) {
-            first.clear(), size.clear();
-            for (const StepSlices& x : sl) {
-                if (x.begin[s + 1] == x.begin[s]) continue;
-                first.push_back(x.ids.data() + x.begin[s]);
-                size.push_back(x.begin[s + 1] - x.begin[s]);
+        std::vector<StepSlices> sl(lanes.size());
+        parallelFor(lanes.size(), threads, [&](size_t x) { sl[x] = slices(p, k.lanes[lanes[x]], step, steps); });
+        parallelFor(chunks, threads, [&](size_t c) {
+            if (!scratch[c]) scratch[c].emplace(name, out, p.strings.size());
+            RoleStep& medians = *scratch[c];
+            std::vector<const uint32_t*> first;
+            std::vector<size_t> size;
+            for (uint32_t s = uint32_t(1 + c * steps / chunks); s < uint32_t(1 + (c + 1) * steps / chunks); ++s) {
+                first.clear(), size.clear();
+                for (const StepSlices& x : sl) {
+                    if (x.begin[s + 1] == x.begin[s]) continue;
+                    first.push_back(x.ids.data() + x.begin[s]);
+                    size.push_back(x.begin[s + 1] - x.begin[s]);
+                }
+                if (first.size() >= 2) medians.run(first, size);
             }
-            if (first.size() >= 2) medians.run(first, size);
-        }
+        });
     }
     return out;
 }

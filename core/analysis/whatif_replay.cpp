@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "analysis/whatif_pack.h"
+
 namespace skew {
 
 ReplayInputs capturedInputs(size_t ranks) {
@@ -21,7 +23,7 @@ namespace {
 
 // Eight scenarios side by side: one value per scenario, in one vector register where the CPU has
 // 512-bit vectors (two or four elsewhere; the compiler splits it).
-constexpr size_t kBatch = 8;
+constexpr size_t kBatch = kReplayBatch;
 // (these helpers are inlined into the sweep: the ABI of passing V between functions never applies)
 #pragma GCC diagnostic ignored "-Wpsabi"
 typedef int64_t V __attribute__((vector_size(kBatch * sizeof(int64_t))));
@@ -55,7 +57,7 @@ public:
     // record: when not null, every kernel's start and end of the first scenario (per lane-order id)
     Sweep(const ReplayGraph& g, int64_t* recStart = nullptr, int64_t* recEnd = nullptr) : g_(g), recStart_(recStart), recEnd_(recEnd) {
         // a member's start is written before its collective fires: no value to start from
-        memberStart_.resize(g.memberNode.size());
+        memberStart_.resize(g.memberSlots);
     }
 
     // The next batch: its inputs, and every value back to its start.
@@ -78,13 +80,28 @@ public:
     }
 
     void run() {
-        const SweepKernel* next = g_.sweep.data();  // the records, read in order
+        if (!g_.sweep.empty()) {  // the records packed once, read in order
+            const SweepKernel* next = g_.sweep.data();
+            for (const SweepRun& r : g_.order) {
+                if (r.lane == kFire) {
+                    fire(r.begin);
+                } else {
+                    lane(r, next);
+                    next += r.end - r.begin;
+                }
+            }
+            return;
+        }
+        RecordFeed feed(g_, buffer_);  // the records packed block by block, a run in pieces
         for (const SweepRun& r : g_.order) {
             if (r.lane == kFire) {
                 fire(r.begin);
-            } else {
-                lane(r, next);
-                next += r.end - r.begin;
+                continue;
+            }
+            for (uint32_t b = r.begin; b < r.end;) {
+                const uint32_t e = b + std::min(r.end - b, RecordFeed::kMaxTake);
+                lane({r.lane, b, e}, feed.take(e - b));
+                b = e;
             }
         }
     }
@@ -105,7 +122,7 @@ private:
     void fire(uint32_t c) {
         const uint32_t b = g_.memberBegin[c], e = g_.memberBegin[c + 1];
         V latest = splat(INT64_MIN);  // the latest member start per scenario
-        for (uint32_t m = b; m < e; ++m) latest = vmax(latest, ld(memberStart_[m]));
+        for (uint32_t m = b; m < e; ++m) latest = vmax(latest, ld(memberStart_[size_t(g_.memberSlot[m])]));
         for (uint32_t m = b; m < e; ++m) {
             const V end = latest + splat(g_.transfer[m]);
             if (recEnd_) recEnd_[g_.memberNode[m]] = end[0];
@@ -151,6 +168,7 @@ private:
     int64_t maxError_ = 0;
     std::vector<Vs> laneEnd_, sourceEnd_, memberStart_, stepStart_, stepEnd_;  // per lane, slot, member, step
     std::vector<Vs> median_, drop_;                                           // per rank: lanes all ones or zero
+    FlatVector<SweepKernel> buffer_;  // RecordFeed's, without packed records: kept from batch to batch
 };
 
 // The sweep, compiled for the vector widths CPUs have (chosen when the program starts).

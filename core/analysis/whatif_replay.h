@@ -13,6 +13,9 @@
 
 namespace skew {
 
+// Scenarios that go through one sweep together.
+constexpr size_t kReplayBatch = 8;
+
 struct ReplayInputs {
     std::vector<uint8_t> median;      // per rank: 1 = durations are the counterparts' median
     std::vector<uint8_t> dropLaunch;  // per rank: 1 = launch bounds dropped (but where keepLaunch)

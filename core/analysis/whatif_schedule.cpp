@@ -57,7 +57,6 @@ IdealSchedule idealSchedule(const Profile& p, const Analysis& a, const std::func
     std::vector<int64_t> median = medianDurations(p, a, k, steps.step, steps.count);
     stop();
     ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
-    g.dropLaneOrder();  // the sweep reads its packed records
     stop();
     ReplayInputs ideal = capturedInputs(p.ranks.size());
     ideal.measureError = false;
