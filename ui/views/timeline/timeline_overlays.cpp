@@ -1,7 +1,7 @@
 // The passes over the timeline's rows, after the body image: kernel names, the selected collective,
 // lines to the CPU launches, the late-arrival markers and their labels, what Show in Timeline or the
 // search marked, the measured range and the
-// hover line, and the note on rows cut off below. Clipped to the rows area.
+// hover line. Clipped to the rows area.
 
 #include <QObject>
 #include <QPainter>
@@ -197,39 +197,7 @@ void paintMeasure(QPainter& p, const TimelineState& st) {
     }
 }
 
-// rows cut off at the bottom (a small view or export) are named in the bottom right corner
-void paintRowsNote(QPainter& p, const TimelineState& st) {
-    const QString note = rowsBelowNote(st);
-    if (note.isEmpty()) return;
-    const QString text = QString::fromUtf8("\u25BC ") + note;
-    const QFontMetrics fm(st.text.font(Font::SmallBold));
-    const QRect& ra = st.f.rows;
-    const double w = std::min(double(ra.width()), double(fm.horizontalAdvance(text) + 12)), h = fm.height() + 4;
-    const QRectF box(ra.right() + 1 - w, ra.bottom() + 1 - h, w, h);
-    p.fillRect(box, QColor(255, 255, 255, 235));
-    p.setPen(QColor(200, 204, 210));
-    p.drawLine(box.topLeft(), box.topRight());
-    p.drawLine(box.topLeft(), box.bottomLeft());
-    p.setPen(QColor(0x10, 0x30, 0x60));
-    st.text.draw(p, box.adjusted(6, 0, -6, 0), st.text.elided(text, Font::SmallBold, int(w) - 12), Font::SmallBold, Qt::AlignLeft | Qt::AlignVCenter);
-}
-
 }  // namespace
-
-QString rowsBelowNote(const TimelineState& st) {
-    const int bottom = st.scrollY + st.f.rows.height();  // content y of the first pixel row below the area
-    int n = 0, first = -1, last = -1;
-    for (const TimelineRow& r : st.rows())
-        if (r.y + r.h > bottom) {
-            ++n;
-            if (first < 0) first = r.rank;
-            last = r.rank;
-        }
-    if (n == 0) return {};
-    auto label = [&](int rank) { return QString::fromStdString(st.s.profile.ranks[size_t(rank)].label); };
-    const QString ranks = first == last ? label(first) : QObject::tr("%1 to %2").arg(label(first), label(last));
-    return n == 1 ? QObject::tr("1 more row below (%1)").arg(ranks) : QObject::tr("%1 more rows below (%2)").arg(n).arg(ranks);
-}
 
 void paintTimelineOverlays(QPainter& p, const TimelineState& st) {
     p.save();
@@ -241,7 +209,6 @@ void paintTimelineOverlays(QPainter& p, const TimelineState& st) {
     paintMarkers(p, st);
     paintHighlight(p, st);
     paintMeasure(p, st);
-    paintRowsNote(p, st);
     p.restore();
 }
 
