@@ -6,6 +6,8 @@
 // timeline_legend.h's. Each reads one TimelineState and paints; the same passes draw the
 // screen and every export.
 
+#include <QColor>
+#include <QLineF>
 #include <QRectF>
 #include <QString>
 
@@ -36,5 +38,14 @@ struct RulerBoxes {
     std::vector<std::pair<QRectF, QString>> tickLabels;
 };
 RulerBoxes timelineRulerBoxes(const TimelineState& st);
+
+// The lines to the CPU launches as drawn (each broken where it would cross a kernel's name), and the
+// boxes of the kernel names drawn over the rows
+struct LaunchLines {
+    std::vector<QLineF> lines;
+    std::vector<QRectF> names;
+};
+LaunchLines timelineLaunchLines(const TimelineState& st);
+constexpr QRgb kLaunchLine = 0xffa57dc6;  // their colour
 
 }  // namespace skewui

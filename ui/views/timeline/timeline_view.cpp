@@ -241,6 +241,8 @@ std::vector<QRectF> TimelineView::markerLabelRects() const {
 
 QString TimelineView::rowsBelowNote() const { return s_ ? skewui::rowsBelowNote(state()) : QString(); }
 
+LaunchLines TimelineView::launchLines() const { return s_ ? timelineLaunchLines(state()) : LaunchLines{}; }
+
 bool TimelineView::overviewKeyShowsValues() const { return s_ && strip_.keyShowsValues(keyRect(layout_.frame(size())), text_.font(TimelineText::Base)); }
 
 LegendBoxes TimelineView::legendBoxes() const { return s_ ? timelineLegendBoxes(state()) : LegendBoxes{}; }

@@ -107,6 +107,7 @@ public:
     // "9 more rows below (dev 5 to dev 7)" when rows are cut off at the bottom, else empty
     QString rowsBelowNote() const;
     LegendBoxes legendBoxes() const;
+    LaunchLines launchLines() const;  // the lines to the CPU launches as drawn, and the kernel names' boxes
     bool overviewKeyShowsValues() const;  // the overview's colour key (left of the strip) shows its end values  // the legend's entries and the note on rows below, as painted
 
     void paintTo(QPainter& p, const QSize& size, bool screen = false);
