@@ -1,5 +1,5 @@
-// GUI tests of the viewer review's defects 8 and 15 (docs/reviews/gui-2026-12.md, issue 24) at the
-// sizes the review used: the main window at 1024x700 and 1280x720 logical pixels. Built into
+// GUI tests of the viewer review's defects 8 and 15 (the timeline's legend, note and key, its launch
+// lines) (docs/reviews/gui-2026-12.md, issue 24) at the sizes the review used: the main window at 1024x700 and 1280x720 logical pixels. Built into
 // gui_tests and, at Qt scale factor 1.5, into gui_scaled_tests (1280x720 logical is 1920x1080
 // there), so each test runs at both scales. Each drives the real window and checks rectangles.
 
