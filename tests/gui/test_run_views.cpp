@@ -199,14 +199,14 @@ TEST(RunViews, BigMarkerLabelsAreNotPaintedOverByOtherMarkers) {
     }
 }
 
-// A view too short for every row says how many rows are cut off below, and whose: at 800x500 the
-// demo's rows area (408 px) holds dev 1 to dev 4 (90 px each: header, three 18 px lanes, CPU row,
+// A view too short for every row says how many rows are cut off below, and whose: at 1400x500 (wide
+// enough for the legend's entries and the note on one line) the demo's rows area (408 px) holds dev 1 to dev 4 (90 px each: header, three 18 px lanes, CPU row,
 // gap) and dev 5's header and first lane; the other 3 rows of dev 5 and the 5 each of dev 6 and
 // dev 7 are below. Scrolled to the end, or tall enough, nothing is.
 TEST(RunViews, TimelineSaysHowManyRowsAreCutOffBelow) {
     SessionPtr s = load(demo().path);
     TimelineView v;
-    v.resize(800, 500);
+    v.resize(1400, 500);
     v.setSession(s);
     ASSERT_EQ(v.rowsArea().height(), 408);
     EXPECT_EQ(v.rowsBelowNote(), "13 more rows below (dev 5 to dev 7)");
@@ -218,7 +218,7 @@ TEST(RunViews, TimelineSaysHowManyRowsAreCutOffBelow) {
     v.setRankCollapsed(s->analysis.groups[0].lanes[0].rank, true);  // dev 1 to its header: 66 px less
     EXPECT_EQ(v.rowsBelowNote(), "9 more rows below (dev 6 to dev 7)");
     v.setRankCollapsed(s->analysis.groups[0].lanes[0].rank, false);
-    v.resize(800, 900);
+    v.resize(1400, 900);
     EXPECT_EQ(v.rowsBelowNote(), "");
 }
 

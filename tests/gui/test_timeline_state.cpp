@@ -166,8 +166,8 @@ TEST(TimelineLayout, FrameAreasAndScroll) {
     TimelineLayout L;
     L.setSession(s.get());
     const QSize size(800, 500);
-    EXPECT_EQ(TimelineLayout::areaHeight(size), 408);  // less the overview, ruler, gaps and legend
-    L.layout(TimelineLayout::areaHeight(size));
+    EXPECT_EQ(L.areaHeight(size), 408);  // less the overview, ruler, gaps and legend
+    L.layout(L.areaHeight(size));
     L.setGutterWanted(260);
     TimelineFrame f = L.frame(size);
     EXPECT_EQ(f.gutter, 200);  // a quarter of the width at most
@@ -179,7 +179,7 @@ TEST(TimelineLayout, FrameAreasAndScroll) {
     EXPECT_EQ(L.clampScroll(50, f), 0);  // everything fits
     // 150 px tall: the rows overflow, a scroll bar takes 12 px, and the scroll stops at the last row
     const QSize small(800, 150);
-    L.layout(TimelineLayout::areaHeight(small));
+    L.layout(L.areaHeight(small));
     f = L.frame(small);
     EXPECT_TRUE(f.scroll);
     EXPECT_EQ(f.rows.right(), 800 - 12 - 6);

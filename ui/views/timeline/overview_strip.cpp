@@ -4,6 +4,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 #include "report/info_report.h"
 #include "common/palette.h"
@@ -145,16 +146,58 @@ QString OverviewStrip::tooltip(const QRect& r, double x) const {
                            "big ones red, with a line back to their first arrival\nclick or drag to move the view");
 }
 
-void OverviewStrip::paintKey(QPainter& p, const QRectF& r, const QFont& font) const {
-    if (!s_) return;
+namespace {
+
+QFont keyFont(const QFont& font) {
     QFont f = font;
     f.setPointSizeF(std::max(6.5, font.pointSizeF() - 1.5));
+    return f;
+}
+
+}  // namespace
+
+int OverviewStrip::keyWidth(const QFont& font, double rampW) const {
+    if (!s_) return 0;
+    const QFontMetrics fm(keyFont(font));
+    const QString lo = QString::fromUtf8("\u2264") + dur(double(scale_.lo)), hi = dur(double(scale_.hi));
+    return int(std::ceil(6 + fm.horizontalAdvance(lo) + 4 + rampW + 2 + fm.horizontalAdvance(hi) + 4 + 4));
+}
+
+// the end values under the swatches, at their two ends: what a narrow band needs
+int OverviewStrip::keyWidthStacked(const QFont& font) const {
+    if (!s_) return 0;
+    const QFontMetrics fm(keyFont(font));
+    return fm.horizontalAdvance(QString::fromUtf8("\u2264") + dur(double(scale_.lo))) + 8 + fm.horizontalAdvance(dur(double(scale_.hi)));
+}
+
+bool OverviewStrip::keyShowsValues(const QRectF& r, const QFont& font) const {
+    return s_ && (keyWidth(font, kMinRampW) <= r.width() || keyWidthStacked(font) <= r.width());
+}
+
+void OverviewStrip::paintKey(QPainter& p, const QRectF& r, const QFont& font) const {
+    if (!s_) return;
+    const QFont f = keyFont(font);
     p.setFont(f);
     const QFontMetrics fm(f);
     const QString lo = QString::fromUtf8("\u2264") + dur(double(scale_.lo)), hi = dur(double(scale_.hi));
-    const double y = r.top() + (r.height() - 8) / 2, barW = 32;
-    // the end values when they fit, else the colours alone (the tooltip names them)
-    const bool text = 6 + fm.horizontalAdvance(lo) + 4 + barW + 2 + fm.horizontalAdvance(hi) + 8 <= r.width();
+    // the end values beside the ramp when they fit (the ramp narrowed down to kMinRampW for them),
+    // else under it (at 1024x700 they were left out, review defect 8), else the colours alone (the
+    // tooltip names them)
+    const bool text = keyWidth(font, kMinRampW) <= r.width();
+    if (!text && keyWidthStacked(font) <= r.width()) {
+        const double y = r.top() + 1;
+        double x = r.left();
+        paintTypicalKey(p, x, y, 6);
+        paintSkewRamp(p, QRectF(x + 6, y, r.width() - 12, 6));
+        p.fillRect(QRectF(r.right() - 4, y, 4, 6), kLate);
+        p.setPen(QColor(60, 60, 60));
+        const QRectF under(r.left(), y + 6, r.width(), r.bottom() - y - 6);
+        p.drawText(under, Qt::AlignLeft | Qt::AlignVCenter, lo);
+        p.drawText(under, Qt::AlignRight | Qt::AlignVCenter, hi);
+        return;
+    }
+    const double y = r.top() + (r.height() - 8) / 2;
+    const double barW = text ? std::clamp(r.width() - keyWidth(font, 0), kMinRampW, kRampW) : kRampW;
     double x = r.left();
     paintTypicalKey(p, x, y, 8);
     x += 6;

@@ -32,6 +32,11 @@ public:
     QString tooltip(const QRect& r, double x) const;
     // the colour key of the ticks, in a band of `r`'s size (the timeline draws it left of the strip)
     void paintKey(QPainter& p, const QRectF& r, const QFont& font) const;
+    // the key's width with its end values and a ramp `rampW` px wide; whether a band `r` shows the values
+    static constexpr double kRampW = 32, kMinRampW = 12;
+    int keyWidth(const QFont& font, double rampW = kRampW) const;
+    int keyWidthStacked(const QFont& font) const;  // the values under the ramp instead of beside it
+    bool keyShowsValues(const QRectF& r, const QFont& font) const;
     QString keyTooltip() const;
 
 private:

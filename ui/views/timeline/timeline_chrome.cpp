@@ -1,4 +1,5 @@
-// The passes around the timeline's rows: the gutter (rank blocks, labels), the ruler and the legend.
+// The passes around the timeline's rows: the gutter (rank blocks, labels) and the ruler (the legend is
+// timeline_legend's).
 
 #include <QObject>
 #include <QLocale>
@@ -237,57 +238,6 @@ RulerBoxes timelineRulerBoxes(const TimelineState& st) {
     QPainter p(&none);
     paintTicks(p, st, fm, &out.tickLabels);
     return out;
-}
-
-void paintTimelineLegend(QPainter& p, const TimelineState& st) {
-    struct Item {
-        QColor c;
-        QString t;
-        int kind;  // 0 box, 1 hatched box, 2 triangle, 3 outlined box
-    };
-    // the most needed first: a narrow view shows those that fit; when the ordinary late arrivers
-    // are thinned out at this zoom, their entry says so
-    const QString lateItem = thinnedGroups(st).empty() ? QObject::tr("late arriver") : QObject::tr("late arriver (big only at this zoom)");
-    const Item items[] = {{kTransfer, QObject::tr("NCCL transfer"), 0},  {kWait, QObject::tr("NCCL waiting"), 1},
-                          {kGemm, QObject::tr("GEMM"), 0},                {kOther, QObject::tr("other kernel"), 0},
-                          {kLate, QObject::tr("big event"), 2},           {kLateSmall, lateItem, 2},
-                          {kLaunchNccl, QObject::tr("NCCL launch"), 0},   {kSelect, QObject::tr("selected collective"), 0},
-                          {kOtherNccl, QObject::tr("other NCCL"), 0},     {kLaunch, QObject::tr("launch"), 0}};
-    std::vector<Item> shown;
-    if (const QString ideal = idealLegendText(st); !ideal.isEmpty()) shown.push_back({kIdeal, ideal, 3});  // asked for: first
-    shown.insert(shown.end(), std::begin(items), std::end(items));
-    QFont small = st.text.font(Font::Base);
-    small.setPointSizeF(std::max(6.5, small.pointSizeF() - 1.5));
-    p.setFont(small);
-    QFontMetrics fm(small);
-    const QRect& r = st.f.legend;
-    p.fillRect(r, QColor(0xf6, 0xf7, 0xf9));
-    double x = 8, y = r.top() + (r.height() - 10) / 2.0;
-    for (const Item& it : shown) {
-        if (x + 14 + fm.horizontalAdvance(it.t) > r.right() - 4) break;
-        if (it.kind == 2) {
-            QPolygonF tri;
-            tri << QPointF(x, y) << QPointF(x + 10, y) << QPointF(x + 5, y + 8);
-            p.setPen(Qt::NoPen);
-            p.setBrush(it.c);
-            p.drawPolygon(tri);
-        } else if (it.kind == 3) {
-            p.setPen(QPen(it.c, 1));
-            p.setBrush(QColor(it.c.red(), it.c.green(), it.c.blue(), 70));
-            p.drawRect(QRectF(x + 0.5, y + 4.5, 9, 5));
-        } else {
-            p.fillRect(QRectF(x, y, 10, 10), it.c);
-            if (it.kind == 1) p.fillRect(QRectF(x, y, 10, 10), QBrush(kWaitHatch, Qt::BDiagPattern));
-        }
-        p.setPen(QColor(50, 50, 50));
-        st.text.draw(p, QRectF(x + 14, r.top(), fm.horizontalAdvance(it.t) + 4, r.height()), it.t, Font::Small, Qt::AlignLeft | Qt::AlignVCenter);
-        x += 14 + fm.horizontalAdvance(it.t) + 12;
-    }
-    QString keys = QObject::tr("wheel, W/S zoom \u00B7 drag, A/D pan \u00B7 drag ruler: zoom to range \u00B7 Shift+drag: measure \u00B7 Home: fit \u00B7 F: fit selection \u00B7 I: ideal schedule");
-    if (x + fm.horizontalAdvance(keys) + 16 < r.right()) {
-        p.setPen(QColor(110, 110, 110));
-        st.text.draw(p, QRectF(x, r.top(), r.right() - x - 8, r.height()), keys, Font::Small, Qt::AlignRight | Qt::AlignVCenter);
-    }
 }
 
 }  // namespace skewui

@@ -22,7 +22,36 @@ bool TimelineLayout::setCollapsed(int rank, bool c) {
     return true;
 }
 
-int TimelineLayout::areaHeight(const QSize& size) { return size.height() - M::kLegendH - (M::kGap + M::kOverviewH + M::kGap + M::kRulerH); }
+LegendFlow flowLegend(const std::vector<int>& widths, int width, int maxLines) {
+    LegendFlow f;
+    const int right = width - M::kLegendRight;
+    int x = M::kLegendLeft, line = 0;
+    for (int w : widths) {
+        if (x > M::kLegendLeft && x + w > right) {  // the next line (an entry wider than a line still takes one)
+            if (line + 1 >= maxLines) {
+                f.at.push_back(QPoint(-1, line));
+                continue;
+            }
+            ++line;
+            x = M::kLegendLeft;
+        }
+        f.at.push_back(QPoint(x, line));
+        x += w;
+    }
+    f.lines = line + 1;
+    f.lineEnd = x;
+    return f;
+}
+
+int TimelineLayout::legendHeight(int width, bool note) const {
+    const LegendFlow f = flowLegend(legend_, width);
+    const bool noteLine = note && f.lineEnd + noteW_ > width - M::kLegendRight;
+    return (f.lines + (noteLine ? 1 : 0)) * M::kLegendH;
+}
+
+int TimelineLayout::areaHeight(const QSize& size) const {
+    return size.height() - legendHeight(size.width(), false) - (M::kGap + M::kOverviewH + M::kGap + M::kRulerH);
+}
 
 void TimelineLayout::layout(int areaH) {
     areaH_ = areaH;
@@ -89,13 +118,15 @@ TimelineFrame TimelineLayout::frame(const QSize& size) const {
     f.gutter = std::clamp(size.width() / 4, 110, gutterWanted_);  // a narrow view keeps most of its width for the rows
     const int top = M::kGap + M::kOverviewH + M::kGap;
     const int rowsTop = top + M::kRulerH;
-    const int rowsBottom = size.height() - M::kLegendH;
+    int rowsBottom = size.height() - legendHeight(size.width(), false);
     f.scroll = contentH_ > rowsBottom - rowsTop;
+    if (f.scroll) rowsBottom = size.height() - legendHeight(size.width(), true);  // (the rows still overflow)
     const int right = size.width() - (f.scroll ? M::kScrollW : 0) - 6;
     f.overview = QRect(QPoint(f.gutter, M::kGap), QPoint(right, M::kGap + M::kOverviewH - 1));
     f.ruler = QRect(QPoint(f.gutter, top), QPoint(right, rowsTop - 1));
     f.rows = QRect(QPoint(f.gutter, rowsTop), QPoint(right, rowsBottom - 1));
     f.legend = QRect(QPoint(0, rowsBottom), QPoint(size.width() - 1, size.height() - 1));
+    if (f.scroll) f.note = QRect(size.width() - M::kLegendRight - noteW_, size.height() - M::kLegendH, noteW_, M::kLegendH);
     return f;
 }
 

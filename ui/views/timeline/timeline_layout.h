@@ -17,7 +17,8 @@ namespace skewui {
 
 // Heights of the frame's bands and rows, logical pixels.
 struct TimelineMetrics {
-    static constexpr int kOverviewH = 38, kRulerH = 26, kLegendH = 20, kGap = 4;
+    static constexpr int kOverviewH = 38, kRulerH = 26, kLegendH = 20, kGap = 4;  // kLegendH: a line of the legend
+    static constexpr int kLegendLeft = 8, kLegendRight = 4;                       // its margins
     static constexpr int kHeaderH = 20, kLaneH = 18, kMaxLaneH = 36, kCpuH = 12, kRankGap = 4;
     static constexpr int kScrollW = 12;
 };
@@ -35,7 +36,18 @@ struct TimelineFrame {
     int gutter = 0;       // the label column's width
     bool scroll = false;  // the rows overflow: a scroll bar on the right
     QRect overview, ruler, rows, legend;
+    QRect note;           // where the note on rows cut off below goes (in the legend's last line); empty without a scroll
 };
+
+// Where the legend's entries go in a band `width` px wide: entry i (`widths[i]` px, its swatch,
+// text and the space after it) at x `at[i].x()` on line `at[i].y()` (0 the first), wrapped onto
+// as many lines as they need and at most `maxLines` (x -1: left out); `lineEnd` is where the last
+// line's entries end. Pure geometry, so that the frame reserves the lines the painter fills.
+struct LegendFlow {
+    std::vector<QPoint> at;
+    int lines = 1, lineEnd = 0;
+};
+LegendFlow flowLegend(const std::vector<int>& widths, int width, int maxLines = 1 << 20);
 
 class TimelineLayout {
 public:
@@ -50,7 +62,16 @@ public:
     // leave, 18 to 36 px each, so a few ranks fill the view and many scroll.
     void layout(int areaH);
     int areaHeight() const { return areaH_; }   // what the rows were laid out for
-    static int areaHeight(const QSize& size);  // the rows area of a frame of `size`
+    int areaHeight(const QSize& size) const;    // the rows area of a frame of `size` (before a note line)
+
+    // The legend's entries (their widths in px, swatch and space after included) and the width of
+    // the longest note on rows cut off below: a frame gives the legend the lines its entries need
+    // at its width (a narrow view wraps them instead of leaving some out: review defect 8), and,
+    // when the rows scroll, room for the note at the end of the last line (or a line of its own)
+    // instead of over the rows, where it covered a label.
+    void setLegend(std::vector<int> entryWidths, int noteWidth) { legend_ = std::move(entryWidths), noteW_ = noteWidth; }
+    const std::vector<int>& legendEntries() const { return legend_; }
+    int legendHeight(int width, bool note) const;
     const std::vector<TimelineRow>& rows() const { return rows_; }
     int contentHeight() const { return contentH_; }
 
@@ -81,6 +102,8 @@ private:
     int contentH_ = 0;
     int areaH_ = -1;
     int gutterWanted_ = 150;
+    std::vector<int> legend_;
+    int noteW_ = 0;
     int scrollY_ = 0;
 };
 

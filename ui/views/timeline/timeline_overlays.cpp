@@ -1,8 +1,9 @@
 // The passes over the timeline's rows, after the body image: kernel names, the selected collective,
 // lines to the CPU launches, the late-arrival markers and their labels, what Show in Timeline or the
 // search marked, the measured range and the
-// hover line, and the note on rows cut off below. Clipped to the rows area.
+// hover line. Clipped to the rows area.
 
+#include <QFontMetricsF>
 #include <QObject>
 #include <QPainter>
 
@@ -23,14 +24,23 @@ using Font = TimelineText::FontKind;
 
 namespace {
 
-// each kernel's name once kernels are wide enough (their outlines are in the body)
-void paintKernelNames(QPainter& p, const TimelineState& st) {
+// each kernel's name once kernels are wide enough (their outlines are in the body): where it is
+// drawn, the box its text covers, and whether it is dark text (on the light classes)
+struct KernelName {
+    QRectF at, ink;
+    QString name;
+    bool dark;
+};
+
+std::vector<KernelName> kernelNames(const TimelineState& st) {
+    std::vector<KernelName> out;
     const TimelineIndex& ix = st.s.timeline;
     const Profile& prof = st.s.profile;
     const QRect& ra = st.f.rows;
     const double t0 = st.t0(), t1 = st.t1();
     const double nsPerPx = (t1 - t0) / std::max(1, ra.width());
     auto timeAt = [&](double x) { return t0 + (x - ra.left()) * nsPerPx; };
+    const QFontMetricsF fm(st.text.font(Font::Small));
     const std::vector<TimelineRow>& rows = st.rows();
     for (size_t i = 0; i < rows.size(); ++i) {
         const TimelineRow& r = rows[i];
@@ -45,13 +55,23 @@ void paintKernelNames(QPainter& p, const TimelineState& st) {
             if (xb - xa < 44) continue;
             QRectF box(xa, top + 2, xb - xa, r.h - 3);
             QRectF tr = box.intersected(QRectF(ra)).adjusted(3, 0, -2, 0);
-            // dark text on the light classes; a member's name starts on its waiting part if it waited
+            // a member's name starts on its waiting part if it waited
             KernelClass w = ix.kernelClass(r.rank, r.lane, k);
             if (w == KernelClass::NcclTransfer && timeAt(tr.left()) < double(kl.start[k] + ix.waitNs(r.rank, r.lane, k))) w = KernelClass::NcclWait;
-            p.setPen(w == KernelClass::Other || w == KernelClass::NcclWait ? QColor(30, 30, 30) : QColor(255, 255, 255));
             QString name = st.text.elidedName(prof.strings, kl.name[k], int(tr.width()));
-            if (!name.isEmpty()) st.text.draw(p, tr, name, Font::Small, Qt::AlignLeft | Qt::AlignVCenter);
+            if (name.isEmpty()) continue;
+            const double h = fm.height();
+            const QRectF ink(tr.left() - 2, tr.center().y() - h / 2 - 1, fm.horizontalAdvance(name) + 4, h + 2);  // (a pixel of air: aliased lines)
+            out.push_back({tr, ink, name, w == KernelClass::Other || w == KernelClass::NcclWait});
         }
+    }
+    return out;
+}
+
+void paintKernelNames(QPainter& p, const TimelineState& st, const std::vector<KernelName>& names) {
+    for (const KernelName& n : names) {
+        p.setPen(n.dark ? QColor(30, 30, 30) : QColor(255, 255, 255));
+        st.text.draw(p, n.at, n.name, Font::Small, Qt::AlignLeft | Qt::AlignVCenter);
     }
 }
 
@@ -110,9 +130,35 @@ void paintHighlight(QPainter& p, const TimelineState& st) {
     p.drawLine(QPointF(xb, st.f.rows.top()), QPointF(xb, st.f.rows.bottom()));
 }
 
+// the parts of `l` outside every box of `boxes` (clipped as Liang-Barsky clips a segment to a box)
+void clipAround(const QLineF& l, const std::vector<QRectF>& boxes, std::vector<QLineF>& out) {
+    std::vector<std::pair<double, double>> cut;  // parameter ranges inside a box
+    const double dx = l.dx(), dy = l.dy();
+    const QRectF span = QRectF(l.p1(), l.p2()).normalized();
+    for (const QRectF& b : boxes) {
+        if (b.right() < span.left() || b.left() > span.right() || b.bottom() < span.top() || b.top() > span.bottom()) continue;
+        double lo = 0, hi = 1;
+        const double ps[] = {-dx, dx, -dy, dy}, qs[] = {l.x1() - b.left(), b.right() - l.x1(), l.y1() - b.top(), b.bottom() - l.y1()};
+        bool inside = true;
+        for (int i = 0; i < 4 && inside; ++i) {
+            if (ps[i] == 0) inside = qs[i] >= 0;
+            else if (ps[i] < 0) lo = std::max(lo, qs[i] / ps[i]);
+            else hi = std::min(hi, qs[i] / ps[i]);
+        }
+        if (inside && lo < hi) cut.push_back({lo, hi});
+    }
+    std::sort(cut.begin(), cut.end());
+    double from = 0;
+    for (const auto& [a, b] : cut) {
+        if (a > from) out.emplace_back(l.pointAt(from), l.pointAt(a));
+        from = std::max(from, b);
+    }
+    if (from < 1) out.emplace_back(l.pointAt(from), l.p2());
+}
+
 // lines from NCCL kernels to their CPU launches, when few collectives are in view (and for the
-// selection): aliased and opaque, drawn in one call (blended antialiased lines cost milliseconds)
-void paintLaunchLines(QPainter& p, const TimelineState& st) {
+// selection), broken where they would cross a kernel's name (review defect 15)
+std::vector<QLineF> launchLines(const TimelineState& st, const std::vector<QRectF>& nameBoxes) {
     const TimelineIndex& ix = st.s.timeline;
     const Analysis& a = st.s.analysis;
     const Profile& prof = st.s.profile;
@@ -138,7 +184,7 @@ void paintLaunchLines(QPainter& p, const TimelineState& st) {
                 QPointF from(st.x(double(kl.launchEnd(k))), st.rowTop(cpu) + 1),
                     to(st.x(double(kl.start[k])), st.rowTop(row) + st.rows()[size_t(row)].h - 1);
                 if (from.x() < ra.left() - 1 && to.x() < ra.left() - 1) return;
-                lines.emplace_back(from, to);
+                clipAround(QLineF(from, to), nameBoxes, lines);
             };
             if (zoomed) {
                 for (uint32_t i = lo; i < hi; ++i) {
@@ -152,7 +198,12 @@ void paintLaunchLines(QPainter& p, const TimelineState& st) {
             }
         }
     }
-    p.setPen(QPen(QColor(0xa5, 0x7d, 0xc6), 1));
+    return lines;
+}
+
+// aliased and opaque, drawn in one call (blended antialiased lines cost milliseconds)
+void paintLaunchLines(QPainter& p, const std::vector<QLineF>& lines) {
+    p.setPen(QPen(QColor::fromRgb(kLaunchLine), 1));
     p.drawLines(lines.data(), int(lines.size()));
 }
 
@@ -197,51 +248,36 @@ void paintMeasure(QPainter& p, const TimelineState& st) {
     }
 }
 
-// rows cut off at the bottom (a small view or export) are named in the bottom right corner
-void paintRowsNote(QPainter& p, const TimelineState& st) {
-    const QString note = rowsBelowNote(st);
-    if (note.isEmpty()) return;
-    const QString text = QString::fromUtf8("\u25BC ") + note;
-    const QFontMetrics fm(st.text.font(Font::SmallBold));
-    const QRect& ra = st.f.rows;
-    const double w = std::min(double(ra.width()), double(fm.horizontalAdvance(text) + 12)), h = fm.height() + 4;
-    const QRectF box(ra.right() + 1 - w, ra.bottom() + 1 - h, w, h);
-    p.fillRect(box, QColor(255, 255, 255, 235));
-    p.setPen(QColor(200, 204, 210));
-    p.drawLine(box.topLeft(), box.topRight());
-    p.drawLine(box.topLeft(), box.bottomLeft());
-    p.setPen(QColor(0x10, 0x30, 0x60));
-    st.text.draw(p, box.adjusted(6, 0, -6, 0), st.text.elided(text, Font::SmallBold, int(w) - 12), Font::SmallBold, Qt::AlignLeft | Qt::AlignVCenter);
+}  // namespace
+
+namespace {
+
+std::vector<QRectF> nameBoxes(const std::vector<KernelName>& names) {
+    std::vector<QRectF> out;
+    for (const KernelName& n : names) out.push_back(n.ink);
+    return out;
 }
 
 }  // namespace
 
-QString rowsBelowNote(const TimelineState& st) {
-    const int bottom = st.scrollY + st.f.rows.height();  // content y of the first pixel row below the area
-    int n = 0, first = -1, last = -1;
-    for (const TimelineRow& r : st.rows())
-        if (r.y + r.h > bottom) {
-            ++n;
-            if (first < 0) first = r.rank;
-            last = r.rank;
-        }
-    if (n == 0) return {};
-    auto label = [&](int rank) { return QString::fromStdString(st.s.profile.ranks[size_t(rank)].label); };
-    const QString ranks = first == last ? label(first) : QObject::tr("%1 to %2").arg(label(first), label(last));
-    return n == 1 ? QObject::tr("1 more row below (%1)").arg(ranks) : QObject::tr("%1 more rows below (%2)").arg(n).arg(ranks);
+LaunchLines timelineLaunchLines(const TimelineState& st) {
+    LaunchLines out;
+    out.names = nameBoxes(kernelNames(st));
+    out.lines = launchLines(st, out.names);
+    return out;
 }
 
 void paintTimelineOverlays(QPainter& p, const TimelineState& st) {
     p.save();
     p.setClipRect(st.f.rows);
-    paintKernelNames(p, st);
+    const std::vector<KernelName> names = kernelNames(st);
+    paintKernelNames(p, st, names);
     paintIdealSchedule(p, st);
     paintSelection(p, st);
-    paintLaunchLines(p, st);
+    paintLaunchLines(p, launchLines(st, nameBoxes(names)));
     paintMarkers(p, st);
     paintHighlight(p, st);
     paintMeasure(p, st);
-    paintRowsNote(p, st);
     p.restore();
 }
 

@@ -2,10 +2,12 @@
 // The timeline's render passes around and over its body image (timeline_raster.h), in the order the
 // widget paints them: the gutter's rank blocks and labels, the ruler with the overview strip's key
 // and the measured range, the overlays on the rows (kernel names, the selected collective, lines to
-// the CPU launches, late-arrival markers and their labels, the measured range, the note on rows cut
-// off below), and the legend. Each reads one TimelineState and paints; the same passes draw the
+// the CPU launches, late-arrival markers and their labels, the measured range); the legend band is
+// timeline_legend.h's. Each reads one TimelineState and paints; the same passes draw the
 // screen and every export.
 
+#include <QColor>
+#include <QLineF>
 #include <QRectF>
 #include <QString>
 
@@ -22,7 +24,6 @@ void paintTimelineBackgrounds(QPainter& p, const TimelineState& st);  // the gut
 void paintTimelineGutter(QPainter& p, const TimelineState& st);       // rank, stream and CPU row labels
 void paintTimelineRuler(QPainter& p, const TimelineState& st);        // ticks, spans, the skew key, measure, hover time
 void paintTimelineOverlays(QPainter& p, const TimelineState& st);     // clipped to the rows
-void paintTimelineLegend(QPainter& p, const TimelineState& st);
 
 // The what-if's ideal schedule as ghost bars (timeline_ghosts.cpp), drawn among the overlays when
 // the state has one; its legend entry (empty without one); whether a row in view is too dense for it.
@@ -38,7 +39,13 @@ struct RulerBoxes {
 };
 RulerBoxes timelineRulerBoxes(const TimelineState& st);
 
-// "9 more rows below (dev 5 to dev 7)" when rows are cut off at the bottom, else empty
-QString rowsBelowNote(const TimelineState& st);
+// The lines to the CPU launches as drawn (each broken where it would cross a kernel's name), and the
+// boxes of the kernel names drawn over the rows
+struct LaunchLines {
+    std::vector<QLineF> lines;
+    std::vector<QRectF> names;
+};
+LaunchLines timelineLaunchLines(const TimelineState& st);
+constexpr QRgb kLaunchLine = 0xffa57dc6;  // their colour
 
 }  // namespace skewui

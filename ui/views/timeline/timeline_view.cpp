@@ -14,6 +14,7 @@
 
 #include "common/view_export.h"
 #include "scene/view_texts.h"
+#include "views/timeline/timeline_legend.h"
 #include "views/timeline/timeline_markers.h"
 #include "views/timeline/timeline_passes.h"
 #include "views/timeline/timeline_raster.h"
@@ -62,7 +63,7 @@ void TimelineView::setShowIdeal(bool on) {
     if (on == showIdeal_) return;
     showIdeal_ = on;
     if (on) ideal_->request();
-    update();
+    layoutRows();  // the legend's entries change
     emit showIdealChanged(on);
 }
 
@@ -79,13 +80,16 @@ TimelineState TimelineView::state() const {
 }
 
 void TimelineView::layoutRows() {
-    layout_.layout(TimelineLayout::areaHeight(size()));
+    layout_.setLegend(timelineLegendWidths(text_, showIdeal_), timelineRowsNoteWidth(text_, s_.get()));
+    layout_.layout(layout_.areaHeight(size()));
     ++layoutVersion_;
     // the label gutter fits the longest rank label and a stream label
     QFontMetrics fm(font());
     int labels = fm.horizontalAdvance("stream 0000 \u00B7 NCCL \u00B7 000000") + 16;
     if (s_)
         for (const auto& r : s_->profile.ranks) labels = std::max(labels, QFontMetrics(font()).horizontalAdvance(QString::fromStdString(r.label)) + 90);
+    // and the overview's colour key with its end values (left of the strip), its ramp 20 px
+    if (s_) labels = std::max(labels, strip_.keyWidth(text_.font(TimelineText::Base), 20) + 14);
     layout_.setGutterWanted(std::clamp(labels, 150, 300));  // the width the labels want; the frame narrows it in small views
     updateScrollBar();
     update();
@@ -237,15 +241,21 @@ std::vector<QRectF> TimelineView::markerLabelRects() const {
 
 QString TimelineView::rowsBelowNote() const { return s_ ? skewui::rowsBelowNote(state()) : QString(); }
 
+LaunchLines TimelineView::launchLines() const { return s_ ? timelineLaunchLines(state()) : LaunchLines{}; }
+
+bool TimelineView::overviewKeyShowsValues() const { return s_ && strip_.keyShowsValues(keyRect(layout_.frame(size())), text_.font(TimelineText::Base)); }
+
+LegendBoxes TimelineView::legendBoxes() const { return s_ ? timelineLegendBoxes(state()) : LegendBoxes{}; }
+
 // ---- painting --------------------------------------------------------------------------------
 
 void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
     // another size than the widget's (an export): the rows laid out for it
     TimelineLayout sized;
     const TimelineLayout* layout = &layout_;
-    if (TimelineLayout::areaHeight(size) != layout_.areaHeight()) {
+    if (layout_.areaHeight(size) != layout_.areaHeight()) {
         sized = layout_;
-        sized.layout(TimelineLayout::areaHeight(size));
+        sized.layout(layout_.areaHeight(size));
         layout = &sized;
     }
     const TimelineFrame f = layout->frame(size);
@@ -268,6 +278,7 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
     paintBody(p, st, dpr, screen);
     paintTimelineOverlays(p, st);
     paintLegend(p, st, dpr, screen);
+    paintTimelineRowsNote(p, st);
 }
 
 // the labels change only with the layout and the scroll: cached on screen
@@ -323,8 +334,9 @@ void TimelineView::paintLegend(QPainter& p, const TimelineState& st, qreal dpr, 
     const bool thinned = !skewui::thinnedGroups(st).empty();
     const QString ideal = idealLegendText(st);
     const QSize size(int(f.size.width() * dpr), int(f.legend.height() * dpr));
-    if (legendImg_.size() != size || thinned != legendThinned_ || ideal != legendIdeal_) {
+    if (legendImg_.size() != size || thinned != legendThinned_ || ideal != legendIdeal_ || f.note != legendNote_) {
         legendThinned_ = thinned;
+        legendNote_ = f.note;
         legendIdeal_ = ideal;
         legendImg_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
         legendImg_.setDevicePixelRatio(dpr);
@@ -353,7 +365,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
 }
 
 void TimelineView::resizeEvent(QResizeEvent*) {
-    if (TimelineLayout::areaHeight(size()) != layout_.areaHeight()) layoutRows();
+    if (layout_.areaHeight(size()) != layout_.areaHeight()) layoutRows();
     else updateScrollBar();
 }
 

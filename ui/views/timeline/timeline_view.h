@@ -33,6 +33,7 @@
 #include "views/timeline/overview_strip.h"
 #include "views/timeline/timeline_hits.h"
 #include "views/timeline/timeline_layout.h"
+#include "views/timeline/timeline_legend.h"
 #include "views/timeline/timeline_passes.h"
 #include "views/timeline/timeline_text.h"
 #include "views/timeline/timeline_zoom.h"
@@ -105,6 +106,9 @@ public:
     std::vector<QRectF> markerLabelRects() const;  // the big markers' labels, widget coordinates
     // "9 more rows below (dev 5 to dev 7)" when rows are cut off at the bottom, else empty
     QString rowsBelowNote() const;
+    LegendBoxes legendBoxes() const;
+    LaunchLines launchLines() const;  // the lines to the CPU launches as drawn, and the kernel names' boxes
+    bool overviewKeyShowsValues() const;  // the overview's colour key (left of the strip) shows its end values  // the legend's entries and the note on rows below, as painted
 
     void paintTo(QPainter& p, const QSize& size, bool screen = false);
     QImage render(const QSize& size);      // a frame, as exported (tests and benchmark)
@@ -191,6 +195,7 @@ private:
     QImage body_, gutterImg_, legendImg_;
     bool legendThinned_ = false;  // what legendImg_ was drawn for
     QString legendIdeal_;
+    QRect legendNote_;
 
     IdealJob* ideal_ = nullptr;
     bool showIdeal_ = false;
