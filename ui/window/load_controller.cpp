@@ -49,7 +49,7 @@ void yieldToUiThread() {
 LoadController::LoadController(QObject* parent) : QObject(parent) {
     pool_ = new QThreadPool(this);
     retireTimer_ = new QTimer(this);
-    retireTimer_->setInterval(50);
+    retireTimer_->setInterval(100);
     connect(retireTimer_, &QTimer::timeout, this, &LoadController::releaseRetired);
     if (!qEnvironmentVariableIsSet("SKEWSCOPE_NO_CACHE")) {
         cache_ = std::make_unique<skew::ProfileCache>();
@@ -168,7 +168,7 @@ void LoadController::storeSnapshots(SessionPtr s) {
 void LoadController::retire(std::shared_ptr<const void> old) {
     if (!old) return;
     retired_.push_back(std::move(old));
-    releaseRetired();
+    if (!retireTimer_->isActive()) retireTimer_->start();  // after the swap's events: the new picture first
 }
 
 // A capture that a view or a job still holds (the search until the swap's last event, a CPU row

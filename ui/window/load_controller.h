@@ -74,9 +74,9 @@ public:
     std::shared_ptr<const CollectiveFilter::Order> tableOrder(const Session* s) const {
         return textsFor_ == s ? order_ : nullptr;
     }
-    // a session or comparison no longer shown: freed by a worker once nothing else holds it (a view
-    // or a job that lets it go later: looked at again every 50 ms), then the freed heap is given back
-    // to the system
+    // a session or comparison no longer shown: freed by a worker once nothing else holds it, looked
+    // at every 100 ms from the next (after the swap's events, so that the worker does not take a core
+    // from them; a view or a job may let it go later), then the freed heap is given back to the system
     void release(SessionPtr old) { retire(std::move(old)); }
     void release(CompareSessionPtr old) { retire(std::move(old)); }
     int releaseJobCount() const { return int(releaseJobs_.size() + retired_.size()); }  // not freed yet
