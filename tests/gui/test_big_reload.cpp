@@ -1,13 +1,15 @@
-// A big capture reloaded with the Timeline tab shown (issue 24: F5 froze the window for 10-22 s on
-// 6M kernels and memory grew with each reload). The window is driven for real, offscreen: a
-// generated 2M-kernel export is opened, then reloaded five times (F5) while a 10 ms timer records
-// the longest gap between its ticks, i.e. the longest the event loop was kept from running. The
-// session, its view indexes and the table's texts are built by the loader's worker and the old
-// capture is freed by another, so the UI thread's events of a reload are the swap (the table's
-// sort, the views' replots) and the Answers page's layout, each in an event of its own; the issue
-// asks for no gap over 100 ms. The resident memory after the fifth reload is within 10% of after
-// the first: each reload frees the capture it replaces and gives the memory back.
-// Slow (the export is generated, then read six times): labelled "slow" (ctest -LE slow skips it).
+// A big capture reloaded with a run view shown (issue 24: F5 froze the window for 10-22 s on 6M
+// kernels and memory grew with each reload). The window is driven for real, offscreen: a generated
+// 2M-kernel export is opened, then reloaded (F5) five times with the Timeline tab shown, twice with
+// the Step map and twice with the Heatmap, while a 10 ms timer records the longest gap between its
+// ticks, i.e. the longest the event loop was kept from running. The session, its view indexes, the
+// table's texts and its rows' order are made by the loader's worker and the old capture is freed by
+// another, both at a lower priority than the UI thread; the UI thread swaps the pictures, and only
+// the views shown are drawn (a hidden one when it is shown), so no gap may exceed 100 ms, as the
+// issue asks. The resident memory stays flat over the five reloads with the Timeline shown (the
+// last two within 30% of the first two): each reload frees the capture it replaces and gives the
+// memory back.
+// Slow (the export is generated, then read ten times): labelled "slow" (ctest -LE slow skips it).
 #include <QElapsedTimer>
 #include <QProgressBar>
 #include <QPushButton>
@@ -24,6 +26,8 @@
 
 #include "gui_util.h"
 #include "util/release_memory.h"
+#include "views/heatmap/heatmap_view.h"
+#include "views/stepmap/stepmap_view.h"
 #include "views/timeline/timeline_view.h"
 #include "window/load_controller.h"
 
@@ -102,15 +106,45 @@ skewgen::GenConfig bigConfig() {
     return cfg;
 }
 
-// What five reloads (F5) with the Timeline tab shown measured: the longest event-loop gap, the
-// UI thread's most CPU in one gap, the resident memory after each. Measured once per process (the
-// two tests below read the same run).
+// The longest event-loop gap under a probe, and the UI thread's most CPU in one gap.
+struct Stall {
+    qint64 gapMs = 0;
+    double cpuMs = 0;
+};
+
+// What the reloads (F5) measured: five with the Timeline tab shown (and the resident memory after
+// each), then two with the Step map tab shown and two with the Heatmap shown; and showing each of
+// those two tabs for the first time after a reload (their pictures were left to be drawn then).
+// Measured once per process (the tests below read the same run).
 struct ReloadFigures {
     bool ok = false;
-    qint64 longestGapMs = 0;
-    double busiestCpuMs = 0;
+    Stall timeline, stepMap, heatmap, showTabs;
     std::vector<double> rssMb;
 };
+
+// `n` reloads with the tab shown as it is; the resident memory after each into `rss`
+bool reload(MainWindow& w, int n, Stall& stall, std::vector<double>* rss) {
+    LoadController* loads = w.loads();
+    auto idle = [&] { return waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0; }); };
+    StallProbe probe;
+    for (int i = 0; i < n; ++i) {
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        QTest::keyClick(&w, Qt::Key_F5);
+        if (!waitFor([&] { return !loaded.isEmpty(); }) || !idle()) return false;
+        QTest::qWait(100);  // the new picture painted
+        if (rss) rss->push_back(residentMb());
+    }
+    stall = {probe.longestMs(), probe.busiestMs()};
+    return true;
+}
+
+// shows `tab`, which a reload left to be drawn when shown, and waits until it is painted
+Stall showTab(MainWindow& w, QWidget* tab, Stall before) {
+    StallProbe probe;
+    w.viewTabs()->setCurrentWidget(tab);
+    QTest::qWait(300);
+    return {std::max(before.gapMs, probe.longestMs()), std::max(before.cpuMs, probe.busiestMs())};
+}
 
 ReloadFigures measureReloads() {
     ReloadFigures f;
@@ -121,27 +155,24 @@ ReloadFigures measureReloads() {
     if (!guitest::openAndWait(w, {QString::fromStdString(g.path)})) return f;
     EXPECT_EQ(w.session()->analysis.collectives.size(), g.result.collectives.size());
     w.viewTabs()->setCurrentWidget(w.timeline());
-    LoadController* loads = w.loads();
-    auto idle = [&] { return waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0; }); };
     // the snapshot of the first read is stored before the reloads (they read it, as F5 does)
-    if (!idle()) return f;
+    if (!waitFor([&] { return w.loads()->snapshotJobCount() == 0 && w.loads()->releaseJobCount() == 0; })) return f;
     QTest::qWait(200);
-    StallProbe probe;
-    for (int i = 0; i < 5; ++i) {
-        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
-        QTest::keyClick(&w, Qt::Key_F5);
-        if (!waitFor([&] { return !loaded.isEmpty(); }) || !idle()) return f;
-        QTest::qWait(100);  // the new picture painted
-        f.rssMb.push_back(residentMb());
-    }
+    if (!reload(w, 5, f.timeline, &f.rssMb)) return f;
     EXPECT_EQ(w.viewTabs()->currentWidget(), w.timeline());
-    f.longestGapMs = probe.longestMs();
-    f.busiestCpuMs = probe.busiestMs();
+    f.showTabs = showTab(w, w.stepMap(), f.showTabs);
+    if (!reload(w, 2, f.stepMap, nullptr)) return f;
+    f.showTabs = showTab(w, w.heatmap(), f.showTabs);  // the reloads with the Step map shown left it to draw
+    if (!reload(w, 2, f.heatmap, nullptr)) return f;
+    EXPECT_EQ(w.viewTabs()->currentWidget(), static_cast<QWidget*>(w.heatmap()));
     f.ok = true;
-    std::printf("[ figures  ] %llu kernels, %zu collectives; longest event-loop stall over 5 reloads: %lld ms "
-                "(most UI-thread CPU in one gap: %.0f ms); RSS after reloads 1-5: %.0f %.0f %.0f %.0f %.0f MB\n",
-                (unsigned long long)g.result.kernelRows, g.result.collectives.size(), (long long)f.longestGapMs, f.busiestCpuMs,
-                f.rssMb[0], f.rssMb[1], f.rssMb[2], f.rssMb[3], f.rssMb[4]);
+    std::printf("[ figures  ] %llu kernels, %zu collectives; longest event-loop stall (most UI-thread CPU in one gap), "
+                "5 reloads with the Timeline shown: %lld ms (%.0f ms), 2 with the Step map: %lld ms (%.0f ms), 2 with the "
+                "Heatmap: %lld ms (%.0f ms), showing the Step map and the Heatmap after a reload: %lld ms (%.0f ms); "
+                "RSS after reloads 1-5: %.0f %.0f %.0f %.0f %.0f MB\n",
+                (unsigned long long)g.result.kernelRows, g.result.collectives.size(), (long long)f.timeline.gapMs,
+                f.timeline.cpuMs, (long long)f.stepMap.gapMs, f.stepMap.cpuMs, (long long)f.heatmap.gapMs, f.heatmap.cpuMs,
+                (long long)f.showTabs.gapMs, f.showTabs.cpuMs, f.rssMb[0], f.rssMb[1], f.rssMb[2], f.rssMb[3], f.rssMb[4]);
     return f;
 }
 
@@ -152,10 +183,22 @@ const ReloadFigures& reloadFigures() {
 
 }  // namespace
 
-// The issue's other aim, no event-loop stall over 100 ms during a reload, is not met yet (on the
-// shared 2-core machine of December 2026 the longest gap was 430-1080 ms, with 155-245 ms of UI-thread
-// CPU in it: the table's sort and the views' replots, hidden ones included), so it is not asserted
-// here; measureReloads() prints the figures on every run, and the test asserting them comes with the fix.
+// No gap over 100 ms in the event loop during a reload, whichever run view is shown, nor when a tab
+// the reload left to be drawn is shown. The UI thread's share of a reload is a few milliseconds of
+// work per event (December 2026, shared 2-core machine: the most CPU in one gap was 4-6 ms, the
+// longest gap 20-50 ms, as the machine was loaded); before the fix it was 430-1080 ms, with 155-245
+// ms of CPU in one gap (the table's sort, every view's replots, hidden ones included, and the
+// window's layout). Timing under a sanitizer or in a debug build says nothing: printed only there.
+TEST(BigCaptures, ReloadKeepsTheWindowResponsive) {
+    const ReloadFigures& f = reloadFigures();
+    ASSERT_TRUE(f.ok);
+#if !defined(SKEW_SANITIZED_ALLOCATOR) && defined(NDEBUG)
+    EXPECT_LE(f.timeline.gapMs, 100) << "with the Timeline shown";
+    EXPECT_LE(f.stepMap.gapMs, 100) << "with the Step map shown";
+    EXPECT_LE(f.heatmap.gapMs, 100) << "with the Heatmap shown";
+    EXPECT_LE(f.showTabs.gapMs, 100) << "showing the Step map or the Heatmap after a reload";
+#endif
+}
 
 TEST(BigCaptures, ReloadKeepsMemoryFlat) {
     const ReloadFigures& f = reloadFigures();

@@ -7,6 +7,7 @@
 #include <QKeyEvent>
 #include <qcustomplot.h>
 
+#include "common/deferred_replot.h"
 #include "views/run_view.h"
 
 namespace skewui {
@@ -57,7 +58,8 @@ inline RunViewRange plotRange(const QCustomPlot* plot) {
 }
 
 // Sets the kept ranges again on a plot fitted to the reloaded data, on the axes a user can zoom or
-// drag, each only where the kept range still overlaps the fitted one (else the fit stays); replots.
+// drag, each only where the kept range still overlaps the fitted one (else the fit stays); replots
+// (hidden: when shown).
 inline void restorePlotRange(QCustomPlot* plot, const RunViewRange& kept) {
     QCPAxisRect* r = plot->axisRect();
     if (!kept.valid || !r) return;
@@ -68,7 +70,7 @@ inline void restorePlotRange(QCustomPlot* plot, const RunViewRange& kept) {
     const Qt::Orientations moves = r->rangeZoom() | r->rangeDrag();
     if (moves.testFlag(Qt::Horizontal)) restore(r->axis(QCPAxis::atBottom), kept.x0, kept.x1);
     if (moves.testFlag(Qt::Vertical)) restore(r->axis(QCPAxis::atLeft), kept.y0, kept.y1);
-    plot->replot();
+    replotWhenShown(plot);  // a hidden view (a tab not shown) when it is shown
 }
 
 }  // namespace skewui

@@ -161,7 +161,12 @@ bool CollectivesPane::eventFilter(QObject* o, QEvent* e) {
 
 SessionPtr CollectivesPane::session() const { return model_->session(); }
 
-void CollectivesPane::setSession(SessionPtr s, const CollectiveModel::WidestTexts* texts) {
+int CollectivesPane::sortColumn() const { return filter_->sortColumn(); }
+Qt::SortOrder CollectivesPane::sortOrder() const { return filter_->sortOrder(); }
+
+void CollectivesPane::setSession(SessionPtr s, const CollectiveModel::WidestTexts* texts,
+                                 std::shared_ptr<const CollectiveFilter::Order> order) {
+    filter_->prepareOrder(std::move(order));  // used by the model's reset
     model_->setSession(s);
     {
         QSignalBlocker b1(opFilter_), b2(groupFilter_);

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include "models/collective_filter.h"
 #include "models/collective_model.h"
 #include "session.h"
 
@@ -19,7 +20,6 @@ class QVBoxLayout;
 
 namespace skewui {
 
-class CollectiveFilter;
 class RankLabelDelegate;
 
 class CollectivesPane : public QWidget {
@@ -39,8 +39,12 @@ public:
 
     // the table lists `s` (the op and group filters offer its ops and groups; the filters themselves
     // are the caller's to set again); columns sized to the new rows, on `texts` when the loader
-    // measured them off the UI thread (else here, a pass over every row)
-    void setSession(SessionPtr s, const CollectiveModel::WidestTexts* texts = nullptr);
+    // measured them off the UI thread (else here, a pass over every row); the rows in `order` when
+    // the loader sorted them for the table's sort (else sorted here)
+    void setSession(SessionPtr s, const CollectiveModel::WidestTexts* texts = nullptr,
+                    std::shared_ptr<const CollectiveFilter::Order> order = nullptr);
+    int sortColumn() const;  // the table's sort: column (-1: none) and order
+    Qt::SortOrder sortOrder() const;
     Filters filters() const;
     void setFilters(const Filters& f);  // one update for the whole set, then filtersChanged
     void clearFilters() { setFilters({}); }

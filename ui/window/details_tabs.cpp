@@ -78,7 +78,10 @@ void DetailsTabs::clearDetails() {
 }
 
 void DetailsTabs::setRanksGroup(SessionPtr s, int group) {
-    setTabText(indexOf(ranks_), group >= 0 ? tr("Ranks: group %1").arg(group) : tr("Ranks"));
+    // the same title (a reload) left alone: a new one lays the window out again (a tab bar's new
+    // text asks its splitters for their children's size hints, every plot's among them)
+    const QString title = group >= 0 ? tr("Ranks: group %1").arg(group) : tr("Ranks");
+    if (tabText(indexOf(ranks_)) != title) setTabText(indexOf(ranks_), title);
     ranks_->setGroup(std::move(s), group);
 }
 

@@ -4,10 +4,18 @@
 
 #include <QProgressBar>
 #include <QPushButton>
+#include <QThread>
+#include <QThreadPool>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrent>
 
 #include <utility>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "cache/profile_cache.h"
 #include "cache/summary_file.h"
@@ -22,9 +30,27 @@ std::vector<std::string> paths(const QStringList& files) {
     for (const auto& f : files) out.push_back(f.toStdString());
     return out;
 }
+
+// The calling worker at a lower priority than the UI thread, once: on two cores a load's threads,
+// a snapshot and a release take a core from the UI thread as it swaps the pictures (issue 24). On
+// Linux the nice value is the thread's own, and the threads it starts (the loader's helpers) inherit it.
+void yieldToUiThread() {
+    thread_local bool lowered = false;
+    if (lowered) return;
+    lowered = true;
+#ifdef __linux__
+    ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), 10);
+#else
+    QThread::currentThread()->setPriority(QThread::LowPriority);
+#endif
+}
 }  // namespace
 
 LoadController::LoadController(QObject* parent) : QObject(parent) {
+    pool_ = new QThreadPool(this);
+    retireTimer_ = new QTimer(this);
+    retireTimer_->setInterval(100);
+    connect(retireTimer_, &QTimer::timeout, this, &LoadController::releaseRetired);
     if (!qEnvironmentVariableIsSet("SKEWSCOPE_NO_CACHE")) {
         cache_ = std::make_unique<skew::ProfileCache>();
         // said once, on the terminal the viewer was started from; a folder that is not ours: no cache
@@ -81,12 +107,16 @@ void LoadController::start(const LoadRequest& r) {
         progress_ = int(f * 100);
         return !cancel_.load();
     };
-    watcher_->setFuture(QtConcurrent::run([this, a = paths(r.files), b = paths(r.filesB), options = r.options, progress]() -> Outcome {
+    watcher_->setFuture(QtConcurrent::run(pool_, [this, a = paths(r.files), b = paths(r.filesB), options = r.options, progress,
+                                                  column = r.sortColumn, order = r.sortOrder]() -> Outcome {
+        yieldToUiThread();
         Outcome o;
         try {
             if (b.empty()) {
                 o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles());
                 o.texts = std::make_shared<const CollectiveModel::WidestTexts>(CollectiveModel::widestTexts(*o.session));
+                o.order = std::make_shared<const CollectiveFilter::Order>(
+                    CollectiveFilter::Order{column, order, CollectiveFilter::sortedRows(o.session->analysis, column, order)});
             } else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get(), &skew::summaryFiles());
         } catch (const skew::Cancelled&) {
             o.cancelled = true;
@@ -112,6 +142,7 @@ void LoadController::finish() {
     else if (current_.comparison()) emit compared(o.comparison);
     else {
         texts_ = o.texts;
+        order_ = o.order;
         textsFor_ = o.session.get();
         emit loaded(o.session);
     }
@@ -128,18 +159,35 @@ void LoadController::storeSnapshots(SessionPtr s) {
         if (QString error = job->result(); !error.isEmpty()) emit snapshotFailed(error);
         job->deleteLater();
     });
-    job->setFuture(QtConcurrent::run([s, cache]() -> QString { return QString::fromStdString(skew::storeFreshSnapshots(cache, s->profile)); }));
+    job->setFuture(QtConcurrent::run(pool_, [s, cache]() -> QString {
+        yieldToUiThread();
+        return QString::fromStdString(skew::storeFreshSnapshots(cache, s->profile));
+    }));
 }
 
-void LoadController::release(SessionPtr old) {
-    if (old) releaseLater([old = std::move(old)]() mutable { old.reset(); });
+void LoadController::retire(std::shared_ptr<const void> old) {
+    if (!old) return;
+    retired_.push_back(std::move(old));
+    if (!retireTimer_->isActive()) retireTimer_->start();  // after the swap's events: the new picture first
 }
 
-void LoadController::release(CompareSessionPtr old) {
-    if (old) releaseLater([old = std::move(old)]() mutable { old.reset(); });
+// A capture that a view or a job still holds (the search until the swap's last event, a CPU row
+// being read) would be freed where that one lets it go, maybe on the UI thread: it waits here
+// until this is its last reference, and goes to a worker then.
+void LoadController::releaseRetired() {
+    for (auto it = retired_.begin(); it != retired_.end();) {
+        if (it->use_count() > 1) {
+            ++it;
+            continue;
+        }
+        releaseLater(std::move(*it));
+        it = retired_.erase(it);
+    }
+    if (retired_.empty()) retireTimer_->stop();
+    else if (!retireTimer_->isActive()) retireTimer_->start();
 }
 
-void LoadController::releaseLater(std::function<void()> drop) {
+void LoadController::releaseLater(std::shared_ptr<const void> old) {
     auto* job = new QFutureWatcher<void>(this);
     releaseJobs_.push_back(job);
     connect(job, &QFutureWatcher<void>::finished, this, [this, job] {
@@ -148,9 +196,9 @@ void LoadController::releaseLater(std::function<void()> drop) {
     });
     // the UI thread keeps no reference: the capture's hundreds of megabytes are freed here, and the
     // heap's free blocks (the old capture's and the load's temporaries) go back to the system
-    job->setFuture(QtConcurrent::run([drop = std::move(drop)]() mutable {
-        drop();
-        drop = nullptr;
+    job->setFuture(QtConcurrent::run(pool_, [old = std::move(old)]() mutable {
+        yieldToUiThread();
+        old.reset();
         skew::releaseFreedMemory();
     }));
 }

@@ -5,8 +5,10 @@
 // runs cancels that one and starts when it has stopped. After a capture is shown, the snapshots of its
 // freshly read files are stored in the background (the profile cache, none with SKEWSCOPE_NO_CACHE).
 // What a capture's first picture needs beyond the session is prepared by the same worker (the
-// table's widest texts), and a capture that is no longer shown is freed by a worker too (its
-// memory given back to the system), so that the UI thread only swaps the pictures (issue 24).
+// table's widest texts and its rows' order), and a capture that is no longer shown is freed by a worker too (its
+// memory given back to the system), so that the UI thread only swaps the pictures (issue 24). The
+// workers are the controller's own, at a lower priority than the UI thread (on two cores they would
+// otherwise take turns with it), and never waited for by the UI thread while the window lives.
 // The controller cancels its load and waits for it, the snapshot and the release jobs before it
 // goes: their workers read its members.
 
@@ -17,9 +19,10 @@
 #include <QStringList>
 
 #include <atomic>
-#include <functional>
 #include <memory>
+#include <vector>
 
+#include "models/collective_filter.h"
 #include "models/collective_model.h"
 #include "session.h"
 
@@ -29,15 +32,19 @@ class ProfileCache;
 
 class QProgressBar;
 class QPushButton;
+class QThreadPool;
 class QTimer;
 
 namespace skewui {
 
 // What to load: one capture's files, or with filesB a comparison of capture `files` (A, before)
-// with capture `filesB` (B, after); analysed with `options`.
+// with capture `filesB` (B, after); analysed with `options`. A capture's table rows are put in the
+// order of column `sortColumn` (-1: none) by the worker.
 struct LoadRequest {
     QStringList files, filesB;
     skew::AnalysisOptions options;
+    int sortColumn = -1;
+    Qt::SortOrder sortOrder = Qt::AscendingOrder;
     bool comparison() const { return !filesB.isEmpty(); }
 };
 
@@ -63,11 +70,16 @@ public:
     const CollectiveModel::WidestTexts* tableTexts(const Session* s) const {
         return texts_ && textsFor_ == s ? texts_.get() : nullptr;
     }
-    // a session or comparison no longer shown: dropped by a worker (when this was the last
-    // reference, it is freed there), then the freed heap is given back to the system
-    void release(SessionPtr old);
-    void release(CompareSessionPtr old);
-    int releaseJobCount() const { return int(releaseJobs_.size()); }  // running
+    // the table's order the worker made for `s` (the session loaded last), else null
+    std::shared_ptr<const CollectiveFilter::Order> tableOrder(const Session* s) const {
+        return textsFor_ == s ? order_ : nullptr;
+    }
+    // a session or comparison no longer shown: freed by a worker once nothing else holds it, looked
+    // at every 100 ms from the next (after the swap's events, so that the worker does not take a core
+    // from them; a view or a job may let it go later), then the freed heap is given back to the system
+    void release(SessionPtr old) { retire(std::move(old)); }
+    void release(CompareSessionPtr old) { retire(std::move(old)); }
+    int releaseJobCount() const { return int(releaseJobs_.size() + retired_.size()); }  // not freed yet
 
 signals:
     void started(const LoadRequest& r);
@@ -82,6 +94,7 @@ private:
     struct Outcome {
         SessionPtr session;
         std::shared_ptr<const CollectiveModel::WidestTexts> texts;  // of session
+        std::shared_ptr<const CollectiveFilter::Order> order;       // of session's table
         CompareSessionPtr comparison;
         std::string error;
         bool cancelled = false;
@@ -98,8 +111,14 @@ private:
     QList<QFutureWatcher<QString>*> snapshotJobs_;
     QList<QFutureWatcher<void>*> releaseJobs_;
     std::shared_ptr<const CollectiveModel::WidestTexts> texts_;
-    const Session* textsFor_ = nullptr;  // compared only, never read
-    void releaseLater(std::function<void()> drop);
+    std::shared_ptr<const CollectiveFilter::Order> order_;
+    const Session* textsFor_ = nullptr;  // what texts_ and order_ are for: compared only, never read
+    void retire(std::shared_ptr<const void> old);
+    void releaseRetired();  // the retired captures held here alone, to a worker
+    void releaseLater(std::shared_ptr<const void> old);
+    std::vector<std::shared_ptr<const void>> retired_;  // no longer shown, still held elsewhere
+    QTimer* retireTimer_ = nullptr;
+    QThreadPool* pool_ = nullptr;  // the workers (loads, snapshots, releases)
     QPointer<QProgressBar> progressBar_;  // deleted with the status bar they are put in
     QPointer<QPushButton> cancelButton_;
     QTimer* progressTimer_ = nullptr;

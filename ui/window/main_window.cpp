@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "scene/kernel_details.h"
+#include "common/deferred_replot.h"
 #include "views/collective/collective_view.h"
 #include "views/compare/compare_view.h"
 #include "views/plot_keys.h"
@@ -181,7 +182,8 @@ void MainWindow::connectMenus(const WindowMenus& m) {
 }
 
 void MainWindow::openFiles(const QStringList& files) {
-    if (!files.isEmpty()) loads_->load({files, {}, options_});
+    // the table's rows are sorted by the loader's worker, in the table's order
+    if (!files.isEmpty()) loads_->load({files, {}, options_, pane_->sortColumn(), pane_->sortOrder()});
 }
 
 void MainWindow::openComparison(const QStringList& filesA, const QStringList& filesB) {
@@ -229,6 +231,23 @@ void MainWindow::loadStopped(const LoadRequest& r, const QString& error, bool ca
 }
 
 void MainWindow::setSession(SessionPtr s) {
+    {
+        // each plot shown replots once, after the swap (its old picture stays until then), each
+        // hidden one when it is shown (issue 24: a reload replotted them all, some several times)
+        const ReplotBatch batch;
+        swapSession(s);
+    }
+    // the answers' page (a long document to lay out) in an event of its own, after the pictures:
+    // no one event of the swap holds the window up for the sum of them (issue 24). A timer, not a
+    // posted event: the input and timers that came due during the swap run before it.
+    QTimer::singleShot(1, this, [this, s] {
+        if (session_ != s) return;  // a later load replaced it first
+        details_->showFindings(*s);
+        emit sessionLoaded();
+    });
+}
+
+void MainWindow::swapSession(const SessionPtr& s) {
     // a reload or a re-analysis of the same files keeps the selected collective and the filters;
     // the op and group filters reset for other files
     const bool sameFiles = session_ && s && session_->files == s->files;
@@ -239,7 +258,7 @@ void MainWindow::setSession(SessionPtr s) {
     SessionPtr old = std::exchange(session_, s);
     CompareSessionPtr oldComparison = std::exchange(compare_, nullptr);  // opening files leaves compare mode
     selection_->reset(s);
-    pane_->setSession(s, loads_->tableTexts(s.get()));
+    pane_->setSession(s, loads_->tableTexts(s.get()), loads_->tableOrder(s.get()));
     warningBar_->setWarnings(sessionWarnings(*s));
     setStatus(statusText());
     const QString empty = emptyStateText();
@@ -248,7 +267,11 @@ void MainWindow::setSession(SessionPtr s) {
     views_->setSession(s, sameFiles);  // the skew CDF follows the Ranks tab's group
     setWindowTitle(sessionTitle(*s));  // says when the ranks came from summaries
     recent_->add(qt(s->files));  // only files that opened
-    pane_->setFilters(filters);
+    {
+        const QSignalBlocker quiet(pane_);  // the selection follows the filters once, below (open)
+        pane_->setFilters(filters);
+    }
+    pane_->updateFilterStatus();
     selection_->open(kept);
     views_->restoreKeptRanges();  // F5 keeps the zoom (after the selection, which may pan to the collective)
     details_->ranks()->sizeColumns();
@@ -256,14 +279,6 @@ void MainWindow::setSession(SessionPtr s) {
     loads_->storeSnapshots(s);
     loads_->release(std::move(old));
     loads_->release(std::move(oldComparison));
-    // the answers' page (a long document to lay out) in an event of its own, after the pictures:
-    // no one event of the swap holds the window up for the sum of them (issue 24). A timer, not a
-    // posted event: the input and timers that came due during the swap run before it.
-    QTimer::singleShot(1, this, [this, s] {
-        if (session_ != s) return;  // a later load replaced it first
-        details_->showFindings(*s);
-        emit sessionLoaded();
-    });
 }
 
 void MainWindow::setComparison(CompareSessionPtr c) {

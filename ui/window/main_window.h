@@ -132,6 +132,7 @@ private:
     void connectRooms();
     void connectMenus(const WindowMenus& m);
     void setSession(SessionPtr s);
+    void swapSession(const SessionPtr& s);  // the capture shown, the views and panes on it (setSession)
     void setComparison(CompareSessionPtr c);
     void loadStopped(const LoadRequest& r, const QString& error, bool cancelled);
     void setStatus(const QString& text);

@@ -7,6 +7,7 @@
 #include <QTableView>
 #include <QTimer>
 
+#include "common/deferred_replot.h"
 #include "models/ranks_model.h"
 #include "qcustomplot.h"
 #include "common/rank_labels.h"
@@ -62,7 +63,7 @@ void RanksPanel::setGroup(SessionPtr s, int g) {
     sizeColumns();
     chart_->clearPlottables();
     if (g < 0) {
-        chart_->replot();
+        replotWhenShown(chart_);
         return;
     }
     drawLateness(*s, g);
@@ -122,7 +123,7 @@ void RanksPanel::layoutTicks() {
     chart_->xAxis->setTickLabelRotation(upright ? 90 : 0);
     // a short chart (a small window's bottom pane) with fewer value ticks, so that their labels do not touch
     chart_->yAxis->ticker()->setTickCount(chart_->axisRect()->height() < 80 ? 3 : 5);
-    chart_->replot();
+    replotWhenShown(chart_);
 }
 
 void RanksPanel::sizeColumns() {

@@ -30,6 +30,9 @@ void RecentFiles::addEntry(const QStringList& lines) {
     QString entry = entryOf(lines);
     QSettings st;
     QStringList recent = st.value("recent").toStringList();
+    // already the first (a reload): nothing to write (the settings file is written and synced to
+    // disk on the UI thread)
+    if (!recent.isEmpty() && recent.front() == entry) return;
     recent.removeAll(entry);
     recent.prepend(entry);
     while (recent.size() > kMaxRecent) recent.removeLast();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/deferred_replot.h"
 #include "common/view_export.h"
 #include "views/collective/plot_elements.h"
 #include "views/plot_keys.h"
@@ -164,23 +165,23 @@ void CollectiveView::setCpuWindow(const skew::CpuWindow& w) {
     tickWidth_ = -1;
     if (cpuWindow_.present) scene_.fitX0 = std::min(scene_.fitX0, double(cpuWindow_.fromNs - scene_.t0));
     if (fitted_) resetZoom();
-    else replot();
+    else replotWhenShown(this);
 }
 
 void CollectiveView::setCpuActivity(std::shared_ptr<const skew::CpuActivity> a) {
     if (!a || !cpuWindow_.present || a->window.collective != cpuWindow_.collective) return;
     cpuActivity_ = std::move(a);
-    replot();
+    replotWhenShown(this);
 }
 
 void CollectiveView::setEmptyText(const QString& text) {
     emptyText_ = text;
-    replot();
+    replotWhenShown(this);
 }
 
 void CollectiveView::setSubtitleMaxLines(int n) {
     subtitle_->setMaxLines(n);
-    replot();
+    replotWhenShown(this);
 }
 
 QString CollectiveView::subtitleShown() const { return subtitle_->shown(); }
@@ -289,19 +290,19 @@ QStringList CollectiveView::legendEntries() const {
 void CollectiveView::resetZoom() {
     fitted_ = true;
     setXRange(scene_.fitX0 / 1e6, scene_.fitX1 / 1e6);
-    replot();
+    replotWhenShown(this);
 }
 
 void CollectiveView::zoomBy(double factor) {
     fitted_ = false;
     xAxis->scaleRange(factor, xAxis->range().center());
-    replot();
+    replotWhenShown(this);
 }
 
 void CollectiveView::panBy(double fraction) {
     fitted_ = false;
     xAxis->moveRange(xAxis->range().size() * fraction);
-    replot();
+    replotWhenShown(this);
 }
 
 void CollectiveView::keyPressEvent(QKeyEvent* e) {
@@ -349,12 +350,12 @@ void CollectiveView::setHighlight(int rank, int lane, quint32 kernel) {
         const Bar& b = scene_.bars[i];
         if (b.rank == rank && b.lane == lane && b.kernel == kernel) highlight_.push_back(int(i));
     }
-    replot();
+    replotWhenShown(this);
 }
 
 void CollectiveView::clearHighlight() {
     highlight_.clear();
-    replot();
+    replotWhenShown(this);
 }
 
 QString CollectiveView::toolTipAt(const QPointF& pos) const {

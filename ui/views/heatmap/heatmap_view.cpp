@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "common/text.h"
+#include "common/deferred_replot.h"
 #include "common/view_export.h"
 #include "report/format.h"
 #include "scene/view_texts.h"
@@ -186,13 +187,13 @@ void HeatmapView::resetZoom() {
     const double rows = group_ >= 0 ? double(s_->analysis.groups[size_t(group_)].width()) : 1;
     yAxis->setRange(-0.5, rows - 0.5);
     xAxis->setRange(0.5, n + 0.5);
-    replot();
+    replotWhenShown(this);
 }
 
 void HeatmapView::setSelectedCollective(int c) {
     if (!s_ || c < 0 || size_t(c) >= s_->analysis.collectives.size()) {
         selected_ = -1;
-        replot();
+        replotWhenShown(this);
         return;
     }
     selected_ = c;
@@ -206,7 +207,7 @@ void HeatmapView::setSelectedCollective(int c) {
         double half = xAxis->range().size() / 2;
         xAxis->setRange(col.index - half, col.index + half);
     }
-    replot();
+    replotWhenShown(this);
 }
 
 QPointF HeatmapView::cellCenter(int collective, int slot) const {

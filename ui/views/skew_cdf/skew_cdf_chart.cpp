@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/deferred_replot.h"
 #include "report/info_report.h"
 #include "common/palette.h"
 #include "common/text.h"
@@ -57,9 +58,14 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);  // CDFs leave the top left empty
+    // any replot draws the group set last, also one asked for while the chart is hidden
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { showPending(); });
 }
 
-QString SkewCdfChart::title() const { return title_->text(); }
+QString SkewCdfChart::title() const {
+    showPending();
+    return title_->text();
+}
 
 // The legend goes above the plot, where no curve is: curves can rise anywhere (the end skews' curve
 // of one capture rises at the left, under a legend in the top left: review defect 9; a start curve
@@ -100,13 +106,30 @@ void SkewCdfChart::resizeEvent(QResizeEvent* e) {
     QCustomPlot::resizeEvent(e);
     if (legendAbove()) {
         fitLegend();
-        replot();
+        replotWhenShown(this);
     }
 }
 
 bool SkewCdfChart::legendAbove() const { return legend->layout() == plotLayout(); }
 
 void SkewCdfChart::setGroup(SessionPtr s, int group) {
+    pending_ = Pending{std::move(s), group};
+    if (isVisible() || !window()->isVisible()) showPending();  // else when shown
+}
+
+void SkewCdfChart::showPending() const {
+    if (!pending_) return;
+    const Pending p = std::move(*pending_);
+    pending_.reset();
+    const_cast<SkewCdfChart*>(this)->showGroup(p.s, p.group);
+}
+
+void SkewCdfChart::showEvent(QShowEvent* e) {
+    showPending();
+    QCustomPlot::showEvent(e);
+}
+
+void SkewCdfChart::showGroup(const SessionPtr& s, int group) {
     start_->setPen(QPen(palette::kLate, 2));
     end_->setPen(QPen(palette::kTransfer, 2));
     placeLegend(true);
@@ -120,7 +143,7 @@ void SkewCdfChart::setGroup(SessionPtr s, int group) {
         start_->data()->clear();
         end_->data()->clear();
         title_->setText(QString());
-        replot();
+        replotWhenShown(this);
         return;
     }
     title_->setText(tr("Group %1: %2 complete collectives").arg(group).arg(s->analysis.groups[size_t(group)].complete));
@@ -130,6 +153,7 @@ void SkewCdfChart::setGroup(SessionPtr s, int group) {
 
 void SkewCdfChart::setComparison(SessionPtr a, int ga, SessionPtr b, int gb) {
     using namespace palette;
+    pending_.reset();
     // A wider and under B: where the two captures agree, B's curve runs inside A's
     start_->setPen(QPen(kSideA, 3.5));
     end_->setPen(QPen(kSideA, 3.5, Qt::DashLine));
@@ -144,7 +168,7 @@ void SkewCdfChart::setComparison(SessionPtr a, int ga, SessionPtr b, int gb) {
     }
     if (!a || !b || ga < 0 || gb < 0 || size_t(ga) >= a->analysis.groups.size() || size_t(gb) >= b->analysis.groups.size()) {
         title_->setText(QString());
-        replot();
+        replotWhenShown(this);
         return;
     }
     title_->setText(tr("A group %1 (%2 complete) vs B group %3 (%4)")
@@ -186,7 +210,7 @@ void SkewCdfChart::fill(const std::vector<std::pair<QCPGraph*, std::vector<int64
     }
     xAxis->setRange(lo, hi);
     fitLegend();
-    replot();
+    replotWhenShown(this);
 }
 
 }  // namespace skewui

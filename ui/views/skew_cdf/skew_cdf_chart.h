@@ -3,9 +3,13 @@
 // tab): "ends cluster, starts do not" reads as two curves far apart. In a comparison, both sides'
 // curves on one axis: colour tells the side (A amber, B blue), the line tells start (solid) from
 // end (dashed), and the legend sits above the plot, where no curve can be. Data from core
-// (sortedSkews).
+// (sortedSkews). A group's curves are computed when the chart is shown, replotted or read: the
+// Ranks tab follows every selection and reload, mostly hidden (issue 24: two sorts of a big
+// group's skews on the UI thread at each reload).
 
 #include <qcustomplot.h>
+
+#include <optional>
 
 #include "session.h"
 
@@ -15,11 +19,11 @@ class SkewCdfChart : public QCustomPlot {
     Q_OBJECT
 public:
     explicit SkewCdfChart(QWidget* parent = nullptr);
-    void setGroup(SessionPtr s, int group);
+    void setGroup(SessionPtr s, int group);  // hidden in a shown window: drawn when shown
     // A's group `ga` and B's group `gb` overlaid; startCurve/endCurve are then A's
     void setComparison(SessionPtr a, int ga, SessionPtr b, int gb);
-    QCPGraph* startCurve() const { return start_; }
-    QCPGraph* endCurve() const { return end_; }
+    QCPGraph* startCurve() const { return showPending(), start_; }
+    QCPGraph* endCurve() const { return showPending(), end_; }
     QCPGraph* startCurveB() const { return startB_; }
     QCPGraph* endCurveB() const { return endB_; }
     QString title() const;  // names the group (or the pair's groups) and how many collectives
@@ -27,8 +31,16 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
+    void showGroup(const SessionPtr& s, int group);
+    void showPending() const;  // the group set while hidden, now (a lazy computation: const)
+    struct Pending {
+        SessionPtr s;
+        int group = -1;
+    };
+    mutable std::optional<Pending> pending_;
     void placeLegend(bool above);
     void fitLegend();
     void fill(const std::vector<std::pair<QCPGraph*, std::vector<int64_t>>>& curves, const QStringList& names);

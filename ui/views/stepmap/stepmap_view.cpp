@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/deferred_replot.h"
 #include "common/text.h"
 #include "common/view_export.h"
 #include "report/format.h"
@@ -112,7 +113,7 @@ void StepMapView::resetZoom() {
     double span = std::max(1.0, double(std::max(map_.spanNs, fitSpanNs_)) / 1e6);
     xAxis->setRange(-span * 0.02, span * 1.06);
     yAxis->setRange(0.4, std::max(1.0, double(map_.steps)) + 0.6);
-    replot();
+    replotWhenShown(this);
 }
 
 void StepMapView::setSelectedCollective(int c) {
@@ -122,7 +123,7 @@ void StepMapView::setSelectedCollective(int c) {
         const int g = s_->analysis.collectives[size_t(selected_)].group;
         if (g != map_.groups[0] && s_->analysis.groups[size_t(g)].stepsSource == skew::StepSource::Inferred) rebuild(g);
     }
-    replot();
+    replotWhenShown(this);
 }
 
 double StepMapView::markerRadius(uint32_t item) const {
@@ -194,7 +195,7 @@ bool StepMapView::exportTo(const QString& path, int width, int height, QString* 
     fitLegend(width);  // the legend's lines for the export's width, then the screen's again
     const bool ok = exportPlot(this, path, width, height, error);
     fitLegend(this->width());
-    replot();
+    replotWhenShown(this);
     return ok;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/deferred_replot.h"
 #include "common/palette.h"
 #include "common/view_export.h"
 #include "views/plot_keys.h"
@@ -219,7 +220,7 @@ void WhatIfView::fit() {
         for (const auto& r : scene_.ranks) most = std::max(most, r.slowdown);
         ranks_->axis(QCPAxis::atBottom)->setRange(1.0, 1.0 + std::max(0.05, (most - 1.0) * 1.25));
     }
-    replot();
+    replotWhenShown(this);
 }
 
 // After each layout: as many rank bars as fit at a legible height, the rest counted below.
@@ -238,7 +239,7 @@ void WhatIfView::fitRanks() {
 void WhatIfView::setSelectedCollective(int c) {
     selected_ = (s_ && c >= 0 && size_t(c) < s_->analysis.collectives.size()) ? c : -1;
     placeHighlight();
-    replot();
+    replotWhenShown(this);
 }
 
 void WhatIfView::placeHighlight() {
