@@ -122,7 +122,10 @@ ReloadFigures measureReloads() {
     EXPECT_EQ(w.session()->analysis.collectives.size(), g.result.collectives.size());
     w.viewTabs()->setCurrentWidget(w.timeline());
     LoadController* loads = w.loads();
-    auto idle = [&] { return waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0; }); };
+    // idle: the snapshot stored, the old capture freed, and the what-if (computed after the picture) in
+    auto idle = [&] {
+        return waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0 && !w.whatIfPending(); });
+    };
     // the snapshot of the first read is stored before the reloads (they read it, as F5 does)
     if (!idle()) return f;
     QTest::qWait(200);

@@ -8,23 +8,30 @@ namespace skewui {
 
 CollectiveFilter::CollectiveFilter(QObject* parent) : QSortFilterProxyModel(parent) { setSortRole(CollectiveModel::SortRole); }
 
+// A setter that changes nothing leaves the rows alone: the window sets every filter after each
+// load, and each pass over the rows costs tens of ms at 100,000 collectives (the first picture).
 void CollectiveFilter::setOp(const QString& op) {
+    if (op_ == op) return;
     op_ = op;
     invalidateFilter();
 }
 void CollectiveFilter::setGroup(int g) {
+    if (group_ == g) return;
     group_ = g;
     invalidateFilter();
 }
 void CollectiveFilter::setMinSkewMs(double ms) {
+    if (minSkewMs_ == ms) return;
     minSkewMs_ = ms;
     invalidateFilter();
 }
 void CollectiveFilter::setBigOnly(bool on) {
+    if (bigOnly_ == on) return;
     bigOnly_ = on;
     invalidateFilter();
 }
 void CollectiveFilter::setCause(const QString& c) {
+    if (cause_ == c) return;
     cause_ = c;
     invalidateFilter();
 }

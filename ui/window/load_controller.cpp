@@ -13,6 +13,7 @@
 #include "cache/summary_file.h"
 #include "nsys/export_reader.h"
 #include "util/release_memory.h"
+#include "util/stage_clock.h"
 
 namespace skewui {
 
@@ -68,6 +69,7 @@ void LoadController::load(const LoadRequest& r) {
 }
 
 void LoadController::start(const LoadRequest& r) {
+    whatIfJob_.cancel();  // the load has the cores; a load that ends without a capture resumes it (finish)
     loading_ = true;
     current_ = r;
     cancel_ = false;
@@ -81,12 +83,18 @@ void LoadController::start(const LoadRequest& r) {
         progress_ = int(f * 100);
         return !cancel_.load();
     };
-    watcher_->setFuture(QtConcurrent::run([this, a = paths(r.files), b = paths(r.filesB), options = r.options, progress]() -> Outcome {
+    skew::AnalysisOptions options = r.options;
+    options.whatIf = r.comparison();  // one capture: after its first picture (completeWhatIf)
+    watcher_->setFuture(QtConcurrent::run([this, a = paths(r.files), b = paths(r.filesB), options, progress]() -> Outcome {
         Outcome o;
         try {
             if (b.empty()) {
-                o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles());
-                o.texts = std::make_shared<const CollectiveModel::WidestTexts>(CollectiveModel::widestTexts(*o.session));
+                // the table's texts measured beside the views' indexes (both before the first picture)
+                o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles(), [&o](const Session& s) {
+                    skew::StageClock clock("viewer");
+                    o.texts = std::make_shared<const CollectiveModel::WidestTexts>(CollectiveModel::widestTexts(s));
+                    clock.done("table texts");
+                });
             } else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get(), &skew::summaryFiles());
         } catch (const skew::Cancelled&) {
             o.cancelled = true;
@@ -107,14 +115,44 @@ void LoadController::finish() {
         start(std::exchange(pending_, LoadRequest{}));
         return;
     }
+    if (o.cancelled || !o.error.empty()) completeWhatIf(incomplete_);  // the capture shown stays: its what-if goes on
+    else incomplete_.reset();
     if (o.cancelled) emit cancelled(current_);
     else if (!o.error.empty()) emit failed(current_, QString::fromStdString(o.error));
     else if (current_.comparison()) emit compared(o.comparison);
     else {
         texts_ = o.texts;
         textsFor_ = o.session.get();
+        incomplete_ = o.session->analysis.whatIf.pending ? o.session : nullptr;
         emit loaded(o.session);
     }
+}
+
+void LoadController::completeWhatIf(SessionPtr s) {
+    // while a load runs it has the cores: finish() resumes it when that load brings no capture
+    if (!s || s.get() != incomplete_.get() || whatIfJob_.running() || loading_) return;
+    // the job holds the session (read only) until it ends; `stop` is its cancel flag
+    whatIfJob_.start(
+        [s, hook = whatIfHook_](const std::atomic<bool>& cancelled) -> std::shared_ptr<skew::WhatIfOutcome> {
+            if (hook) hook();
+            try {
+                return std::make_shared<skew::WhatIfOutcome>(
+                    skew::computeWhatIf(s->profile, s->analysis, [&cancelled] { return cancelled.load(); }));
+            } catch (const skew::Cancelled&) {
+                return nullptr;
+            } catch (const std::exception& e) {  // said among the capture's warnings, never a crash
+                auto o = std::make_shared<skew::WhatIfOutcome>();
+                o->warnings.push_back(std::string("what-if: not computed: ") + e.what());
+                return o;
+            }
+        },
+        [this](std::shared_ptr<skew::WhatIfOutcome> w) {
+            if (!w || !incomplete_) return;
+            std::shared_ptr<Session> s = std::exchange(incomplete_, nullptr);
+            // on the UI thread, as the views read it; no job reads the what-if or the warnings
+            skew::fillWhatIf(s->analysis, std::move(*w));
+            emit whatIfLoaded(s);
+        });
 }
 
 void LoadController::storeSnapshots(SessionPtr s) {

@@ -7,6 +7,10 @@
 // What a capture's first picture needs beyond the session is prepared by the same worker (the
 // table's widest texts), and a capture that is no longer shown is freed by a worker too (its
 // memory given back to the system), so that the UI thread only swaps the pictures (issue 24).
+// A capture's what-if (core's analysis/whatif.h) is left out of its load, so that its first picture
+// does not wait for it: once the window has shown the pictures it is computed in the background and
+// filled into the session (whatIfLoaded); a new load or the controller's end cancels it, and a
+// cancelled one is never filled in. Comparisons compute theirs in the load (the compare view's check).
 // The controller cancels its load and waits for it, the snapshot and the release jobs before it
 // goes: their workers read its members.
 
@@ -20,6 +24,8 @@
 #include <functional>
 #include <memory>
 
+#include "analysis/whatif.h"
+#include "common/background_job.h"
 #include "models/collective_model.h"
 #include "session.h"
 
@@ -63,6 +69,14 @@ public:
     const CollectiveModel::WidestTexts* tableTexts(const Session* s) const {
         return texts_ && textsFor_ == s ? texts_.get() : nullptr;
     }
+    // the what-if of `s` (the session loaded last, shown): computed in the background, then filled
+    // into it on this thread and whatIfLoaded(s); nothing for another session or one already complete
+    void completeWhatIf(SessionPtr s);
+    bool whatIfPending(const Session* s) const { return s && s->analysis.whatIf.pending; }
+    bool whatIfRunning() const { return whatIfJob_.running(); }
+    // tests: called in the what-if's job before it computes (to hold it there: a slow what-if)
+    void setWhatIfHook(std::function<void()> hook) { whatIfHook_ = std::move(hook); }
+
     // a session or comparison no longer shown: dropped by a worker (when this was the last
     // reference, it is freed there), then the freed heap is given back to the system
     void release(SessionPtr old);
@@ -76,11 +90,12 @@ signals:
     void cancelled(const LoadRequest& r);
     void failed(const LoadRequest& r, const QString& error);  // the loader's one line, side named for a comparison
     void snapshotFailed(const QString& error);
+    void whatIfLoaded(SessionPtr s);  // its what-if is in (completeWhatIf)
 
 private:
     // what a worker hands back: a session or a comparison, or why there is none
     struct Outcome {
-        SessionPtr session;
+        std::shared_ptr<Session> session;  // its what-if is filled in later (completeWhatIf)
         std::shared_ptr<const CollectiveModel::WidestTexts> texts;  // of session
         CompareSessionPtr comparison;
         std::string error;
@@ -99,6 +114,10 @@ private:
     QList<QFutureWatcher<void>*> releaseJobs_;
     std::shared_ptr<const CollectiveModel::WidestTexts> texts_;
     const Session* textsFor_ = nullptr;  // compared only, never read
+    // the session loaded last while its what-if is missing: the one place it is changed, on this thread
+    std::shared_ptr<Session> incomplete_;
+    BackgroundJob<std::shared_ptr<skew::WhatIfOutcome>> whatIfJob_{this};
+    std::function<void()> whatIfHook_;
     void releaseLater(std::function<void()> drop);
     QPointer<QProgressBar> progressBar_;  // deleted with the status bar they are put in
     QPointer<QPushButton> cancelButton_;
