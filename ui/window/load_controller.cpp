@@ -135,16 +135,17 @@ void LoadController::completeWhatIf(SessionPtr s) {
     whatIfJob_.start(
         [s, hook = whatIfHook_](const std::atomic<bool>& cancelled) -> std::shared_ptr<skew::WhatIfOutcome> {
             if (hook) hook();
+            std::shared_ptr<skew::WhatIfOutcome> o;
             try {
-                return std::make_shared<skew::WhatIfOutcome>(
+                o = std::make_shared<skew::WhatIfOutcome>(
                     skew::computeWhatIf(s->profile, s->analysis, [&cancelled] { return cancelled.load(); }));
             } catch (const skew::Cancelled&) {
-                return nullptr;
             } catch (const std::exception& e) {  // said among the capture's warnings, never a crash
-                auto o = std::make_shared<skew::WhatIfOutcome>();
+                o = std::make_shared<skew::WhatIfOutcome>();
                 o->warnings.push_back(std::string("what-if: not computed: ") + e.what());
-                return o;
             }
+            skew::releaseFreedMemory();  // the replay graph's hundreds of megabytes go back to the system
+            return o;
         },
         [this](std::shared_ptr<skew::WhatIfOutcome> w) {
             if (!w || !incomplete_) return;
