@@ -188,8 +188,12 @@ Analysis analyze(Profile& p, const AnalysisOptions& o) {
     answerQuestions(p, a);
     a.advice = captureAdvice(p, a);
     clock.done("answers");
-    computeWhatIf(p, a, pattern);
-    clock.done("what-if");
+    if (o.whatIf) {
+        computeWhatIf(p, a, pattern);
+        clock.done("what-if");
+    } else {
+        a.whatIf.pending = true;  // computeWhatIf + fillWhatIf later (whatif.h)
+    }
     tick(1.0);
     return a;
 }

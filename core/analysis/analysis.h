@@ -47,6 +47,9 @@ struct AnalysisOptions {
     int64_t clockOffsetMinNs = 50'000;       // offsets smaller than this are not applied
     std::function<bool(double)> progress;    // return false to cancel (throws Cancelled)
     size_t threads = 0;                      // for the parallel stages; 0: workerThreads() (util/parallel.h)
+    // false: the what-if is left out (WhatIf::pending), for computeWhatIf + fillWhatIf later
+    // (analysis/whatif.h): the viewer draws its first picture without waiting for it
+    bool whatIf = true;
 
     bool inWindow(int64_t start) const { return !hasTrim || (start >= trimStartNs && start < trimEndNs); }
 };
@@ -280,6 +283,7 @@ struct WhatIfRank {
 };
 
 struct WhatIf {
+    bool pending = false;         // not computed yet (AnalysisOptions::whatIf false): nothing below is filled
     uint64_t kernels = 0;         // kernels replayed
     int64_t maxErrorNs = 0;       // largest |replayed start - captured start| with captured inputs
     uint32_t uncoupled = 0;       // collectives left uncoupled (a member ended before the latest start)

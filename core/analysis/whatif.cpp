@@ -11,6 +11,7 @@
 #include "analysis/whatif_pack.h"
 #include "analysis/whatif_replay.h"
 #include "analysis/whatif_steps.h"
+#include "util/errors.h"
 #include "util/parallel.h"
 #include "util/stage_clock.h"
 
@@ -85,19 +86,23 @@ void warnReplay(const WhatIf& w, const ReplayGraph& g, std::vector<std::string>&
                        " ns: " + why);
 }
 
-
-}  // namespace
-
-void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
-    WhatIf& w = a.whatIf;
+// The what-if into `w`, its warnings appended to `warnings`; `a` is only read (its whatIf and
+// warnings may be `w` and `warnings` themselves: analyze()'s stage).
+void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern, const std::function<bool()>& stop, WhatIf& w,
+                std::vector<std::string>& warnings) {
+    auto check = [&] {
+        if (stop && stop()) throw Cancelled();
+    };
     StageClock clock("what-if");
     const ReplayKernels k = windowKernels(p, a);
     if (k.count == 0) return;  // nothing to replay, nothing to say
     KernelSteps steps = kernelSteps(p, a, k, pattern);
     w.stepSource = steps.source;
     clock.done("steps");
+    check();
     std::vector<int64_t> median = steps.count ? medianDurations(p, a, k, steps.step, steps.count) : std::vector<int64_t>();
     clock.done("medians");
+    check();
     ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
     w.kernels = k.count;
     w.uncoupled = g.uncoupled;
@@ -112,6 +117,7 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
         g.dropLaneOrder();
     }
     clock.done("graph");
+    check();
     parallelFor(tasks, tasks, [&](size_t t) {
         std::vector<ReplayInputs> in;
         for (size_t i = t; i < runs; i += tasks) in.push_back(inputsOf(i, p.ranks.size()));
@@ -119,10 +125,11 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
         for (size_t i = t, x = 0; i < runs; i += tasks, ++x) out[i] = std::move(o[x]);
     });
     clock.done("replays");
+    check();
     w.maxErrorNs = out[kCaptured].maxErrorNs;
-    warnReplay(w, g, a.warnings);
+    warnReplay(w, g, warnings);
     if (!steps.count) {
-        a.warnings.push_back("what-if: no scenario computed: no training steps (no NVTX step ranges, no repeating collective sequence)");
+        warnings.push_back("what-if: no scenario computed: no training steps (no NVTX step ranges, no repeating collective sequence)");
         return;
     }
     const std::vector<int64_t> captured = capturedStepTimes(g);
@@ -137,7 +144,7 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     const int64_t total = sumOver(w.steps, captured);
     w.noSlowKernels = ratio(total, sumOver(w.steps, times[kNoSlow]));
     if (!launches) {
-        a.warnings.push_back("what-if: no_late_launches, ideal and by_rank not computed: the exports have no launch rows (CUDA API trace)");
+        warnings.push_back("what-if: no_late_launches, ideal and by_rank not computed: the exports have no launch rows (CUDA API trace)");
         return;
     }
     w.noLateLaunches = ratio(total, sumOver(w.steps, times[kNoLate]));
@@ -150,6 +157,25 @@ void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) {
     for (size_t r = 0; r < p.ranks.size(); ++r)
         if (auto s = stepped[r] ? ratio(sumOver(w.steps, times[kFirstRank + r]), ideal) : std::nullopt) w.byRank.push_back({int(r), *s});
     std::stable_sort(w.byRank.begin(), w.byRank.end(), [](const WhatIfRank& x, const WhatIfRank& y) { return x.slowdown > y.slowdown; });
+}
+
+}  // namespace
+
+void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) { whatIfInto(p, a, pattern, {}, a.whatIf, a.warnings); }
+
+WhatIfOutcome computeWhatIf(const Profile& p, const Analysis& a, const std::function<bool()>& stop) {
+    // the pattern analyze() compiled and kept in the options
+    const std::shared_ptr<const StepPattern> compiled = a.options.stepPattern && a.options.stepPattern->source() == a.options.stepRegex
+                                                            ? a.options.stepPattern
+                                                            : std::make_shared<const StepPattern>(a.options.stepRegex);
+    WhatIfOutcome o;
+    whatIfInto(p, a, *compiled, stop, o.whatIf, o.warnings);
+    return o;
+}
+
+void fillWhatIf(Analysis& a, WhatIfOutcome o) {
+    a.whatIf = std::move(o.whatIf);
+    a.warnings.insert(a.warnings.end(), std::make_move_iterator(o.warnings.begin()), std::make_move_iterator(o.warnings.end()));
 }
 
 }  // namespace skew

@@ -3,12 +3,30 @@
 // captured inputs (its error says how well it reproduces the capture), then with the scenarios'
 // inputs: no_slow_kernels, no_late_launches, ideal, and one replay per rank for by_rank, in
 // parallel. Fills Analysis::whatIf; a scenario that cannot be computed gets a warning with why.
+// analyze() runs it as its last stage; an analysis made without it (AnalysisOptions::whatIf false:
+// the viewer, whose first picture does not need it) gets it later from computeWhatIf + fillWhatIf.
+
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "analysis/analysis.h"
 #include "analysis/step_pattern.h"
 
 namespace skew {
 
+// analyze()'s stage: Analysis::whatIf and its warnings (appended to Analysis::warnings)
 void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern);
+
+// The what-if of an analysis made without it, computed apart (the analysis is only read: a copy of
+// the result goes in later, on the thread that owns it). `stop` is asked between the stages and
+// between the replays; true throws Cancelled.
+struct WhatIfOutcome {
+    WhatIf whatIf;
+    std::vector<std::string> warnings;  // the what-if's, in the order analyze() appends them
+};
+WhatIfOutcome computeWhatIf(const Profile& p, const Analysis& a, const std::function<bool()>& stop = {});
+// Puts it in `a` as analyze() would have: Analysis::whatIf, and its warnings after the others.
+void fillWhatIf(Analysis& a, WhatIfOutcome o);
 
 }  // namespace skew

@@ -15,7 +15,8 @@ class JsonWriter;
 void whatIfJson(JsonWriter& w, const Profile& p, const Analysis& a);
 
 // "Without the late arrivals the median step would take 70.40 ms instead of 125.2 ms (1.78x);
-// dev 3 alone costs 1.21x", or why it was not computed; empty when there were no kernels.
+// dev 3 alone costs 1.21x", or why it was not computed; empty when there were no kernels; while the
+// viewer computes it after its first picture (WhatIf::pending), that it is being computed.
 std::string whatIfSentence(const Profile& p, const Analysis& a);
 
 // One row per step: step,captured_ns,no_slow_kernels_ns,no_late_launches_ns,ideal_ns (empty where

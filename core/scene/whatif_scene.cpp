@@ -31,6 +31,11 @@ WhatIfScene buildWhatIfScene(const Profile& p, const Analysis& a, size_t maxRank
     WhatIfScene s;
     const WhatIf& wi = a.whatIf;
     s.sentence = whatIfSentence(p, a);
+    if (wi.pending) {  // the viewer fills it in after its first picture
+        s.title = "What-if";
+        s.emptyText = "Computing the what-if: the capture is being replayed without its late arrivals\u2026";
+        return s;
+    }
     if (wi.kernels == 0) {
         s.title = "What-if";
         s.emptyText = "No kernels to replay: the what-if needs a capture with CUDA kernels.";

@@ -2,7 +2,8 @@
 // What the What-if view draws (docs/analysis.md, What-if): per step, the captured step time beside
 // the step time of each scenario replayed from the capture, and the ranks by what each alone costs
 // (by_rank). Built from Analysis::whatIf; the view only lays it out and paints it, and `render --view
-// whatif` draws the same.
+// whatif` draws the same. While the what-if is pending (the viewer's first picture comes before it)
+// the scene is empty and says it is being computed.
 
 #include <array>
 #include <cstddef>

@@ -1,24 +1,32 @@
 #include "session/session.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "model/loader.h"
 #include "util/errors.h"
+#include "util/parallel.h"
+#include "util/stage_clock.h"
 
 namespace skew {
 
 void indexSession(Session& s) {
+    StageClock clock("session");
     s.nvtx.clear();
     s.nvtx.reserve(s.profile.processes.size());
     for (const auto& pr : s.profile.processes) s.nvtx.emplace_back(pr.nvtx);
+    clock.done("nvtx index");
     s.timeline = TimelineIndex(s.profile, s.analysis);  // points into s, which never moves
+    clock.done("timeline index");
     s.skewScale = skewScale(s.analysis);
     s.stepMap = buildStepMap(s.profile, s.analysis, -1);
+    clock.done("step map");
 }
 
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const AnalysisOptions& options,
                                      const std::function<bool(double)>& progress, SnapshotStore* cache,
-                                     const SummaryReader* summaries) {
+                                     const SummaryReader* summaries, const std::function<void(const Session&)>& beside) {
+    StageClock clock("session");
     auto s = std::make_shared<Session>();
     s->files = files;
     auto t0 = std::chrono::steady_clock::now();
@@ -27,11 +35,17 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
     lo.cache = cache;
     lo.summaries = summaries;
     s->profile = loadProfile(files, lo);
+    clock.done("load");
     auto t1 = std::chrono::steady_clock::now();
     AnalysisOptions ao = options;
     ao.progress = [&](double f) { return !progress || progress(0.8 + 0.2 * f); };
     s->analysis = analyze(s->profile, ao);
-    indexSession(*s);
+    clock.done("analysis");
+    // the indexes write their own members; `beside` reads the profile and the analysis
+    parallelFor(beside ? 2 : 1, std::min<size_t>(2, threadsOr(options.threads)), [&](size_t i) {
+        if (i == 0) indexSession(*s);
+        else beside(*s);
+    });
     auto t2 = std::chrono::steady_clock::now();
     s->loadSeconds = std::chrono::duration<double>(t1 - t0).count();
     s->analyzeSeconds = std::chrono::duration<double>(t2 - t1).count();

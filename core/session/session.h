@@ -40,10 +40,14 @@ void indexSession(Session& s);
 
 // Loads and analyses (blocking; run it off the UI thread). Throws like loadProfile. With a cache,
 // files are read from their snapshots when valid (storing new ones is the caller's: after showing);
-// with `summaries`, summaries and folders of them are read too (model/summary_source.h).
+// with `summaries`, summaries and folders of them are read too (model/summary_source.h). With
+// options.whatIf false the what-if is left for later (analysis/whatif.h: computeWhatIf, fillWhatIf).
+// `beside` runs on a second thread while the views' indexes are built, reading the session's
+// profile and analysis only (the viewer measures its table's texts there).
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const AnalysisOptions& options,
                                      const std::function<bool(double)>& progress, SnapshotStore* cache = nullptr,
-                                     const SummaryReader* summaries = nullptr);
+                                     const SummaryReader* summaries = nullptr,
+                                     const std::function<void(const Session&)>& beside = {});
 
 // Two captures compared (File > Compare, `skewscope A... --vs B...`): each side a whole session,
 // and the pairing of their groups from core/compare. Replaced as a whole like a Session.

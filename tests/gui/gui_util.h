@@ -22,12 +22,13 @@ inline QString demoPath() { return QString::fromStdString(demo().path); }
 inline QString realPath(const char* name) { return QString::fromStdString(testutil::realDataDir() + "/" + name); }
 
 // opens `files` in the window and waits (at most 60 s: the run views' large export under a loaded
-// machine) until it has loaded them or said why not; true when loaded
+// machine) until it has loaded them, what-if included (computed after the first picture), or said
+// why not; true when loaded
 inline bool openAndWait(skewui::MainWindow& w, const QStringList& files) {
     QSignalSpy ok(&w, &skewui::MainWindow::sessionLoaded);
     QSignalSpy failed(&w, &skewui::MainWindow::loadFailed);
     w.openFiles(files);
-    for (int i = 0; i < 1200 && ok.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
+    for (int i = 0; i < 1200 && (ok.isEmpty() || w.whatIfPending()) && failed.isEmpty(); ++i) QTest::qWait(50);
     return !ok.isEmpty();
 }
 

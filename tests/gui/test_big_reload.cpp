@@ -125,7 +125,10 @@ struct ReloadFigures {
 // `n` reloads with the tab shown as it is; the resident memory after each into `rss`
 bool reload(MainWindow& w, int n, Stall& stall, std::vector<double>* rss) {
     LoadController* loads = w.loads();
-    auto idle = [&] { return waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0; }); };
+    // idle: the snapshot stored, the old capture freed, and the what-if (computed after the picture) in
+    auto idle = [&] {
+        return waitFor([&] { return loads->snapshotJobCount() == 0 && loads->releaseJobCount() == 0 && !w.whatIfPending(); });
+    };
     StallProbe probe;
     for (int i = 0; i < n; ++i) {
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
@@ -156,7 +159,7 @@ ReloadFigures measureReloads() {
     EXPECT_EQ(w.session()->analysis.collectives.size(), g.result.collectives.size());
     w.viewTabs()->setCurrentWidget(w.timeline());
     // the snapshot of the first read is stored before the reloads (they read it, as F5 does)
-    if (!waitFor([&] { return w.loads()->snapshotJobCount() == 0 && w.loads()->releaseJobCount() == 0; })) return f;
+    if (!waitFor([&] { return w.loads()->snapshotJobCount() == 0 && w.loads()->releaseJobCount() == 0 && !w.whatIfPending(); })) return f;
     QTest::qWait(200);
     if (!reload(w, 5, f.timeline, &f.rssMb)) return f;
     EXPECT_EQ(w.viewTabs()->currentWidget(), w.timeline());

@@ -129,7 +129,9 @@ TEST(SIZES_SUITE, TimelineLaunchLinesLeaveKernelNamesFree) {
                 cut += ends;
             }
             const QImage img = tl->grab().toImage();
-            if (!ll.lines.empty()) EXPECT_GT(pixelsOf(img, tl->rowsArea(), kLaunchLine), 0) << "no launch line drawn";
+            if (!ll.lines.empty()) {
+                EXPECT_GT(pixelsOf(img, tl->rowsArea(), kLaunchLine), 0) << "no launch line drawn";
+            }
             for (const QRectF& n : ll.names) EXPECT_EQ(pixelsOf(img, n.adjusted(1, 1, -1, -1), kLaunchLine), 0) << "line pixels in the name at " << str(n);
             if (cut == 1 && !ll.names.empty()) shot(tl, QString("timeline-launch-lines-%1x%2").arg(size.width()).arg(size.height()));
         }

@@ -264,8 +264,11 @@ TEST(ViewerScale, CollectiveLabelsOfManyRanksDoNotOverlap) {
     for (size_t i = 0; i < L.labels.size(); ++i) {
         if (!L.labels[i].shown) continue;
         ++shown;
-        for (size_t j = i + 1; j < L.labels.size(); ++j)
-            if (L.labels[j].shown) EXPECT_FALSE(L.labels[i].rect.intersects(L.labels[j].rect)) << i << " " << j;
+        for (size_t j = i + 1; j < L.labels.size(); ++j) {
+            if (L.labels[j].shown) {
+                EXPECT_FALSE(L.labels[i].rect.intersects(L.labels[j].rect)) << i << " " << j;
+            }
+        }
     }
     EXPECT_GT(shown, 0);
     // its rank axis: the labels a line apart (120 rows do not fit one each in this view)

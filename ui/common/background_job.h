@@ -7,6 +7,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrent>
 
 #include <atomic>
@@ -33,9 +34,10 @@ public:
         watcher_ = nullptr;
     }
 
-    // work(const std::atomic<bool>& cancelled) -> T, on the pool; done(T) on the owner's thread
+    // work(const std::atomic<bool>& cancelled) -> T, on `pool` (Qt's global one when null); done(T)
+    // on the owner's thread
     template <typename Work, typename Done>
-    void start(Work work, Done done) {
+    void start(Work work, Done done, QThreadPool* pool = nullptr) {
         cancel();
         cancelled_ = std::make_shared<std::atomic<bool>>(false);
         watcher_ = new QFutureWatcher<T>(owner_);
@@ -46,7 +48,8 @@ public:
             w->deleteLater();
             done(std::move(result));
         });
-        watcher_->setFuture(QtConcurrent::run([work, flag = cancelled_]() -> T { return work(*flag); }));
+        auto run = [work, flag = cancelled_]() -> T { return work(*flag); };
+        watcher_->setFuture(pool ? QtConcurrent::run(pool, run) : QtConcurrent::run(run));
     }
 
 private:

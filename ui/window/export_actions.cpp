@@ -121,6 +121,10 @@ bool ExportActions::exportReport(const QString& path, QString* error) {
         if (error) *error = tr("no exports are open");
         return false;
     }
+    if (s->analysis.whatIf.pending) {  // computed after the first picture: a report without it would be wrong
+        if (error) *error = tr("the what-if is still being computed; save the report once the What-if tab shows it");
+        return false;
+    }
     std::string out;
     QString l = path.toLower();
     if (l.endsWith(".csv")) out = analysisCsv(s->profile, s->analysis);

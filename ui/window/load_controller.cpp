@@ -21,6 +21,7 @@
 #include "cache/summary_file.h"
 #include "nsys/export_reader.h"
 #include "util/release_memory.h"
+#include "util/stage_clock.h"
 
 namespace skewui {
 
@@ -76,6 +77,7 @@ LoadController::LoadController(QObject* parent) : QObject(parent) {
 
 LoadController::~LoadController() {
     cancel_ = true;
+    whatIfJob_.cancel();  // before the pool's end waits for its workers: the replay stops at its next stage
     watcher_->waitForFinished();
     for (auto* job : snapshotJobs_) job->waitForFinished();  // a snapshot is never left half written
     for (auto* job : releaseJobs_) job->waitForFinished();
@@ -94,6 +96,7 @@ void LoadController::load(const LoadRequest& r) {
 }
 
 void LoadController::start(const LoadRequest& r) {
+    whatIfJob_.cancel();  // the load has the cores; a load that ends without a capture resumes it (finish)
     loading_ = true;
     current_ = r;
     cancel_ = false;
@@ -107,14 +110,20 @@ void LoadController::start(const LoadRequest& r) {
         progress_ = int(f * 100);
         return !cancel_.load();
     };
-    watcher_->setFuture(QtConcurrent::run(pool_, [this, a = paths(r.files), b = paths(r.filesB), options = r.options, progress,
+    skew::AnalysisOptions options = r.options;
+    options.whatIf = r.comparison();  // one capture: after its first picture (completeWhatIf)
+    watcher_->setFuture(QtConcurrent::run(pool_, [this, a = paths(r.files), b = paths(r.filesB), options, progress,
                                                   column = r.sortColumn, order = r.sortOrder]() -> Outcome {
         yieldToUiThread();
         Outcome o;
         try {
             if (b.empty()) {
-                o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles());
-                o.texts = std::make_shared<const CollectiveModel::WidestTexts>(CollectiveModel::widestTexts(*o.session));
+                // the table's texts measured beside the views' indexes (both before the first picture)
+                o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles(), [&o](const Session& s) {
+                    skew::StageClock clock("viewer");
+                    o.texts = std::make_shared<const CollectiveModel::WidestTexts>(CollectiveModel::widestTexts(s));
+                    clock.done("table texts");
+                });
                 o.order = std::make_shared<const CollectiveFilter::Order>(
                     CollectiveFilter::Order{column, order, CollectiveFilter::sortedRows(o.session->analysis, column, order)});
             } else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get(), &skew::summaryFiles());
@@ -137,6 +146,8 @@ void LoadController::finish() {
         start(std::exchange(pending_, LoadRequest{}));
         return;
     }
+    if (o.cancelled || !o.error.empty()) completeWhatIf(incomplete_);  // the capture shown stays: its what-if goes on
+    else incomplete_.reset();
     if (o.cancelled) emit cancelled(current_);
     else if (!o.error.empty()) emit failed(current_, QString::fromStdString(o.error));
     else if (current_.comparison()) emit compared(o.comparison);
@@ -144,8 +155,39 @@ void LoadController::finish() {
         texts_ = o.texts;
         order_ = o.order;
         textsFor_ = o.session.get();
+        incomplete_ = o.session->analysis.whatIf.pending ? o.session : nullptr;
         emit loaded(o.session);
     }
+}
+
+void LoadController::completeWhatIf(SessionPtr s) {
+    // while a load runs it has the cores: finish() resumes it when that load brings no capture
+    if (!s || s.get() != incomplete_.get() || whatIfJob_.running() || loading_) return;
+    // the job holds the session (read only) until it ends; `stop` is its cancel flag
+    whatIfJob_.start(
+        [s, hook = whatIfHook_](const std::atomic<bool>& cancelled) -> std::shared_ptr<skew::WhatIfOutcome> {
+            yieldToUiThread();
+            if (hook) hook(cancelled);
+            std::shared_ptr<skew::WhatIfOutcome> o;
+            try {
+                o = std::make_shared<skew::WhatIfOutcome>(
+                    skew::computeWhatIf(s->profile, s->analysis, [&cancelled] { return cancelled.load(); }));
+            } catch (const skew::Cancelled&) {
+            } catch (const std::exception& e) {  // said among the capture's warnings, never a crash
+                o = std::make_shared<skew::WhatIfOutcome>();
+                o->warnings.push_back(std::string("what-if: not computed: ") + e.what());
+            }
+            skew::releaseFreedMemory();  // the replay graph's hundreds of megabytes go back to the system
+            return o;
+        },
+        [this](std::shared_ptr<skew::WhatIfOutcome> w) {
+            if (!w || !incomplete_) return;
+            std::shared_ptr<Session> s = std::exchange(incomplete_, nullptr);
+            // on the UI thread, as the views read it; no job reads the what-if or the warnings
+            skew::fillWhatIf(s->analysis, std::move(*w));
+            emit whatIfLoaded(s);
+        },
+        pool_);  // the controller's workers, below the UI thread (Qt's global pool paints)
 }
 
 void LoadController::storeSnapshots(SessionPtr s) {

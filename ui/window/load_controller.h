@@ -9,6 +9,10 @@
 // memory given back to the system), so that the UI thread only swaps the pictures (issue 24). The
 // workers are the controller's own, at a lower priority than the UI thread (on two cores they would
 // otherwise take turns with it), and never waited for by the UI thread while the window lives.
+// A capture's what-if (core's analysis/whatif.h) is left out of its load, so that its first picture
+// does not wait for it: once the window has shown the pictures it is computed in the background (on
+// the same workers) and filled into the session (whatIfLoaded); a new load or the controller's end
+// cancels it, and a cancelled one is never filled in. Comparisons compute theirs in the load.
 // The controller cancels its load and waits for it, the snapshot and the release jobs before it
 // goes: their workers read its members.
 
@@ -19,9 +23,12 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
+#include "analysis/whatif.h"
+#include "common/background_job.h"
 #include "models/collective_filter.h"
 #include "models/collective_model.h"
 #include "session.h"
@@ -80,6 +87,14 @@ public:
     void release(SessionPtr old) { retire(std::move(old)); }
     void release(CompareSessionPtr old) { retire(std::move(old)); }
     int releaseJobCount() const { return int(releaseJobs_.size() + retired_.size()); }  // not freed yet
+    // the what-if of `s` (the session loaded last, shown): computed in the background, then filled
+    // into it on this thread and whatIfLoaded(s); nothing for another session or one already complete
+    void completeWhatIf(SessionPtr s);
+    bool whatIfPending(const Session* s) const { return s && s->analysis.whatIf.pending; }
+    bool whatIfRunning() const { return whatIfJob_.running(); }
+    // tests: called in the what-if's job before it computes, with the job's cancel flag (to hold it
+    // there: a slow what-if that still stops when cancelled, as the replay's stages do)
+    void setWhatIfHook(std::function<void(const std::atomic<bool>&)> hook) { whatIfHook_ = std::move(hook); }
 
 signals:
     void started(const LoadRequest& r);
@@ -88,11 +103,12 @@ signals:
     void cancelled(const LoadRequest& r);
     void failed(const LoadRequest& r, const QString& error);  // the loader's one line, side named for a comparison
     void snapshotFailed(const QString& error);
+    void whatIfLoaded(SessionPtr s);  // its what-if is in (completeWhatIf)
 
 private:
     // what a worker hands back: a session or a comparison, or why there is none
     struct Outcome {
-        SessionPtr session;
+        std::shared_ptr<Session> session;  // its what-if is filled in later (completeWhatIf)
         std::shared_ptr<const CollectiveModel::WidestTexts> texts;  // of session
         std::shared_ptr<const CollectiveFilter::Order> order;       // of session's table
         CompareSessionPtr comparison;
@@ -119,6 +135,10 @@ private:
     std::vector<std::shared_ptr<const void>> retired_;  // no longer shown, still held elsewhere
     QTimer* retireTimer_ = nullptr;
     QThreadPool* pool_ = nullptr;  // the workers (loads, snapshots, releases)
+    // the session loaded last while its what-if is missing: the one place it is changed, on this thread
+    std::shared_ptr<Session> incomplete_;
+    BackgroundJob<std::shared_ptr<skew::WhatIfOutcome>> whatIfJob_{this};
+    std::function<void(const std::atomic<bool>&)> whatIfHook_;
     QPointer<QProgressBar> progressBar_;  // deleted with the status bar they are put in
     QPointer<QPushButton> cancelButton_;
     QTimer* progressTimer_ = nullptr;

@@ -151,6 +151,13 @@ void MainWindow::connectRooms() {
                                  : tr("Loading %1...").arg(r.files.join(", ")));
     });
     connect(loads_, &LoadController::loaded, this, &MainWindow::setSession);
+    connect(loads_, &LoadController::whatIfLoaded, this, [this](const SessionPtr& s) {
+        if (s != session_) return;  // never shown on another capture (the controller drops a replaced one's)
+        warningBar_->setWarnings(sessionWarnings(*s));
+        views_->whatIfLoaded();
+        details_->showFindings(*s);
+        emit whatIfLoaded();
+    });
     connect(loads_, &LoadController::compared, this, &MainWindow::setComparison);
     connect(loads_, &LoadController::cancelled, this, [this](const LoadRequest& r) { loadStopped(r, {}, true); });
     connect(loads_, &LoadController::failed, this, [this](const LoadRequest& r, const QString& e) { loadStopped(r, e, false); });
@@ -197,6 +204,7 @@ void MainWindow::reload() {
 
 void MainWindow::cancelLoading() { loads_->cancel(); }
 bool MainWindow::isLoading() const { return loads_->isLoading(); }
+bool MainWindow::whatIfPending() const { return loads_->whatIfPending(session_.get()); }
 
 void MainWindow::setAnalysisOptions(const AnalysisOptions& o) {
     options_ = o;
@@ -244,6 +252,7 @@ void MainWindow::setSession(SessionPtr s) {
         if (session_ != s) return;  // a later load replaced it first
         details_->showFindings(*s);
         emit sessionLoaded();
+        loads_->completeWhatIf(s);  // after the pictures: the first one does not wait for the replay
     });
 }
 

@@ -58,6 +58,8 @@ public:
     const skew::AnalysisOptions& analysisOptions() const { return options_; }
     void editSettings();  // Analysis > Settings
     SessionPtr session() const { return session_; }
+    // the capture shown has no what-if yet: it is computed after the first picture (whatIfLoaded)
+    bool whatIfPending() const;
     CompareSessionPtr comparison() const { return compare_; }
     bool inCompareMode() const;
 
@@ -118,7 +120,8 @@ public:
     QMenu* recentMenu() const;
 
 signals:
-    void sessionLoaded();
+    void sessionLoaded();  // the capture's pictures and answers are shown (its what-if may still be pending)
+    void whatIfLoaded();   // the what-if of the capture shown is in: the What-if view, answers and warnings show it
     void comparisonLoaded();
     void loadFailed(const QString& message);
 

@@ -5,6 +5,7 @@
 #include "views/run_view_factory.h"
 #include "views/stepmap/stepmap_view.h"
 #include "views/timeline/timeline_view.h"
+#include "views/whatif/whatif_view.h"
 
 namespace skewui {
 
@@ -46,6 +47,7 @@ View* RunViewTabs::runView() const {
 TimelineView* RunViewTabs::timeline() const { return runView<TimelineView>(); }
 StepMapView* RunViewTabs::stepMap() const { return runView<StepMapView>(); }
 HeatmapView* RunViewTabs::heatmap() const { return runView<HeatmapView>(); }
+WhatIfView* RunViewTabs::whatIf() const { return runView<WhatIfView>(); }
 
 RunView* RunViewTabs::shownRunView() const { return asRunView(currentWidget()); }
 
@@ -55,6 +57,10 @@ void RunViewTabs::setSession(SessionPtr s, bool keepRanges) {
         if (keepRanges) kept_[i] = runViews_[i]->viewRange();
         runViews_[i]->setSession(s);
     }
+}
+
+void RunViewTabs::whatIfLoaded() {
+    if (WhatIfView* v = whatIf()) v->refresh();
 }
 
 void RunViewTabs::restoreKeptRanges() {

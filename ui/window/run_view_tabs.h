@@ -18,6 +18,7 @@ class RunView;
 class HeatmapView;
 class StepMapView;
 class TimelineView;
+class WhatIfView;
 
 class RunViewTabs : public QTabWidget {
     Q_OBJECT
@@ -27,6 +28,7 @@ public:
     // the run views (the collective view gets its scene per selection); with keepRanges (a reload of
     // the same files) what each shows is kept, for restoreKeptRanges once the selection is set again
     void setSession(SessionPtr s, bool keepRanges = false);
+    void whatIfLoaded();  // the session's what-if came in after setSession: the What-if view draws it
     void restoreKeptRanges();  // F5 keeps the zoom: each view's range again, where it still overlaps the run
     void setSelectedCollective(int collective);  // in the run views
     bool showsCollective() const;            // the Collective tab is the one shown
@@ -42,6 +44,7 @@ public:
     TimelineView* timeline() const;
     StepMapView* stepMap() const;
     HeatmapView* heatmap() const;
+    WhatIfView* whatIf() const;
 
 signals:
     void collectiveClicked(int collective);

@@ -115,6 +115,11 @@ void WhatIfView::setSession(SessionPtr s) {
     rebuild();
 }
 
+void WhatIfView::refresh() {
+    rebuild();
+    replot();
+}
+
 void WhatIfView::rebuild() {
     clearPlottables();
     clearItems();

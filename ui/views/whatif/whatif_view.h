@@ -3,7 +3,8 @@
 // the step time of each scenario replayed without the late arrivals (bars, one group per step),
 // and below, the ranks by what each alone costs (by_rank: the slowdown when only that rank keeps its
 // captured kernels and launches). The sentence the reports lead their answers with is its subtitle.
-// Drawn from core's WhatIfScene; without steps or kernels it says why.
+// Drawn from core's WhatIfScene; without steps or kernels it says why, and while the viewer still
+// computes the what-if (after its first picture) that it is being computed.
 
 #include <qcustomplot.h>
 
@@ -22,6 +23,7 @@ public:
     explicit WhatIfView(QWidget* parent = nullptr);
 
     void setSession(SessionPtr s) override;
+    void refresh();  // the session's what-if came in after it was set (the viewer's): drawn, selection kept
     void setSelectedCollective(int c) override;  // its step is highlighted
     int selectedCollective() const override { return selected_; }
     void zoomBy(double factor) override;         // the steps' axis, about its centre
