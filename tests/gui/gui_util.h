@@ -69,8 +69,8 @@ inline void shot(QWidget* widget, const QString& name) {
 // the demo open in a shown 1600x1000 window (tests that press keys need it shown and active)
 struct DemoWindow {
     skewui::MainWindow w;
-    DemoWindow() {
-        w.resize(1600, 1000);
+    explicit DemoWindow(QSize size = QSize(1600, 1000)) {
+        w.resize(size);
         w.show();
         w.activateWindow();
         EXPECT_TRUE(QTest::qWaitForWindowExposed(&w));

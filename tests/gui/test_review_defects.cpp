@@ -89,11 +89,8 @@ QPoint hoverTextNear(TimelineView* tl, int x0, int y0, int dir) {
 // The timeline's hover card by the right edge flips left of the pointer, by the bottom edge above
 // it, and stays whole inside the view (at 1024x700 it was cut at the window's right edge).
 TEST(ReviewDefects, TimelineHoverCardFlipsInsideTheView) {
-    MainWindow w;
-    w.resize(1024, 700);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    DemoWindow d(QSize(1024, 700));
+    MainWindow& w = d.w;
     TimelineView* tl = w.timeline();
     QTest::keyClick(w.table(), Qt::Key_2, Qt::ControlModifier);
     ASSERT_EQ(w.viewTabs()->currentWidget(), tl);
@@ -184,11 +181,8 @@ TEST(ReviewDefects, StepMapLegendLeavesTheMarkersFree) {
 // At 1024x700 the step map's title is elided inside the view (it was cut at both ends) and its
 // legend keeps every part: the five late ranks and the ticks' colour key, on two lines.
 TEST(ReviewDefects, StepMapTitleAndKeyWholeAt1024x700) {
-    MainWindow w;
-    w.resize(1024, 700);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    DemoWindow d(QSize(1024, 700));
+    MainWindow& w = d.w;
     StepMapView* sm = w.stepMap();
     QTest::keyClick(w.table(), Qt::Key_3, Qt::ControlModifier);
     ASSERT_EQ(w.viewTabs()->currentWidget(), sm);
@@ -232,11 +226,8 @@ TEST(ReviewDefects, RanksCdfLegendLeavesTheCurvesFree) {
 // The collective view in a short plot (the splitter dragged down at 1024x700): every label inside
 // the plot and off the bars and the thin lanes, the launch's and the late arriver's among them.
 TEST(ReviewDefects, CollectiveLabelsOffTheLanesInAShortPlot) {
-    MainWindow w;
-    w.resize(1024, 700);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    DemoWindow d(QSize(1024, 700));
+    MainWindow& w = d.w;
     auto* split = qobject_cast<QSplitter*>(w.tabs()->parentWidget());
     ASSERT_TRUE(split);
     const int total = split->sizes()[0] + split->sizes()[1];
@@ -361,11 +352,8 @@ TEST(ReviewDefects, CompareExportLeavesOutButtonsAndScrollBars) {
 // mouse is left out (they were painted over each other); placed right on a label that is drawn
 // without them.
 TEST(ReviewDefects, RulerLabelsLeaveRoomForTheMeasureAndTheHoverTime) {
-    MainWindow w;
-    w.resize(1024, 700);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    DemoWindow d(QSize(1024, 700));
+    MainWindow& w = d.w;
     TimelineView* tl = w.timeline();
     QTest::keyClick(w.table(), Qt::Key_2, Qt::ControlModifier);
     const RulerBoxes plain = tl->rulerBoxes();
