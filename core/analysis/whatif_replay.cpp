@@ -28,7 +28,10 @@ constexpr size_t kBatch = kReplayBatch;
 #pragma GCC diagnostic ignored "-Wpsabi"
 typedef int64_t V __attribute__((vector_size(kBatch * sizeof(int64_t))));
 
-V splat(int64_t x) { return V{} + x; }  // (a broadcast)
+// A broadcast. A macro: GCC 12 compiles a function returning V for the default target, and once
+// inlined into the AVX-512 sweep its vector is built lane by lane (eight masked broadcasts a value,
+// six values a kernel); written in place it is one vpbroadcastq.
+#define SKEW_SPLAT(x) (V{} + int64_t(x))
 V vmax(V a, V b) { return a > b ? a : b; }
 V vmin(V a, V b) { return a < b ? a : b; }
 V pick(V mask, V yes, V no) { return (mask & yes) | (~mask & no); }  // mask lanes all ones or zero
@@ -63,12 +66,12 @@ public:
     // The next batch: its inputs, and every value back to its start.
     void reset(const std::vector<ReplayInputs>& in) {
         n_ = in.size(), measured_ = -1, maxError_ = 0;
-        laneEnd_.assign(g_.laneBase.size(), vs(splat(INT64_MIN)));
-        sourceEnd_.assign(g_.packedSlots, vs(splat(INT64_MIN)));
-        stepStart_.assign(size_t(g_.steps) + 1, vs(splat(INT64_MAX)));
-        stepEnd_.assign(size_t(g_.steps) + 1, vs(splat(INT64_MIN)));
+        laneEnd_.assign(g_.laneBase.size(), vs(SKEW_SPLAT(INT64_MIN)));
+        sourceEnd_.assign(g_.packedSlots, vs(SKEW_SPLAT(INT64_MIN)));
+        stepStart_.assign(size_t(g_.steps) + 1, vs(SKEW_SPLAT(INT64_MAX)));
+        stepEnd_.assign(size_t(g_.steps) + 1, vs(SKEW_SPLAT(INT64_MIN)));
         // per rank: which scenarios take the counterparts' median durations, which drop launches
-        median_.assign(g_.ranks, vs(splat(0))), drop_.assign(g_.ranks, vs(splat(0)));
+        median_.assign(g_.ranks, vs(SKEW_SPLAT(0))), drop_.assign(g_.ranks, vs(SKEW_SPLAT(0)));
         for (size_t s = 0; s < kBatch; ++s) {
             const ReplayInputs& x = in[std::min(s, n_ - 1)];
             for (size_t r = 0; r < g_.ranks; ++r) {
@@ -121,10 +124,10 @@ private:
     // A collective's members end (its last member was the last kernel taken on each member's lane).
     void fire(uint32_t c) {
         const uint32_t b = g_.memberBegin[c], e = g_.memberBegin[c + 1];
-        V latest = splat(INT64_MIN);  // the latest member start per scenario
+        V latest = SKEW_SPLAT(INT64_MIN);  // the latest member start per scenario
         for (uint32_t m = b; m < e; ++m) latest = vmax(latest, ld(memberStart_[size_t(g_.memberSlot[m])]));
         for (uint32_t m = b; m < e; ++m) {
-            const V end = latest + splat(g_.transfer[m]);
+            const V end = latest + SKEW_SPLAT(g_.transfer[m]);
             if (recEnd_) recEnd_[g_.memberNode[m]] = end[0];
             st(laneEnd_[g_.memberLane[m]], end);
             if (const int32_t slot = g_.memberSource[m]; slot >= 0) st(sourceEnd_[size_t(slot)], end);
@@ -140,10 +143,10 @@ private:
         V last = ld(laneEnd_[r.lane]);
         for (uint32_t i = r.begin; i < r.end; ++i, ++k) {
             const int64_t dropped = k->keepLaunch ? k->launch : kNoBound;  // the launch bound where launches are dropped
-            V start = pick(drop, splat(dropped), splat(k->launch));
-            if (k->hasPrev) start = vmax(start, last + splat(k->prevLag));
+            V start = pick(drop, SKEW_SPLAT(dropped), SKEW_SPLAT(k->launch));
+            if (k->hasPrev) start = vmax(start, last + SKEW_SPLAT(k->prevLag));
             if (const int32_t cross = k->crossSlot; cross >= 0) start = vmax(start, ld(sourceEnd_[size_t(cross)]));
-            start += splat(k->gap);
+            start += SKEW_SPLAT(k->gap);
             if (recStart_) recStart_[i] = start[0];
             if (measured_ >= 0) maxError_ = std::max<int64_t>(maxError_, std::llabs(start[measured_] - g_.start[i]));
             if (const uint32_t step = k->step) st(stepStart_[step], vmin(ld(stepStart_[step]), start));
@@ -151,7 +154,7 @@ private:
                 st(memberStart_[size_t(member)], start);
                 continue;
             }
-            const V end = start + pick(median, splat(k->median), splat(k->duration));
+            const V end = start + pick(median, SKEW_SPLAT(k->median), SKEW_SPLAT(k->duration));
             if (recEnd_) recEnd_[i] = end[0];
             last = end;
             if (const int32_t slot = k->sourceSlot; slot >= 0) st(sourceEnd_[size_t(slot)], end);
