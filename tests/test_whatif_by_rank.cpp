@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <map>
 #include <vector>
 
@@ -25,10 +26,13 @@
 
 namespace {
 
+constexpr int kAllCaptured = -2;
+
 // The step times of one replay (per step, -1 without kernels): rank `kept` captured (durations and
 // launch bounds), every other rank with median durations and launch bounds dropped (but where the
-// graph keeps them); kept < 0: every rank ideal.
-std::vector<int64_t> referenceStepTimes(const skew::ReplayGraph& g, int kept) {
+// graph keeps them); kept -1: every rank ideal; kAllCaptured: every rank captured.
+// maxError: when not null, the largest |replayed start - captured start| over the kernels.
+std::vector<int64_t> referenceStepTimes(const skew::ReplayGraph& g, int kept, int64_t* maxError = nullptr) {
     const size_t n = g.size();
     std::vector<uint32_t> laneOf(n), rankOf(n);
     for (size_t l = 0; l < g.laneBase.size(); ++l) {
@@ -42,7 +46,7 @@ std::vector<int64_t> referenceStepTimes(const skew::ReplayGraph& g, int kept) {
     for (bool moved = true; moved;) {  // each pass settles at least one more kernel: at most n passes
         moved = false;
         for (size_t i = 0; i < n; ++i) {
-            const bool ideal = int(rankOf[i]) != kept;
+            const bool ideal = kept != kAllCaptured && int(rankOf[i]) != kept;
             int64_t bound = ideal && !g.keepLaunch[i] ? skew::kNoBound : g.launch[i];
             if (i > g.laneBase[laneOf[i]] && end[i - 1] != INT64_MIN) bound = std::max(bound, end[i - 1] + g.prevLag[i]);
             if (g.cross[i] >= 0 && end[size_t(g.cross[i])] != INT64_MIN) bound = std::max(bound, end[size_t(g.cross[i])]);
@@ -61,6 +65,10 @@ std::vector<int64_t> referenceStepTimes(const skew::ReplayGraph& g, int kept) {
             for (uint32_t m = g.memberBegin[c]; all && m < g.memberBegin[c + 1]; ++m)
                 if (int64_t& e = end[g.memberNode[m]]; e != latest + g.transfer[m]) e = latest + g.transfer[m], moved = true;
         }
+    }
+    if (maxError) {
+        *maxError = 0;
+        for (size_t i = 0; i < n; ++i) *maxError = std::max<int64_t>(*maxError, std::llabs(start[i] - g.start[i]));
     }
     std::vector<int64_t> first(size_t(g.steps) + 1, INT64_MAX), last(size_t(g.steps) + 1, INT64_MIN), t(size_t(g.steps) + 1, -1);
     for (size_t i = 0; i < n; ++i)
@@ -100,7 +108,7 @@ void expectByRankAsReference(const skew::Profile& p, const skew::Analysis& a) {
 }
 
 TEST(WhatIfByRank, FortyPerRankFilesEqualTheReferenceReplayOfEachRank) {
-    // 40 per-rank files with clock errors and two late arrivers: 40 scenarios, five batches of 8
+    // 40 per-rank files with clock errors and two late arrivers: 44 replays, three sweeps of 15, 15 and 14 on up to 3 threads
     skewgen::GenConfig cfg;
     cfg.ranks = 40;
     cfg.steps = 3;
@@ -119,7 +127,7 @@ TEST(WhatIfByRank, FortyPerRankFilesEqualTheReferenceReplayOfEachRank) {
 }
 
 TEST(WhatIfByRank, CausalRunOfManyRanksEqualsTheReferenceOnAnyNumberOfThreads) {
-    // 37 ranks (four full batches and one of 5), dependencies simulated: slow kernels and stalls
+    // 37 ranks (41 replays: three sweeps of 14, 14 and 13), dependencies simulated: slow kernels and stalls
     skewgen::GenConfig cfg = skewgen::causalConfig();
     cfg.ranks = 37;
     const auto& gen = testutil::generated("whatif-byrank-causal-37", cfg);
@@ -185,6 +193,52 @@ TEST(WhatIfByRank, TimeOrderedAndPackedSweepsEqualTheReference) {
     skew::packForSweep(timed, 2);
     ASSERT_EQ(timed.sweep.size(), timed.size());
     expectReference(timed, "captured time, packed");
+}
+
+TEST(WhatIfByRank, OneSweepOfSixteenKeepsEachScenarioApart) {
+    // One full sweep (kReplayBatch scenarios, two halves of eight side by side): ranks 0..14
+    // captured in turn (the others ideal), the 16th every rank ideal, but the 12th (in the second
+    // half) every rank captured, its error measured. Each scenario's step times and that error are
+    // the reference relaxation's; no other scenario's error is taken.
+    static_assert(skew::kReplayBatch == 16);
+    skewgen::GenConfig cfg = skewgen::causalConfig();
+    cfg.ranks = 37;
+    const auto& gen = testutil::generated("whatif-byrank-causal-37", cfg);
+    skew::Profile p = skew::loadProfile({gen.path});
+    const skew::Analysis a = skew::analyze(p);
+    const skew::StepPattern pattern(a.options.stepRegex);
+    const skew::ReplayKernels k = skew::windowKernels(p, a);
+    skew::KernelSteps steps = skew::kernelSteps(p, a, k, pattern);
+    std::vector<int64_t> median = skew::medianDurations(p, a, k, steps.step, steps.count);
+    skew::ReplayGraph g = skew::buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
+    ASSERT_TRUE(g.ordered);
+    std::vector<skew::ReplayInputs> in;
+    std::vector<std::vector<int64_t>> expected;
+    int64_t error = -1;
+    for (int s = 0; s < 16; ++s) {
+        const int kept = s == 11 ? kAllCaptured : s < 15 ? s : -1;
+        skew::ReplayInputs x = skew::capturedInputs(p.ranks.size());
+        x.measureError = s == 11;
+        for (size_t r = 0; r < p.ranks.size(); ++r) x.median[r] = x.dropLaunch[r] = kept != kAllCaptured && int(r) != kept;
+        in.push_back(x);
+        expected.push_back(referenceStepTimes(g, kept, s == 11 ? &error : nullptr));
+    }
+    ASSERT_GE(error, 0);
+    int64_t otherError = 0;  // what the error of a scenario of the first half would be (rank 3 captured)
+    referenceStepTimes(g, 3, &otherError);
+    ASSERT_NE(otherError, error);
+    for (bool packed : {false, true}) {
+        if (packed) skew::packForSweep(g, 1);
+        const std::vector<skew::ReplayOutcome> out = skew::replay(g, in);
+        ASSERT_EQ(out.size(), 16u);
+        for (size_t i = 0; i < out.size(); ++i) {
+            std::vector<int64_t> t(out[i].stepStart.size(), -1);
+            for (size_t s = 0; s < t.size(); ++s)
+                if (out[i].stepEnd[s] != INT64_MIN) t[s] = out[i].stepEnd[s] - out[i].stepStart[s];
+            EXPECT_EQ(t, expected[i]) << "scenario " << i << (packed ? ", packed" : "");
+            EXPECT_EQ(out[i].maxErrorNs, i == 11 ? error : 0) << "scenario " << i << (packed ? ", packed" : "");
+        }
+    }
 }
 
 }  // namespace

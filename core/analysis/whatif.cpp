@@ -25,8 +25,8 @@ enum Run : size_t { kCaptured, kNoSlow, kNoLate, kIdeal, kFirstRank };
 // A thread with more sweeps than this reads records packed once for all of them (packForSweep: 56
 // bytes a kernel of fresh memory, whose pages the kernel clears as they are first touched); with
 // fewer, each sweep packs them block by block into a buffer it reuses (the lane-order arrays read
-// once a sweep). On the 6M-kernel benchmark export (2 sweeps on 1 thread, 1 on each of 2) the fresh
-// pages cost more than the gathers; a 1,024-rank job's 129 sweeps gather too often.
+// once a sweep). On the 6M-kernel benchmark export (12 replays: 1 sweep on 1 thread, 1 on each of
+// 2) the fresh pages cost more than the gathers; a 1,024-rank job's 65 sweeps gather too often.
 constexpr size_t kPackedAfter = 2;
 
 ReplayInputs inputsOf(size_t run, size_t ranks) {
@@ -110,19 +110,22 @@ void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern,
     size_t runs = kCaptured + 1;
     if (steps.count) runs = launches ? kFirstRank + p.ranks.size() : kNoSlow + 1;
     std::vector<ReplayOutcome> out(runs);
-    // the replays split between the threads, each thread's in sweeps of up to kReplayBatch
+    // the replays in sweeps of up to kReplayBatch consecutive runs, as few sweeps as that takes but
+    // at least one a thread, handed out to the threads one by one (a thread slowed by other work on
+    // the machine takes fewer)
     const size_t tasks = std::min(runs, threadsOr(a.options.threads));
+    const size_t sweeps = std::max(tasks, (runs + kReplayBatch - 1) / kReplayBatch), perSweep = (runs + sweeps - 1) / sweeps;
     if ((runs + tasks - 1) / tasks > kPackedAfter * kReplayBatch) {
         packForSweep(g, a.options.threads);  // every sweep reads the records packed once
         g.dropLaneOrder();
     }
     clock.done("graph");
     check();
-    parallelFor(tasks, tasks, [&](size_t t) {
+    parallelFor((runs + perSweep - 1) / perSweep, tasks, [&](size_t b) {
         std::vector<ReplayInputs> in;
-        for (size_t i = t; i < runs; i += tasks) in.push_back(inputsOf(i, p.ranks.size()));
+        for (size_t i = b * perSweep; i < std::min(runs, (b + 1) * perSweep); ++i) in.push_back(inputsOf(i, p.ranks.size()));
         std::vector<ReplayOutcome> o = replay(g, in);
-        for (size_t i = t, x = 0; i < runs; i += tasks, ++x) out[i] = std::move(o[x]);
+        for (size_t x = 0; x < o.size(); ++x) out[b * perSweep + x] = std::move(o[x]);
     });
     clock.done("replays");
     check();

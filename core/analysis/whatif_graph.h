@@ -140,8 +140,8 @@ struct ReplayGraph {
 };
 
 // The cross-stream ends a sweep may keep at once in the rounds' order (lane after lane, each as far
-// as it goes), past which the graph takes the order in captured time: the ends (64 bytes each) stay
-// within 1 MB, in the core's own cache.
+// as it goes), past which the graph takes the order in captured time: the ends (128 bytes each, one
+// value per scenario of a sweep) stay within 2 MB, in the core's own cache.
 constexpr uint32_t kCachedEnds = 16384;
 
 // `step` and `median` are per lane-order id. A collective whose members do not all end at or after

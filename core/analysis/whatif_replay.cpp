@@ -21,30 +21,39 @@ ReplayInputs capturedInputs(size_t ranks) {
 
 namespace {
 
-// Eight scenarios side by side: one value per scenario, in one vector register where the CPU has
-// 512-bit vectors (two or four elsewhere; the compiler splits it).
+// Sixteen scenarios side by side, in halves of eight: one value per scenario, a half in one vector
+// register where the CPU has 512-bit vectors (two or four elsewhere; the compiler splits it). A
+// sweep reads each kernel's record once for all sixteen: it is bound by reading the records.
 constexpr size_t kBatch = kReplayBatch;
+constexpr size_t kHalf = 8, kHalves = kBatch / kHalf;
+static_assert(kBatch % kHalf == 0);
 // (these helpers are inlined into the sweep: the ABI of passing V between functions never applies)
 #pragma GCC diagnostic ignored "-Wpsabi"
-typedef int64_t V __attribute__((vector_size(kBatch * sizeof(int64_t))));
+typedef int64_t V __attribute__((vector_size(kHalf * sizeof(int64_t))));
 
-V splat(int64_t x) { return V{} + x; }  // (a broadcast)
+// A broadcast. A macro: GCC 12 compiles a function returning V for the default target, and once
+// inlined into the AVX-512 sweep its vector is built lane by lane (eight masked broadcasts a value,
+// six values a kernel); written in place it is one vpbroadcastq.
+#define SKEW_SPLAT(x) (V{} + int64_t(x))
+// Each half of the batch in turn (the loop unrolled: its halves stay in registers).
+#define SKEW_HALVES(h) _Pragma("GCC unroll 4") for (size_t h = 0; h < kHalves; ++h)
 V vmax(V a, V b) { return a > b ? a : b; }
 V vmin(V a, V b) { return a < b ? a : b; }
 V pick(V mask, V yes, V no) { return (mask & yes) | (~mask & no); }  // mask lanes all ones or zero
-// V kept in memory (in a std::vector, which may not align to 64), copied in and out of registers
+// A batch's values kept in memory (in a std::vector, which may not align to 64), a half copied in
+// and out of registers
 struct Vs {
     int64_t x[kBatch];
 };
-V ld(const Vs& m) {
+V ld(const Vs& m, size_t h) {
     V v;
-    std::memcpy(&v, m.x, sizeof v);
+    std::memcpy(&v, m.x + h * kHalf, sizeof v);
     return v;
 }
-void st(Vs& m, V v) { std::memcpy(m.x, &v, sizeof v); }
-Vs vs(V v) {
+void st(Vs& m, size_t h, V v) { std::memcpy(m.x + h * kHalf, &v, sizeof v); }
+Vs vs(int64_t x) {
     Vs m;
-    st(m, v);
+    std::fill(std::begin(m.x), std::end(m.x), x);
     return m;
 }
 
@@ -63,12 +72,12 @@ public:
     // The next batch: its inputs, and every value back to its start.
     void reset(const std::vector<ReplayInputs>& in) {
         n_ = in.size(), measured_ = -1, maxError_ = 0;
-        laneEnd_.assign(g_.laneBase.size(), vs(splat(INT64_MIN)));
-        sourceEnd_.assign(g_.packedSlots, vs(splat(INT64_MIN)));
-        stepStart_.assign(size_t(g_.steps) + 1, vs(splat(INT64_MAX)));
-        stepEnd_.assign(size_t(g_.steps) + 1, vs(splat(INT64_MIN)));
+        laneEnd_.assign(g_.laneBase.size(), vs(INT64_MIN));
+        sourceEnd_.assign(g_.packedSlots, vs(INT64_MIN));
+        stepStart_.assign(size_t(g_.steps) + 1, vs(INT64_MAX));
+        stepEnd_.assign(size_t(g_.steps) + 1, vs(INT64_MIN));
         // per rank: which scenarios take the counterparts' median durations, which drop launches
-        median_.assign(g_.ranks, vs(splat(0))), drop_.assign(g_.ranks, vs(splat(0)));
+        median_.assign(g_.ranks, vs(0)), drop_.assign(g_.ranks, vs(0));
         for (size_t s = 0; s < kBatch; ++s) {
             const ReplayInputs& x = in[std::min(s, n_ - 1)];
             for (size_t r = 0; r < g_.ranks; ++r) {
@@ -121,43 +130,75 @@ private:
     // A collective's members end (its last member was the last kernel taken on each member's lane).
     void fire(uint32_t c) {
         const uint32_t b = g_.memberBegin[c], e = g_.memberBegin[c + 1];
-        V latest = splat(INT64_MIN);  // the latest member start per scenario
-        for (uint32_t m = b; m < e; ++m) latest = vmax(latest, ld(memberStart_[size_t(g_.memberSlot[m])]));
+        V latest[kHalves];  // the latest member start per scenario
+        SKEW_HALVES(h) latest[h] = SKEW_SPLAT(INT64_MIN);
         for (uint32_t m = b; m < e; ++m) {
-            const V end = latest + splat(g_.transfer[m]);
-            if (recEnd_) recEnd_[g_.memberNode[m]] = end[0];
-            st(laneEnd_[g_.memberLane[m]], end);
-            if (const int32_t slot = g_.memberSource[m]; slot >= 0) st(sourceEnd_[size_t(slot)], end);
-            if (const uint32_t step = g_.memberStep[m]) st(stepEnd_[step], vmax(ld(stepEnd_[step]), end));
+            const Vs& start = memberStart_[size_t(g_.memberSlot[m])];
+            SKEW_HALVES(h) latest[h] = vmax(latest[h], ld(start, h));
         }
+        for (uint32_t m = b; m < e; ++m) {
+            V end[kHalves];
+            SKEW_HALVES(h) end[h] = latest[h] + SKEW_SPLAT(g_.transfer[m]);
+            if (recEnd_) recEnd_[g_.memberNode[m]] = end[0][0];
+            SKEW_HALVES(h) st(laneEnd_[g_.memberLane[m]], h, end[h]);
+            if (const int32_t slot = g_.memberSource[m]; slot >= 0) SKEW_HALVES(h) st(sourceEnd_[size_t(slot)], h, end[h]);
+            if (const uint32_t step = g_.memberStep[m]) SKEW_HALVES(h) st(stepEnd_[step], h, vmax(ld(stepEnd_[step], h), end[h]));
+        }
+    }
+
+    // The first start and last end of one step over a run's kernels, kept in registers and merged
+    // into the step's values when the run goes on to another step or ends (minimum and maximum
+    // taken in any order: the same values); a kernel's min/max into memory each would wait for the
+    // previous kernel's store.
+    struct StepSpan {
+        uint32_t step = 0;
+        V first[kHalves] = {}, last[kHalves] = {};
+    };
+    void merge(const StepSpan& s) {
+        if (!s.step) return;
+        SKEW_HALVES(h) {
+            st(stepStart_[s.step], h, vmin(ld(stepStart_[s.step], h), s.first[h]));
+            st(stepEnd_[s.step], h, vmax(ld(stepEnd_[s.step], h), s.last[h]));
+        }
+    }
+    void open(StepSpan& s, uint32_t step) {
+        merge(s);
+        s.step = step;
+        SKEW_HALVES(h) s.first[h] = SKEW_SPLAT(INT64_MAX), s.last[h] = SKEW_SPLAT(INT64_MIN);
     }
 
     // The run's kernels, lane-order ids [r.begin, r.end), whose records start at `k`. A member ends
     // when its collective fires: it changes no end here (in a complete order it ends its run).
     void lane(const SweepRun& r, const SweepKernel* k) {
         const uint32_t rank = g_.laneRank[r.lane];
-        const V median = ld(median_[rank]), drop = ld(drop_[rank]);
-        V last = ld(laneEnd_[r.lane]);
+        V median[kHalves], drop[kHalves], last[kHalves];
+        SKEW_HALVES(h) median[h] = ld(median_[rank], h), drop[h] = ld(drop_[rank], h), last[h] = ld(laneEnd_[r.lane], h);
+        StepSpan span;
         for (uint32_t i = r.begin; i < r.end; ++i, ++k) {
             const int64_t dropped = k->keepLaunch ? k->launch : kNoBound;  // the launch bound where launches are dropped
-            V start = pick(drop, splat(dropped), splat(k->launch));
-            if (k->hasPrev) start = vmax(start, last + splat(k->prevLag));
-            if (const int32_t cross = k->crossSlot; cross >= 0) start = vmax(start, ld(sourceEnd_[size_t(cross)]));
-            start += splat(k->gap);
-            if (recStart_) recStart_[i] = start[0];
-            if (measured_ >= 0) maxError_ = std::max<int64_t>(maxError_, std::llabs(start[measured_] - g_.start[i]));
-            if (const uint32_t step = k->step) st(stepStart_[step], vmin(ld(stepStart_[step]), start));
+            V start[kHalves];
+            SKEW_HALVES(h) start[h] = pick(drop[h], SKEW_SPLAT(dropped), SKEW_SPLAT(k->launch));
+            if (k->hasPrev) SKEW_HALVES(h) start[h] = vmax(start[h], last[h] + SKEW_SPLAT(k->prevLag));
+            if (const int32_t cross = k->crossSlot; cross >= 0) SKEW_HALVES(h) start[h] = vmax(start[h], ld(sourceEnd_[size_t(cross)], h));
+            SKEW_HALVES(h) start[h] += SKEW_SPLAT(k->gap);
+            if (recStart_) recStart_[i] = start[0][0];
+            if (measured_ >= 0) maxError_ = std::max<int64_t>(maxError_, std::llabs(start[measured_ / kHalf][measured_ % kHalf] - g_.start[i]));
+            const uint32_t step = k->step;
+            if (step != span.step) open(span, step);
+            if (step) SKEW_HALVES(h) span.first[h] = vmin(span.first[h], start[h]);
             if (const int32_t member = k->member; member >= 0) {
-                st(memberStart_[size_t(member)], start);
+                SKEW_HALVES(h) st(memberStart_[size_t(member)], h, start[h]);
                 continue;
             }
-            const V end = start + pick(median, splat(k->median), splat(k->duration));
-            if (recEnd_) recEnd_[i] = end[0];
-            last = end;
-            if (const int32_t slot = k->sourceSlot; slot >= 0) st(sourceEnd_[size_t(slot)], end);
-            if (const uint32_t step = k->step) st(stepEnd_[step], vmax(ld(stepEnd_[step]), end));
+            V end[kHalves];
+            SKEW_HALVES(h) end[h] = start[h] + pick(median[h], SKEW_SPLAT(k->median), SKEW_SPLAT(k->duration));
+            if (recEnd_) recEnd_[i] = end[0][0];
+            SKEW_HALVES(h) last[h] = end[h];
+            if (const int32_t slot = k->sourceSlot; slot >= 0) SKEW_HALVES(h) st(sourceEnd_[size_t(slot)], h, end[h]);
+            if (step) SKEW_HALVES(h) span.last[h] = vmax(span.last[h], end[h]);
         }
-        st(laneEnd_[r.lane], last);
+        merge(span);
+        SKEW_HALVES(h) st(laneEnd_[r.lane], h, last[h]);
     }
 
     const ReplayGraph& g_;

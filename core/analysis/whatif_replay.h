@@ -14,7 +14,7 @@
 namespace skew {
 
 // Scenarios that go through one sweep together.
-constexpr size_t kReplayBatch = 8;
+constexpr size_t kReplayBatch = 16;
 
 struct ReplayInputs {
     std::vector<uint8_t> median;      // per rank: 1 = durations are the counterparts' median
