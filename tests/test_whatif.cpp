@@ -337,4 +337,31 @@ TEST(WhatIf, LeftForLaterThenFilledInIsTheOneGoAnalysis) {
     EXPECT_EQ(skew::analysisText(q, a), skew::analysisText(p, oneGo));
 }
 
+// The command line's order on 2 or more threads (analyze --format json): the what-if left for later
+// and filled in while the report is written, once the sections before it (the collectives) are out.
+// The text is the one-go analysis's, byte for byte, and the fill comes between those sections and
+// the what-if's.
+TEST(WhatIf, FilledInWhileTheReportIsWrittenIsTheOneGoJson) {
+    skew::Profile p = handProfile({.launches = false});  // a what-if warning: no launch rows
+    const Analysis oneGo = skew::analyze(p);
+    skew::Profile q = handProfile({.launches = false});
+    skew::AnalysisOptions o;
+    o.whatIf = false;
+    Analysis a = skew::analyze(q, o);
+    std::string text;
+    int fills = 0;
+    skew::writeAnalysisJson(q, a, [&](std::string_view s) { text += s; }, [&] {
+        ++fills;
+        // written so far: the collectives and anomalies, nothing of the what-if nor the warnings
+        EXPECT_NE(text.find("\"collectives\""), std::string::npos);
+        EXPECT_NE(text.find("\"anomalies\""), std::string::npos);
+        EXPECT_EQ(text.find("\"what_if\""), std::string::npos);
+        EXPECT_EQ(text.find("\"warnings\""), std::string::npos);
+        skew::fillWhatIf(a, skew::computeWhatIf(q, a));
+    }, 64);
+    EXPECT_EQ(fills, 1);
+    EXPECT_EQ(text, skew::analysisJson(p, oneGo));
+    EXPECT_THAT(text, HasSubstr("what-if: no_late_launches, ideal and by_rank not computed"));
+}
+
 }  // namespace

@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <future>
 #include <stdexcept>
 
 #include "cache/profile_cache.h"
@@ -11,6 +13,7 @@
 #include "model/loader.h"
 #include "util/errors.h"
 #include "analysis/analysis.h"
+#include "analysis/whatif.h"
 #include "analysis/whatif_schedule.h"
 #include "report/analysis_report.h"
 #include "report/compare_report.h"
@@ -19,6 +22,7 @@
 #include "report/whatif_report.h"
 #include "session/snapshots.h"
 #include "util/atomic_file.h"
+#include "util/parallel.h"
 #include "util/stage_clock.h"
 
 namespace skew {
@@ -62,6 +66,26 @@ static int runCache(const CommandLine& cl) {
     std::printf("profile cache: %s\n%llu snapshot(s), %.1f MB of %.0f MB (least recently used ones go first)\n", cache.dir().c_str(),
                 (unsigned long long)i.entries, double(i.bytes) / 1e6, double(cache.maxBytes()) / 1e6);
     return 0;
+}
+
+// analyze --format json of an analysis whose what-if is pending: the what-if computed on a thread
+// of its own while the sections before it (the collectives: nearly all of a big report) are
+// written, then filled in before its section and its warnings said. The text is the same as with
+// the what-if computed first; on 2 cores the what-if's serial parts and the writes overlap.
+static void analysisJsonWithWhatIf(const Profile& p, Analysis& a, const std::function<void(std::string_view)>& sink) {
+    std::atomic<bool> abandon{false};  // the report failed: the what-if stops at its next stage
+    std::future<WhatIfOutcome> whatIf =
+        std::async(std::launch::async, [&p, &a, &abandon] { return computeWhatIf(p, a, [&abandon] { return abandon.load(); }); });
+    try {
+        writeAnalysisJson(p, a, sink, [&] {
+            const size_t said = a.warnings.size();
+            fillWhatIf(a, whatIf.get());
+            printWarnings({a.warnings.begin() + std::ptrdiff_t(said), a.warnings.end()});
+        });
+    } catch (...) {
+        abandon = true;  // (the future's destructor waits for the thread)
+        throw;
+    }
 }
 
 static int runCompare(const CommandLine& cl) {
@@ -114,6 +138,9 @@ int runHeadless(const CommandLine& cl) {
             out = cl.format == "json" ? infoJson(p) : infoText(p);
         } else {
             AnalysisOptions o = analysisOptions(cl);
+            // JSON on 2 or more threads: the what-if beside the report's writing (analysisJsonWithWhatIf)
+            const bool whatIfBeside = cl.command == "analyze" && cl.format == "json" && (o.threads ? o.threads : workerThreads()) >= 2;
+            if (whatIfBeside) o.whatIf = false;
             Analysis a = analyze(p, o);
             clock.done("analyze");
             printWarnings(a.warnings);
@@ -125,6 +152,7 @@ int runHeadless(const CommandLine& cl) {
                     const IdealSchedule ideal = idealSchedule(p, a);  // empty, with its why, without the what-if
                     writePerfettoTrace(p, a, &ideal, sink);
                 }
+                else if (whatIfBeside) analysisJsonWithWhatIf(p, a, sink);
                 else writeAnalysisJson(p, a, sink);
                 file.commit();
                 clock.done("report");

@@ -264,7 +264,7 @@ void anomaliesJson(JsonWriter& w, const Analysis& a) {
 
 namespace {
 
-void analysisJsonTo(JsonWriter& w, const Profile& p, const Analysis& a) {
+void analysisJsonTo(JsonWriter& w, const Profile& p, const Analysis& a, const std::function<void()>* finishWhatIf = nullptr) {
     w.beginObject();
     writeToolJson(w);
     writeInputsJson(w, p);
@@ -285,6 +285,7 @@ void analysisJsonTo(JsonWriter& w, const Profile& p, const Analysis& a) {
     w.arrayItems(a.collectives.size(), a.options.threads, [&](JsonWriter& cw, size_t i) { collectiveJson(cw, p, a, a.collectives[i]); });
     w.endArray();
     anomaliesJson(w, a);
+    if (finishWhatIf) (*finishWhatIf)();
     whatIfJson(w, p, a);
     w.key("unmatched_lanes").beginArray();
     for (const auto& u : a.unmatched)
@@ -312,9 +313,14 @@ std::string analysisJson(const Profile& p, const Analysis& a) {
 }
 
 void writeAnalysisJson(const Profile& p, const Analysis& a, const std::function<void(std::string_view)>& sink, size_t chunk) {
+    writeAnalysisJson(p, a, sink, {}, chunk);
+}
+
+void writeAnalysisJson(const Profile& p, const Analysis& a, const std::function<void(std::string_view)>& sink,
+                       const std::function<void()>& finishWhatIf, size_t chunk) {
     JsonWriter w;
     w.streamTo(sink, chunk);
-    analysisJsonTo(w, p, a);
+    analysisJsonTo(w, p, a, finishWhatIf ? &finishWhatIf : nullptr);
     w.flush();
     sink("\n");
 }

@@ -19,6 +19,11 @@ std::string analysisJson(const Profile& p, const Analysis& a);
 // streams it into its output: a big capture's report is never held whole).
 void writeAnalysisJson(const Profile& p, const Analysis& a, const std::function<void(std::string_view)>& sink,
                        size_t chunk = size_t(1) << 20);
+// The same for an analysis whose what-if is pending (AnalysisOptions::whatIf false): once the
+// sections before the what-if are written, `finishWhatIf` is called and must fill it in
+// (fillWhatIf, analysis/whatif.h), so that it can be computed while the collectives are written.
+void writeAnalysisJson(const Profile& p, const Analysis& a, const std::function<void(std::string_view)>& sink,
+                       const std::function<void()>& finishWhatIf, size_t chunk = size_t(1) << 20);
 std::string analysisText(const Profile& p, const Analysis& a);
 struct MarkdownOptions {
     bool links = false;  // collectives named in the page link to skewscope://collective/G/K (the viewer)
