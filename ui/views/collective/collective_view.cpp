@@ -179,6 +179,12 @@ void CollectiveView::setEmptyText(const QString& text) {
     replotWhenShown(this);
 }
 
+void CollectiveView::setTitleWraps(int maxLines) {
+    title_->setWrap(maxLines > 0);
+    title_->setMaxLines(maxLines);
+    replotWhenShown(this);
+}
+
 void CollectiveView::setSubtitleMaxLines(int n) {
     subtitle_->setMaxLines(n);
     replotWhenShown(this);
@@ -216,6 +222,11 @@ void CollectiveView::setXRange(double lo, double hi) {
 
 void CollectiveView::updateLayout() {
     updateRowTicks();
+    // the time axis' label on two lines when one is wider than the view (it was cut at the right in
+    // the compare view's narrow panes: review defect 13)
+    const QString label = tr("time since the first rank's NCCL kernel start (ms)");
+    const bool fits = QFontMetrics(xAxis->labelFont()).horizontalAdvance(label) <= viewport().width() - 70;
+    xAxis->setLabel(fits ? label : tr("time since the first rank's\nNCCL kernel start (ms)"));
     QCustomPlot::updateLayout();
     if (scene_.collective < 0) {
         legend_->setItems({});

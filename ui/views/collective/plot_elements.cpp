@@ -29,10 +29,12 @@ QStringList TextElement::lines(int width) const {
     if (!wrap_) return {fm.elidedText(text_, Qt::ElideMiddle, width)};
     // whole clauses ("; ") on a line while they fit; a longer clause breaks at spaces; a word
     // longer than the line is elided in the middle
+    // what elidedText leaves whole (horizontalAdvance alone let a line through that it then elided)
+    auto fits = [&](const QString& t) { return fm.elidedText(t, Qt::ElideRight, width) == t; };
     QStringList out;
     QString cur;
     for (const QString& clause : text_.split('\n')) {
-        if (!cur.isEmpty() && fm.horizontalAdvance(cur + "; " + clause) <= width) {
+        if (!cur.isEmpty() && fits(cur + "; " + clause)) {
             cur += "; " + clause;
             continue;
         }
@@ -40,7 +42,7 @@ QStringList TextElement::lines(int width) const {
         cur.clear();
         for (const QString& word : clause.split(' ')) {
             QString next = cur.isEmpty() ? word : cur + ' ' + word;
-            if (fm.horizontalAdvance(next) <= width || cur.isEmpty()) {
+            if (fits(next) || cur.isEmpty()) {
                 cur = next;
             } else {
                 out << fm.elidedText(cur, Qt::ElideMiddle, width);

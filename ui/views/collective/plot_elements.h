@@ -16,6 +16,7 @@ public:
     TextElement(QCustomPlot* plot, const QFont& font, QColor color, bool wrap);
     void setText(const QString& t) { text_ = t; }
     void setMaxLines(int n) { maxLines_ = n; }
+    void setWrap(bool wrap) { wrap_ = wrap; }
     QString text() const { return text_; }
     bool isElided() const { return !wrap_ && shown() != text_; }
     QString shown() const { return lines(mRect.width() > 0 ? mRect.width() : availableWidth()).join('\n'); }

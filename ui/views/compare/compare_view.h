@@ -103,6 +103,7 @@ private:
     void buildSideTabs();
     void connectSelection();
     void applyProportions();
+    int deltaWidthNeeded() const;
     void updateHeader();
     void updateSideLabels();
     void updateScaleNote();

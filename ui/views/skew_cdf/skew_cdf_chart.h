@@ -10,6 +10,8 @@
 #include <qcustomplot.h>
 
 #include <optional>
+#include <tuple>
+#include <vector>
 
 #include "session.h"
 
@@ -27,6 +29,8 @@ public:
     QCPGraph* startCurveB() const { return startB_; }
     QCPGraph* endCurveB() const { return endB_; }
     QString title() const;  // names the group (or the pair's groups) and how many collectives
+    QString titleShown() const { return title_->text(); }  // as drawn: on two lines when narrow
+    QCPTextElement* titleElement() const { return title_; }
     bool legendAbove() const;  // above the plot (a comparison), not inside it
 
 protected:
@@ -43,6 +47,14 @@ private:
     mutable std::optional<Pending> pending_;
     void placeLegend(bool above);
     void fitLegend();
+    void fitTitle();
+    void fitTicks();
+    void setTitle(const QString& t) {
+        fullTitle_ = t;
+        fitTitle();
+    }
+    QString fullTitle_;
+    std::vector<std::tuple<QCPGraph*, QString, QString>> names_;  // each curve's legend names: with its median, alone
     void fill(const std::vector<std::pair<QCPGraph*, std::vector<int64_t>>>& curves, const QStringList& names);
     QCPGraph* start_ = nullptr;
     QCPGraph* end_ = nullptr;
