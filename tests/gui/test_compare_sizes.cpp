@@ -121,6 +121,11 @@ TEST(SIZES_SUITE, CompareViewReadsWholeInASmallWindow) {
             expectLinesInside(cv->titleShown(), tf, cv->titleRect().center().x() + 0.5, cv->width(), "title");
             expectLinesInside(cv->xAxis->label(), cv->xAxis->labelFont(), cv->axisRect()->center().x(), cv->width(), "time axis label");
             EXPECT_GE(expectTickLabelsApart(cv->xAxis, cv->width(), "collective view"), 2);
+            // every rank's row named on the y axis (none thinned out for want of height)
+            int named = 0;
+            for (int i = 0; i < cv->yAxis->tickVector().size(); ++i)
+                named += cv->yAxis->range().contains(cv->yAxis->tickVector()[i]) && !cv->yAxis->tickVectorLabels()[i].isEmpty();
+            EXPECT_EQ(named, 2) << "rank labels on the y axis";
         }
         SkewCdfChart* cdf = v->cdf();
         EXPECT_EQ(QString(cdf->titleShown()).replace("\n", " "), cdf->title());

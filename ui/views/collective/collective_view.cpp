@@ -224,9 +224,14 @@ void CollectiveView::updateLayout() {
     updateRowTicks();
     // the time axis' label on two lines when one is wider than the view (it was cut at the right in
     // the compare view's narrow panes: review defect 13)
-    const QString label = tr("time since the first rank's NCCL kernel start (ms)");
-    const bool fits = QFontMetrics(xAxis->labelFont()).horizontalAdvance(label) <= viewport().width() - 70;
-    xAxis->setLabel(fits ? label : tr("time since the first rank's\nNCCL kernel start (ms)"));
+    // the time axis' label in fewer words when it is wider than the view (it was cut at the right in
+    // the compare view's narrow panes: review defect 13), on two lines when even those do not fit
+    const QFontMetrics lfm(xAxis->labelFont());
+    QString label = tr("time since the first rank's NCCL kernel start (ms)");
+    for (const QString& shorter : {tr("time since the first NCCL kernel start (ms)"), tr("time since the first NCCL start (ms)"),
+                                   tr("time since the first NCCL\nkernel start (ms)")})
+        if (lfm.horizontalAdvance(label) > viewport().width() - 70) label = shorter;
+    xAxis->setLabel(label);
     QCustomPlot::updateLayout();
     if (scene_.collective < 0) {
         legend_->setItems({});

@@ -232,7 +232,9 @@ void CompareView::applyProportions() {
         for (int f : perMille) sizes << total * f / 1000;
         s->setSizes(sizes);
     };
-    share(outer_, {505, 495});
+    // a low window (1024x700): the collectives below get more, their rows keep their labels
+    if (outer_->height() < 560) share(outer_, {440, 560});
+    else share(outer_, {505, 495});
     share(top_, {175, 495, 330});
     // the list of events and the delta table as wide as their columns need (up to 34% and 38%), taken
     // from the step maps: at 1024 px their columns were cut behind horizontal scroll bars
