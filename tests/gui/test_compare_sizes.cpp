@@ -6,6 +6,7 @@
 // legends off the plotted data, columns in sight without a horizontal scroll bar.
 
 #include <QHeaderView>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTableView>
 #include <QTest>
@@ -117,6 +118,8 @@ TEST(SIZES_SUITE, CompareViewReadsWholeInASmallWindow) {
             ASSERT_GE(cv->scene().collective, 0);
             EXPECT_FALSE(cv->titleShown().contains(QChar(0x2026))) << "elided: " << cv->titleShown().toStdString();
             EXPECT_EQ(QString(cv->titleShown()).replace('\n', ' '), cv->titleText());
+            for (const QString& line : cv->titleShown().split('\n'))  // a figure stays with its unit
+                EXPECT_FALSE(QRegularExpression("^(ns|us|ms|s)\\b").match(line).hasMatch()) << "'" << line.toStdString() << "'";
             const QFont tf(cv->font().family(), 11, QFont::Bold);
             expectLinesInside(cv->titleShown(), tf, cv->titleRect().center().x() + 0.5, cv->width(), "title");
             expectLinesInside(cv->xAxis->label(), cv->xAxis->labelFont(), cv->axisRect()->center().x(), cv->width(), "time axis label");

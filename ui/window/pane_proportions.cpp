@@ -21,7 +21,8 @@ PaneProportions::PaneProportions(QSplitter* main, QSplitter* right, CollectiveVi
 }
 
 void PaneProportions::apply(QSplitter* sp) {
-    // the user's proportions, else the plot gets the larger share: the table 38% of the width; the
+    // the user's proportions, else the plot gets the larger share: the table 38% of the width (up to
+    // 45% when its columns through Cause need it: a narrow window); the
     // bottom pane 36% of the right side's height, less when the collective view keeps much of its
     // pane for its tab bar, title, why-lines, axis and legend (large fonts, Qt scale factor 1.5 on
     // 1080p, small windows): at most what leaves the plot itself (its axis rectangle) 1.3x the bottom

@@ -181,6 +181,7 @@ void CollectiveView::setEmptyText(const QString& text) {
 
 void CollectiveView::setTitleWraps(int maxLines) {
     title_->setWrap(maxLines > 0);
+    title_->setWholeFigures(maxLines > 0);
     title_->setMaxLines(maxLines);
     replotWhenShown(this);
 }

@@ -1,5 +1,7 @@
 #include "views/collective/plot_elements.h"
 
+#include <QRegularExpression>
+
 namespace skewui {
 
 TextElement::TextElement(QCustomPlot* plot, const QFont& font, QColor color, bool wrap)
@@ -40,7 +42,12 @@ QStringList TextElement::lines(int width) const {
         }
         if (!cur.isEmpty()) out << cur;
         cur.clear();
-        for (const QString& word : clause.split(' ')) {
+        QStringList words = clause.split(' ');
+        // a title keeps a figure with its unit ("3.23 ms" on one line)
+        static const QRegularExpression unit(QStringLiteral("^(ns|us|ms|s)[,;.)]?$"));
+        for (int i = int(words.size()) - 1; wholeFigures_ && i > 0; --i)
+            if (unit.match(words[i]).hasMatch()) words[i - 1] += ' ' + words.takeAt(i);
+        for (const QString& word : words) {
             QString next = cur.isEmpty() ? word : cur + ' ' + word;
             if (fits(next) || cur.isEmpty()) {
                 cur = next;

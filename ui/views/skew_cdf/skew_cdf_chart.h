@@ -2,7 +2,9 @@
 // Start and end skew distributions of one group as two empirical CDFs on a log time axis (Ranks
 // tab): "ends cluster, starts do not" reads as two curves far apart. In a comparison, both sides'
 // curves on one axis: colour tells the side (A amber, B blue), the line tells start (solid) from
-// end (dashed), and the legend sits above the plot, where no curve can be. Data from core
+// end (dashed), and the legend sits above the plot, where no curve can be. Narrow (the compare view
+// at 1024 px), the title goes on two lines, the legend drops the medians and fewer decades are
+// labelled, so that nothing is cut or runs together. Data from core
 // (sortedSkews). A group's curves are computed when the chart is shown, replotted or read: the
 // Ranks tab follows every selection and reload, mostly hidden (issue 24: two sorts of a big
 // group's skews on the UI thread at each reload).
