@@ -38,8 +38,8 @@ QVariant CollectiveModel::headerData(int section, Qt::Orientation o, int role) c
                                      "Position of the collective in its group (1-based)",
                                      "Collective op",
                                      "Latest start minus earliest start over the ranks",
-                                     "The rank that started last",
                                      "Why the late rank was late (cpu_launch, gpu_dependency, gpu_other, unknown)",
+                                     "The rank that started last",
                                      "Waiting inside NCCL kernels caused by the skew, summed over ranks",
                                      "Latest end minus earliest end",
                                      "Training step (NVTX step ranges or the repeating op sequence)",
@@ -47,7 +47,7 @@ QVariant CollectiveModel::headerData(int section, Qt::Orientation o, int role) c
         return tr(tips[section]);
     }
     if (role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Group", "#", "Op", "Start skew", "Late rank", "Cause", "Excess", "End skew", "Step", "Offset in step"};
+    static const char* names[] = {"Group", "#", "Op", "Start skew", "Cause", "Late rank", "Excess", "End skew", "Step", "Offset in step"};
     return tr(names[section]);
 }
 

@@ -321,6 +321,16 @@ void CollectivesPane::sizeColumns(const CollectiveModel::WidestTexts& texts) {
         if (c == CollectiveModel::LateRank) w = std::min(w, rankColumnCap(fm));
         table_->setColumnWidth(c, w);
     }
+    emit columnsSized();
+}
+
+int CollectivesPane::widthThroughCause() const {
+    if (model_->rowCount() == 0) return 0;
+    const QHeaderView* h = table_->horizontalHeader();
+    int through = 0;  // the sections left of Cause in the visual order, and Cause
+    for (int v = 0; v <= h->visualIndex(CollectiveModel::Cause); ++v)
+        if (!h->isSectionHidden(h->logicalIndex(v))) through += h->sectionSize(h->logicalIndex(v));
+    return width() - table_->viewport()->width() + through + 2;
 }
 
 int CollectivesPane::rankColumnCap(const QFontMetrics& fm) { return fm.horizontalAdvance(QString(18, 'x')) + 12; }

@@ -65,13 +65,16 @@ public:
     bool showsFilterEmptyState() const;
     QString selectedRowsTsv() const;  // the selected rows as tab-separated text with a header
     void copySelectedRows() const;    // Ctrl+C in the table
-    static int rankColumnCap(const QFontMetrics& fm);  // the widest a table column of rank labels gets
+    static int rankColumnCap(const QFontMetrics& fm);
+    // the pane's width that shows the table's columns up to the Cause one whole (0: no rows)
+    int widthThroughCause() const;  // the widest a table column of rank labels gets
 
     QTableView* table() const { return table_; }
     CollectiveFilter* filter() const { return filter_; }
 
 signals:
     void rowActivated(int collective);  // a user made the row current
+    void columnsSized();                // for new rows: widthThroughCause() may have changed
     void filtersChanged();
 
 protected:

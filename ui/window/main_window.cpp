@@ -101,6 +101,8 @@ void MainWindow::buildUi() {
     mainSplitter_->setChildrenCollapsible(false);
     pane_->setMinimumWidth(240);
     proportions_ = new PaneProportions(mainSplitter_, rightSplitter_, views_->collective(), this);
+    proportions_->setTableWants([this] { return pane_->widthThroughCause(); });
+    connect(pane_, &CollectivesPane::columnsSized, proportions_, &PaneProportions::tableChanged, Qt::QueuedConnection);
     selection_ = new Selection(pane_, views_, details_, proportions_, this);
 
     warningBar_ = new WarningBar;

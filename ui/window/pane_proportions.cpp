@@ -4,6 +4,8 @@
 #include <QSettings>
 #include <QSplitter>
 
+#include <algorithm>
+
 #include "views/collective/collective_view.h"
 
 namespace skewui {
@@ -19,7 +21,8 @@ PaneProportions::PaneProportions(QSplitter* main, QSplitter* right, CollectiveVi
 }
 
 void PaneProportions::apply(QSplitter* sp) {
-    // the user's proportions, else the plot gets the larger share: the table 38% of the width; the
+    // the user's proportions, else the plot gets the larger share: the table 38% of the width (up to
+    // 45% when its columns through Cause need it: a narrow window); the
     // bottom pane 36% of the right side's height, less when the collective view keeps much of its
     // pane for its tab bar, title, why-lines, axis and legend (large fonts, Qt scale factor 1.5 on
     // 1080p, small windows): at most what leaves the plot itself (its axis rectangle) 1.3x the bottom
@@ -38,7 +41,10 @@ void PaneProportions::apply(QSplitter* sp) {
     if (users) {
         sizes = {total * f[0] / 1000, total * f[1] / 1000};
     } else if (horizontal) {
-        sizes = {total * 380 / 1000, total * 620 / 1000};
+        // a narrow window: the table as wide as its Cause column needs (it was cut at 1024 px: review
+        // defect 8), up to 45%; the plot keeps the larger share
+        const int table = std::clamp(tableWants_ ? tableWants_() : 0, total * 380 / 1000, total * 450 / 1000);
+        sizes = {table, total - table};
     } else {
         // plot = total - reserve - bottom >= 1.3 * bottom (QSplitter keeps the panes' minimums)
         int bottom = std::min(total * 360 / 1000, std::max(0, total - plotReserve_) * 10 / 23);
@@ -47,6 +53,10 @@ void PaneProportions::apply(QSplitter* sp) {
     sp->setSizes(sizes);
     if (!users) (horizontal ? mainDefault_ : rightDefault_) = sp->sizes();
     (horizontal ? mainShared_ : rightShared_) = true;
+}
+
+void PaneProportions::tableChanged() {
+    if (mainShared_ && main_->isVisible() && !QSettings().contains("window/mainSplitter")) apply(main_);
 }
 
 void PaneProportions::keepPlotShare() {

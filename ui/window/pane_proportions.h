@@ -5,6 +5,8 @@
 // collective plot itself stays taller than the bottom pane whatever the view keeps around it.
 
 #include <QList>
+
+#include <functional>
 #include <QObject>
 
 class QSplitter;
@@ -21,6 +23,10 @@ public:
 
     void save() const;  // the user's proportions (not before they were applied, not the defaults)
     void keepPlotShare();  // the default share again when the view needs more room around its plot
+    // the width the table's pane asks for (its columns through Cause); by default it gets that, from
+    // 38% up to 45% of the window's width
+    void setTableWants(std::function<int()> f) { tableWants_ = std::move(f); }
+    void tableChanged();  // the default share again for what the table now asks
 
 protected:
     bool eventFilter(QObject* o, QEvent* e) override;
@@ -33,6 +39,7 @@ private:
     CollectiveView* view_;
     bool mainShared_ = false, rightShared_ = false;  // the proportions applied
     QList<int> mainDefault_, rightDefault_;            // the sizes last set by default (not the user's)
+    std::function<int()> tableWants_;
     int plotReserve_ = 0;  // most height seen above and below the collective plot in its pane
 };
 

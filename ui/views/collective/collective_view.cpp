@@ -179,6 +179,13 @@ void CollectiveView::setEmptyText(const QString& text) {
     replotWhenShown(this);
 }
 
+void CollectiveView::setTitleWraps(int maxLines) {
+    title_->setWrap(maxLines > 0);
+    title_->setWholeFigures(maxLines > 0);
+    title_->setMaxLines(maxLines);
+    replotWhenShown(this);
+}
+
 void CollectiveView::setSubtitleMaxLines(int n) {
     subtitle_->setMaxLines(n);
     replotWhenShown(this);
@@ -216,6 +223,16 @@ void CollectiveView::setXRange(double lo, double hi) {
 
 void CollectiveView::updateLayout() {
     updateRowTicks();
+    // the time axis' label on two lines when one is wider than the view (it was cut at the right in
+    // the compare view's narrow panes: review defect 13)
+    // the time axis' label in fewer words when it is wider than the view (it was cut at the right in
+    // the compare view's narrow panes: review defect 13), on two lines when even those do not fit
+    const QFontMetrics lfm(xAxis->labelFont());
+    QString label = tr("time since the first rank's NCCL kernel start (ms)");
+    for (const QString& shorter : {tr("time since the first NCCL kernel start (ms)"), tr("time since the first NCCL start (ms)"),
+                                   tr("time since the first NCCL\nkernel start (ms)")})
+        if (lfm.horizontalAdvance(label) > viewport().width() - 70) label = shorter;
+    xAxis->setLabel(label);
     QCustomPlot::updateLayout();
     if (scene_.collective < 0) {
         legend_->setItems({});

@@ -59,6 +59,9 @@ public:
     // the why-line below the title in at most n lines, the last elided (0: all; a small view)
     void setSubtitleMaxLines(int n);
     QString subtitleShown() const;
+    // the title wrapped at its words onto at most `maxLines` lines when narrow, instead of elided in
+    // the middle (0: elided; the compare view's narrow panes wrap)
+    void setTitleWraps(int maxLines);
     QString titleText() const;          // the full title (drawn elided in the middle when narrow)
     QString titleShown() const;         // the title as drawn at the current width
     QRect titleRect() const;

@@ -1,5 +1,7 @@
 #include "views/collective/plot_elements.h"
 
+#include <QRegularExpression>
+
 namespace skewui {
 
 TextElement::TextElement(QCustomPlot* plot, const QFont& font, QColor color, bool wrap)
@@ -29,18 +31,25 @@ QStringList TextElement::lines(int width) const {
     if (!wrap_) return {fm.elidedText(text_, Qt::ElideMiddle, width)};
     // whole clauses ("; ") on a line while they fit; a longer clause breaks at spaces; a word
     // longer than the line is elided in the middle
+    // what elidedText leaves whole (horizontalAdvance alone let a line through that it then elided)
+    auto fits = [&](const QString& t) { return fm.elidedText(t, Qt::ElideRight, width) == t; };
     QStringList out;
     QString cur;
     for (const QString& clause : text_.split('\n')) {
-        if (!cur.isEmpty() && fm.horizontalAdvance(cur + "; " + clause) <= width) {
+        if (!cur.isEmpty() && fits(cur + "; " + clause)) {
             cur += "; " + clause;
             continue;
         }
         if (!cur.isEmpty()) out << cur;
         cur.clear();
-        for (const QString& word : clause.split(' ')) {
+        QStringList words = clause.split(' ');
+        // a title keeps a figure with its unit ("3.23 ms" on one line)
+        static const QRegularExpression unit(QStringLiteral("^(ns|us|ms|s)[,;.)]?$"));
+        for (int i = int(words.size()) - 1; wholeFigures_ && i > 0; --i)
+            if (unit.match(words[i]).hasMatch()) words[i - 1] += ' ' + words.takeAt(i);
+        for (const QString& word : words) {
             QString next = cur.isEmpty() ? word : cur + ' ' + word;
-            if (fm.horizontalAdvance(next) <= width || cur.isEmpty()) {
+            if (fits(next) || cur.isEmpty()) {
                 cur = next;
             } else {
                 out << fm.elidedText(cur, Qt::ElideMiddle, width);

@@ -16,6 +16,8 @@ public:
     TextElement(QCustomPlot* plot, const QFont& font, QColor color, bool wrap);
     void setText(const QString& t) { text_ = t; }
     void setMaxLines(int n) { maxLines_ = n; }
+    void setWrap(bool wrap) { wrap_ = wrap; }
+    void setWholeFigures(bool on) { wholeFigures_ = on; }  // wrapped: a figure and its unit on one line
     QString text() const { return text_; }
     bool isElided() const { return !wrap_ && shown() != text_; }
     QString shown() const { return lines(mRect.width() > 0 ? mRect.width() : availableWidth()).join('\n'); }
@@ -36,6 +38,7 @@ private:
     QColor color_;
     bool wrap_;
     int maxLines_ = 0;  // 0: as many as the text needs
+    bool wholeFigures_ = false;
 };
 
 // The legend below the plot: only what is drawn, wrapped onto as many lines as the width needs.

@@ -153,6 +153,10 @@ void CompareEventsList::addSide(bool sideB, const std::set<uint32_t>& listed) {
 // width that shows the section lines (bold, spanning the columns) and those columns whole
 void CompareEventsList::fitColumns() {
     QFontMetrics fm(font());
+    // no step in either capture: no step·pos column (a column of dashes took the others' room)
+    bool steps = false;
+    for (QTreeWidgetItemIterator it(this); *it && !steps; ++it) steps = (*it)->parent() && (*it)->text(1) != QStringLiteral("\u2014");
+    setColumnHidden(1, !steps);
     std::array<int, 4> w{};
     for (QTreeWidgetItemIterator it(this); *it; ++it)
         if ((*it)->parent())
@@ -162,7 +166,7 @@ void CompareEventsList::fitColumns() {
     for (int col = 0; col < 4; ++col) {
         const int cw = std::max(w[size_t(col)], fm.horizontalAdvance(headerItem()->text(col)) + 14);
         setColumnWidth(col, cw);  // the last too: its width when there is no room to stretch it
-        columns += cw;
+        if (!isColumnHidden(col)) columns += cw;
     }
     int lines = 0;
     for (int i = 0; i < topLevelItemCount(); ++i)

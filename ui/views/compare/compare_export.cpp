@@ -13,6 +13,7 @@
 
 #include "common/view_export.h"
 #include "views/collective/collective_view.h"
+#include "views/compare/compare_delta_model.h"
 #include "views/compare/compare_view.h"
 #include "views/stepmap/stepmap_view.h"
 
@@ -60,11 +61,17 @@ void CompareView::copyStateTo(CompareView& o, const QSize& size) const {
 
 // A picture has no use for controls: the step maps' "Set the step pattern..." buttons are left out
 // (their maps still say why they are empty), and the delta table shows the rows that fit without a
-// scroll bar (review defect 13).
+// scroll bar, and none cut at the bottom (review defect 13).
 void CompareView::leaveOutControls() {
     for (StepMapView* m : {mapA_, mapB_}) m->settingsButton()->hide();
     deltaTable_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     deltaTable_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // whole rows only: the first row the viewport cuts and those after it are left out
+    bool cut = false;
+    for (int r = 0; r < deltaModel_->rowCount(); ++r) {
+        cut = cut || deltaTable_->rowViewportPosition(r) + deltaTable_->rowHeight(r) > deltaTable_->viewport()->height();
+        deltaTable_->setRowHidden(r, cut);
+    }
 }
 
 namespace {

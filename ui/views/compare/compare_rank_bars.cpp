@@ -20,6 +20,18 @@ CompareRankBars::CompareRankBars(QWidget* parent) : QCustomPlot(parent) {
     plotLayout()->insertRow(0);
     plotLayout()->addElement(0, 0, legend);
     plotLayout()->setRowStretchFactor(0, 0.001);
+    // each chart named on a line above it, not along its y axis: a low chart (1024x700) squeezed
+    // "mean lateness without big" into a rotated label taller than the chart
+    QFont head(font().family(), 8, QFont::Bold);
+    lastTitle_ = new QCPTextElement(this, tr("last arrivals"), head);
+    latTitle_ = new QCPTextElement(this, tr("mean lateness without big events"), head);
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, lastTitle_);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    plotLayout()->insertRow(3);
+    plotLayout()->addElement(3, 0, latTitle_);
+    plotLayout()->setRowStretchFactor(3, 0.001);
+    for (QCPTextElement* t : {lastTitle_, latTitle_}) t->setMargins(QMargins(2, 3, 2, 0));
     // both charts' plot areas line up: one margin group for their left sides
     auto* margins = new QCPMarginGroup(this);
     lastRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
@@ -34,7 +46,7 @@ CompareRankBars::CompareRankBars(QWidget* parent) : QCustomPlot(parent) {
         r->axis(QCPAxis::atBottom)->setTickLabelFont(small);
     }
     lastRect_->axis(QCPAxis::atBottom)->setTickLabels(false);  // the ranks are named once, under the lower chart
-    lastRect_->axis(QCPAxis::atLeft)->setLabel(tr("last arrivals"));
+    lastRect_->axis(QCPAxis::atLeft)->setLabel(tr("count"));
     auto make = [&](QCPAxisRect* r, const QColor& c, const QString& name) {
         auto* b = new QCPBars(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
         b->setName(name);
@@ -73,7 +85,7 @@ void CompareRankBars::setPair(CompareSessionPtr c, int pair) {
     // the unit that keeps the axis' numbers short
     const bool us = maxLat < 1'000'000;
     const double unit = us ? 1e3 : 1e6;
-    latRect_->axis(QCPAxis::atLeft)->setLabel(us ? tr("mean lateness\nwithout big (us)") : tr("mean lateness\nwithout big (ms)"));
+    latRect_->axis(QCPAxis::atLeft)->setLabel(us ? tr("(us)") : tr("(ms)"));
     QVector<double> keys, la, lb, ma, mb;
     for (size_t i = 0; i < n; ++i) {
         keys << double(i);
@@ -107,6 +119,17 @@ void CompareRankBars::resizeEvent(QResizeEvent* e) {
 }
 
 void CompareRankBars::layoutTicks() {
+    // the lower chart's name on two lines when one is wider than the chart
+    const QString lat = tr("mean lateness without big events");
+    latTitle_->setText(QFontMetrics(latTitle_->font()).horizontalAdvance(lat) <= width() - 8 ? lat : tr("mean lateness\nwithout big events"));
+    // the legend's two entries side by side when they fit the width, else one above the other (a
+    // narrow chart cut "A (before" at its edge)
+    legend->setWrap(0);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    if (legend->minimumOuterSizeHint().width() > width() - 4) {
+        legend->setWrap(1);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
     // horizontal labels when they fit under their bars, else upright and elided in the middle
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     auto plain = QSharedPointer<QCPAxisTickerText>::create();

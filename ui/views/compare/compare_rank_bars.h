@@ -21,6 +21,7 @@ public:
     QCPBars* latenessA() const { return latA_; }
     QCPBars* latenessB() const { return latB_; }
     QStringList rankLabels() const { return labels_; }  // as given, before eliding
+    QList<QCPTextElement*> chartTitles() const { return {lastTitle_, latTitle_}; }
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
@@ -29,6 +30,8 @@ private:
     void layoutTicks();
     QCPAxisRect* lastRect_ = nullptr;
     QCPAxisRect* latRect_ = nullptr;
+    QCPTextElement* lastTitle_ = nullptr;
+    QCPTextElement* latTitle_ = nullptr;
     QCPBars *lastA_ = nullptr, *lastB_ = nullptr, *latA_ = nullptr, *latB_ = nullptr;
     QStringList labels_;
 };

@@ -7,6 +7,7 @@
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -79,6 +80,7 @@ void CompareView::buildViews() {
     auto* collBoxB = new QWidget;
     for (auto [box, label, view] : {std::tuple{collBoxA, collLabelA_, collA_}, std::tuple{collBoxB, collLabelB_, collB_}}) {
         view->setMinimumSize(220, 120);
+        view->setTitleWraps(2);  // a narrow pane: the op and who was late on two lines, not elided
         view->installEventFilter(this);  // small: the why-line in two lines
         // never widens the view: wrapped when narrow (how it was paired in full in the tooltip)
         label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -129,6 +131,17 @@ void CompareView::buildSideTabs() {
     side_ = new QTabWidget;
     side_->addTab(deltaTable_, tr("Delta"));
     side_->addTab(details_, tr("Details"));
+}
+
+// the width that shows the delta table's columns whole, without a horizontal scroll bar, beside its
+// vertical one, in its tab
+int CompareView::deltaWidthNeeded() const {
+    const QHeaderView* h = deltaTable_->horizontalHeader();
+    // + the tab's frame around the table (as laid out; before that, about 12 px)
+    const int frame = side_->width() > deltaTable_->width() && deltaTable_->width() > 0 ? side_->width() - deltaTable_->width() : 12;
+    int w = 2 * deltaTable_->frameWidth() + deltaTable_->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + frame + 2;
+    for (int c = 0; c < deltaModel_->columnCount(); ++c) w += std::max(static_cast<const QAbstractItemView*>(deltaTable_)->sizeHintForColumn(c), h->sectionSizeHint(c));
+    return w;
 }
 
 // Selection both ways between the step maps, the list and the pair box; one offset axis for both
@@ -219,15 +232,17 @@ void CompareView::applyProportions() {
         for (int f : perMille) sizes << total * f / 1000;
         s->setSizes(sizes);
     };
-    share(outer_, {505, 495});
+    // a low window (1024x700): the collectives below get more, their rows keep their labels
+    if (outer_->height() < 560) share(outer_, {440, 560});
+    else share(outer_, {505, 495});
     share(top_, {175, 495, 330});
-    // the list of events as wide as its lines need (up to 30%), taken from the step maps
+    // the list of events and the delta table as wide as their columns need (up to 34% and 38%), taken
+    // from the step maps: at 1024 px their columns were cut behind horizontal scroll bars
     if (QList<int> t = top_->sizes(); t.size() == 3) {
         const int total = t[0] + t[1] + t[2];
-        const int want = std::min(std::max(t[0], events_->widthNeeded()), total * 3 / 10);
-        t[1] -= want - t[0];
-        t[0] = want;
-        top_->setSizes(t);
+        const int events = std::min(std::max(t[0], events_->widthNeeded()), total * 34 / 100);
+        const int side = std::min(std::max(t[2], deltaWidthNeeded()), total * 38 / 100);
+        top_->setSizes({events, total - events - side, side});
     }
     share(bottom_, {580, 225, 195});
     share(maps_, {500, 500});

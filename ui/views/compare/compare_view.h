@@ -8,7 +8,9 @@
 // the bottom the delta table, the start and end skew CDFs of both sides overlaid and the per-rank
 // bars. Owns the selection and how it pairs across the sides (core/compare's CollectivePairing, built
 // once per comparison); every figure comes from core. Its words are compare_header.cpp, its export
-// (a copy laid out at the export's size) compare_export.cpp.
+// (a copy laid out at the export's size) compare_export.cpp. In a small window (1024x700) the list
+// of events and the delta table get the width their columns need, the collectives the larger share
+// of the height, and the collective views wrap their titles instead of eliding them.
 
 #include <QWidget>
 
@@ -103,6 +105,7 @@ private:
     void buildSideTabs();
     void connectSelection();
     void applyProportions();
+    int deltaWidthNeeded() const;
     void updateHeader();
     void updateSideLabels();
     void updateScaleNote();

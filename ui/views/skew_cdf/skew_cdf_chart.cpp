@@ -59,12 +59,53 @@ SkewCdfChart::SkewCdfChart(QWidget* parent) : QCustomPlot(parent) {
     legend->setFont(QFont(font().family(), 8));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);  // CDFs leave the top left empty
     // any replot draws the group set last, also one asked for while the chart is hidden
-    connect(this, &QCustomPlot::beforeReplot, this, [this] { showPending(); });
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        showPending();
+        fitTicks();
+    });
 }
 
 QString SkewCdfChart::title() const {
     showPending();
-    return title_->text();
+    return fullTitle_;
+}
+
+// The title on one line when it fits the chart, else broken before its " vs " (a comparison's two
+// groups on two lines) or at its colon: never wider than the chart (a centred title wider than a
+// narrow chart was cut at both ends: review defect 13).
+void SkewCdfChart::fitTitle() {
+    const QFontMetrics fm(title_->font());
+    QString t = fullTitle_;
+    if (fm.horizontalAdvance(t) > width() - 8) {
+        for (const QString& at : {QStringLiteral(" vs "), QStringLiteral(": ")}) {
+            const int i = t.indexOf(at);
+            if (i < 0) continue;
+            t = at == QStringLiteral(" vs ") ? t.left(i) + "\n" + t.mid(i + 1) : t.left(i + 1) + "\n" + t.mid(i + 2);
+            break;
+        }
+    }
+    title_->setText(t);
+}
+
+// As many decades labelled as fit side by side: every decade, else every second, fifth...
+// (QCPAxisTickerLog's tick count; at a narrow width "100 ns1 us10 us" ran together).
+void SkewCdfChart::fitTicks() {
+    auto* ticker = static_cast<QCPAxisTickerLog*>(xAxis->ticker().data());
+    const QCPRange r = xAxis->range();
+    if (r.lower <= 0 || r.upper <= r.lower) return;
+    const int decades = std::max(1, int(std::lround(std::log10(r.upper / r.lower))));
+    const QFontMetrics fm(xAxis->tickLabelFont());
+    const int label = fm.horizontalAdvance(QStringLiteral("100 us")) + 10;
+    const QMargins m = axisRect()->margins();
+    const int plotW = std::max(1, width() - m.left() - m.right());
+    // labels centred on their ticks: n labels need (n - 1) pitches plus one label's width
+    const int fit = std::max(1, (plotW - label) / label);  // pitches that fit
+    int step = 1;
+    for (int s : {1, 2, 5, 10, 20, 50}) {
+        step = s;
+        if (decades / s <= fit) break;
+    }
+    ticker->setTickCount(std::max(1, decades / step));
 }
 
 // The legend goes above the plot, where no curve is: curves can rise anywhere (the end skews' curve
@@ -93,9 +134,16 @@ void SkewCdfChart::placeLegend(bool above) {
 }
 
 // Above the plot: the pairs side by side when two columns fit the width, else one entry per row.
+// The names with their medians when they fit, else the names alone (the medians are in the Ranks
+// tab's table and the compare view's delta table).
 void SkewCdfChart::fitLegend() {
     if (!legendAbove()) return;
-    for (int columns : {2, 1}) {
+    // two entries (one capture) on two lines before short names; four (a comparison) on two lines of
+    // short names before four lines of long ones: the plot keeps its height
+    const bool few = names_.size() <= 2;
+    const std::pair<int, bool> tries[] = {{2, true}, {few ? 1 : 2, few}, {2, false}, {1, false}};
+    for (auto [columns, full] : tries) {
+        for (const auto& [g, longName, shortName] : names_) g->setName(full ? longName : shortName);
         legend->setWrap(columns);
         legend->setFillOrder(QCPLegend::foColumnsFirst, true);
         if (legend->minimumOuterSizeHint().width() <= width() - 4) break;
@@ -104,10 +152,9 @@ void SkewCdfChart::fitLegend() {
 
 void SkewCdfChart::resizeEvent(QResizeEvent* e) {
     QCustomPlot::resizeEvent(e);
-    if (legendAbove()) {
-        fitLegend();
-        replotWhenShown(this);
-    }
+    if (!fullTitle_.isEmpty()) fitTitle();
+    if (legendAbove()) fitLegend();
+    replotWhenShown(this);
 }
 
 bool SkewCdfChart::legendAbove() const { return legend->layout() == plotLayout(); }
@@ -142,11 +189,11 @@ void SkewCdfChart::showGroup(const SessionPtr& s, int group) {
     if (!s || group < 0 || size_t(group) >= s->analysis.groups.size()) {
         start_->data()->clear();
         end_->data()->clear();
-        title_->setText(QString());
+        setTitle(QString());
         replotWhenShown(this);
         return;
     }
-    title_->setText(tr("Group %1: %2 complete collectives").arg(group).arg(s->analysis.groups[size_t(group)].complete));
+    setTitle(tr("Group %1: %2 complete collectives").arg(group).arg(s->analysis.groups[size_t(group)].complete));
     fill({{start_, skew::sortedSkews(s->analysis, group, false)}, {end_, skew::sortedSkews(s->analysis, group, true)}},
          {tr("starts"), tr("ends")});
 }
@@ -167,11 +214,11 @@ void SkewCdfChart::setComparison(SessionPtr a, int ga, SessionPtr b, int gb) {
         g->removeFromLegend();
     }
     if (!a || !b || ga < 0 || gb < 0 || size_t(ga) >= a->analysis.groups.size() || size_t(gb) >= b->analysis.groups.size()) {
-        title_->setText(QString());
+        setTitle(QString());
         replotWhenShown(this);
         return;
     }
-    title_->setText(tr("A group %1 (%2 complete) vs B group %3 (%4)")
+    setTitle(tr("A group %1 (%2 complete) vs B group %3 (%4)")
                         .arg(ga)
                         .arg(a->analysis.groups[size_t(ga)].complete)
                         .arg(gb)
@@ -183,6 +230,7 @@ void SkewCdfChart::setComparison(SessionPtr a, int ga, SessionPtr b, int gb) {
 }
 
 void SkewCdfChart::fill(const std::vector<std::pair<QCPGraph*, std::vector<int64_t>>>& curves, const QStringList& names) {
+    names_.clear();
     // zero skews cannot sit on a log axis: they are drawn at the left edge
     double lo = 1e18, hi = 1;
     for (const auto& [g, v] : curves)
@@ -207,6 +255,7 @@ void SkewCdfChart::fill(const std::vector<std::pair<QCPGraph*, std::vector<int64
         double p50 = v.empty() ? 0 : skew::percentileSorted(v, 50);
         gr->setName(tr("%1, p50 %2").arg(names[int(k)], dur(p50)));
         gr->addToLegend();
+        names_.push_back({gr, gr->name(), names[int(k)]});
     }
     xAxis->setRange(lo, hi);
     fitLegend();
