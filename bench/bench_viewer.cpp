@@ -18,6 +18,7 @@
 
 #include <QApplication>
 #include <QKeyEvent>
+#include <QPixmap>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -184,8 +185,15 @@ int benchViewerChild(int argc, char** argv, const std::vector<std::string>& inpu
     PaintProbe rows(w.table()->viewport(), [&] { return loaded > 0 && w.filter()->rowCount() > 0; }, [&] { table = now(); });
     t0 = now();
     w.openFiles(files);
+    // SKEWSCOPE_BENCH_SHOT=PATH: the window as its first picture left it, then the timeline shown (PATH-timeline.png)
+    const char* shot = std::getenv("SKEWSCOPE_BENCH_SHOT");
+    bool shotTaken = false;
     // the frames below are timed with the what-if in: its job would take their cores
-    if (!spin([&] { return whole > 0 && first.done() && rows.done() && !w.whatIfPending(); }, 600)) die("the window was not ready within 600 s");
+    if (!spin([&] {
+            if (shot && !shotTaken && first.done()) shotTaken = w.grab().save(QString::fromUtf8(shot));
+            return whole > 0 && first.done() && rows.done() && !w.whatIfPending();
+        }, 600))
+        die("the window was not ready within 600 s");
     if (whatIf < 0) whatIf = whole;  // nothing was left for later
     const long hwmOpen = selfStatusKb("VmHWM");
     std::printf("open_to_session_s %.3f\nopen_to_first_picture_s %.3f\nopen_to_table_s %.3f\nopen_to_window_s %.3f\nopen_to_whatif_s %.3f\n",
@@ -202,6 +210,7 @@ int benchViewerChild(int argc, char** argv, const std::vector<std::string>& inpu
         if (s.analysis.collectives[i].startSkew() > s.analysis.collectives[size_t(worst)].startSkew()) worst = int(i);
     skewui::TimelineView* tl = w.timeline();
     std::printf("timeline_first_paint_ms %.3f\ntimeline_rows %zu\n", showTab(w, tl), tl->rows().size());
+    if (shot) w.grab().save(QString::fromUtf8(shot) + "-timeline.png");
     printFrames("timeline_frame_ms", tl, timelineScript(tl, worst));
     std::printf("stepmap_first_paint_ms %.3f\n", showTab(w, w.stepMap()));
     printFrames("stepmap_frame_ms", w.stepMap(), plotScript(w.stepMap()));

@@ -38,6 +38,8 @@ std::string noCollectiveSelectedText() { return "No collective selected"; }
 
 std::string timelineEmptyText(bool open) { return open ? "No kernels in these exports" : "Open exports to see the run"; }
 
+std::string preparingViewText(const std::string& view) { return "Preparing the " + view + "..."; }
+
 std::string heatmapEmptyText() { return "No collectives were matched across ranks."; }
 
 std::vector<std::string> stepMapEmptyTexts(const StepMap& m) {

@@ -24,6 +24,7 @@ namespace skew {
 std::string noCollectivesText(const Profile& p, const Analysis& a);
 std::string noCollectiveSelectedText();         // the collective view without a scene
 std::string timelineEmptyText(bool open);       // nothing open, or no kernels in the exports
+std::string preparingViewText(const std::string& view);  // a run view while its index is built after the first picture
 std::string heatmapEmptyText();                 // no group to show
 // The step map without steps: its texts longest first (the view shows the longest that fits).
 std::vector<std::string> stepMapEmptyTexts(const StepMap& m);

@@ -10,22 +10,38 @@
 
 namespace skew {
 
-void indexSession(Session& s) {
+void indexSession(Session& s, bool views) {
     StageClock clock("session");
     s.nvtx.clear();
     s.nvtx.reserve(s.profile.processes.size());
     for (const auto& pr : s.profile.processes) s.nvtx.emplace_back(pr.nvtx);
     clock.done("nvtx index");
-    s.timeline = TimelineIndex(s.profile, s.analysis);  // points into s, which never moves
-    clock.done("timeline index");
     s.skewScale = skewScale(s.analysis);
-    s.stepMap = buildStepMap(s.profile, s.analysis, -1);
+    clock.done("skew scale");
+    s.viewIndexesPending = !views;
+    if (views) fillViewIndexes(s, buildViewIndexes(s));
+}
+
+ViewIndexes buildViewIndexes(const Session& s) {
+    StageClock clock("session");
+    ViewIndexes v;
+    v.timeline = TimelineIndex(s.profile, s.analysis);  // points into s, which never moves
+    clock.done("timeline index");
+    v.stepMap = buildStepMap(s.profile, s.analysis, -1);
     clock.done("step map");
+    return v;
+}
+
+void fillViewIndexes(Session& s, ViewIndexes&& v) {
+    s.timeline = std::move(v.timeline);
+    s.stepMap = std::move(v.stepMap);
+    s.viewIndexesPending = false;
 }
 
 std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, const AnalysisOptions& options,
                                      const std::function<bool(double)>& progress, SnapshotStore* cache,
-                                     const SummaryReader* summaries, const std::function<void(const Session&)>& beside) {
+                                     const SummaryReader* summaries, const std::function<void(const Session&)>& beside,
+                                     bool deferViewIndexes) {
     StageClock clock("session");
     auto s = std::make_shared<Session>();
     s->files = files;
@@ -43,7 +59,7 @@ std::shared_ptr<Session> loadSession(const std::vector<std::string>& files, cons
     clock.done("analysis");
     // the indexes write their own members; `beside` reads the profile and the analysis
     parallelFor(beside ? 2 : 1, std::min<size_t>(2, threadsOr(options.threads)), [&](size_t i) {
-        if (i == 0) indexSession(*s);
+        if (i == 0) indexSession(*s, !deferViewIndexes);
         else beside(*s);
     });
     auto t2 = std::chrono::steady_clock::now();

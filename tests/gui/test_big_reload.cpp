@@ -2,9 +2,9 @@
 // kernels and memory grew with each reload). The window is driven for real, offscreen: a generated
 // 2M-kernel export is opened, then reloaded (F5) five times with the Timeline tab shown, twice with
 // the Step map and twice with the Heatmap, while a 10 ms timer records the longest gap between its
-// ticks, i.e. the longest the event loop was kept from running. The session, its view indexes, the
-// table's texts and its rows' order are made by the loader's worker and the old capture is freed by
-// another, both at a lower priority than the UI thread; the UI thread swaps the pictures, and only
+// ticks, i.e. the longest the event loop was kept from running. The session, the table's texts and
+// its rows' order are made by the loader's worker, the run views' indexes by a worker after the first
+// picture, and the old capture is freed by another, all at a lower priority than the UI thread; the UI thread swaps the pictures, and only
 // the views shown are drawn (a hidden one when it is shown), so no gap may exceed 100 ms, as the
 // issue asks. The resident memory stays flat over the five reloads with the Timeline shown (the
 // last two within 30% of the first two): each reload frees the capture it replaces and gives the

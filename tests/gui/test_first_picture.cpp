@@ -1,6 +1,8 @@
 // The order of an open (issue 25, first picture): the window draws the collective view as soon as
-// the session is loaded and analysed, while the what-if (the replay of the capture, seconds on a
-// big one) is computed after it in the background: the What-if view and the answers say it is being
+// the session is loaded and analysed, while the run views' indexes (the timeline's level of detail,
+// the step map: hidden tabs) and then the what-if (the replay of the capture, seconds on a
+// big one) are computed after it in the background: the timeline and the step map show the run once
+// their indexes are in, as a one-go load shows it; the What-if view and the answers say it is being
 // computed, then fill in when it arrives. A reload or the window's end while it is pending drops it:
 // nothing is shown on another capture, nothing crashes. The load controller's hook holds the
 // what-if's job (a slow what-if), so that the pending state is seen for sure.
@@ -19,6 +21,8 @@
 #include "gui_util.h"
 #include "session.h"
 #include "views/collective/collective_view.h"
+#include "views/stepmap/stepmap_view.h"
+#include "views/timeline/timeline_view.h"
 #include "views/whatif/whatif_view.h"
 #include "window/load_controller.h"
 #include "window/run_view_tabs.h"
@@ -56,6 +60,17 @@ struct PaintCounter : QObject {
     explicit PaintCounter(QWidget* w) { w->installEventFilter(this); }
     bool eventFilter(QObject*, QEvent* e) override {
         if (e->type() == QEvent::Paint) ++paints;
+        return false;
+    }
+};
+
+// runs `first` at the first paint of a widget that `ready` allows
+struct FirstPaint : QObject {
+    std::function<bool()> ready;
+    bool done = false;
+    FirstPaint(QWidget* w, std::function<bool()> r) : ready(std::move(r)) { w->installEventFilter(this); }
+    bool eventFilter(QObject*, QEvent* e) override {
+        if (e->type() == QEvent::Paint && !done) done = ready();
         return false;
     }
 };
@@ -201,4 +216,65 @@ TEST(FirstPicture, ClosingTheWindowWhileTheWhatIfIsPendingDropsIt) {
     QTest::qWait(50);
     EXPECT_TRUE(kept->analysis.whatIf.pending);  // nothing filled in after the window went
     EXPECT_EQ(kept.use_count(), 1);             // the job let the session go
+}
+
+TEST(FirstPicture, RunViewsGetTheirIndexesAfterTheFirstPictureThenShowTheRunAsAOneGoLoad) {
+    MainWindow w;
+    w.resize(1600, 900);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    Gate gate;  // the what-if held: the indexes come in before it
+    gate.install(w);
+    bool pendingAtPicture = false, preparingAtPicture = false;
+    int pictured = -2;
+    FirstPaint picture(w.view(), [&] {
+        if (!w.session()) return false;
+        pendingAtPicture = w.viewIndexesPending() && w.session()->viewIndexesPending;
+        preparingAtPicture = w.timeline()->preparing() && w.stepMap()->preparing();
+        pictured = w.view()->scene().collective;
+        return true;
+    });
+    QSignalSpy indexes(&w, &MainWindow::viewIndexesLoaded);
+    w.openFiles({demoPath()});
+    ASSERT_TRUE(waitFor([&] { return !indexes.isEmpty() && gate.entered() == 1; }));
+    const int worst = collectiveOf(w, kWorstGroup, kWorstIndex);
+    // the first picture: the collective, drawn while the run views still waited for their indexes
+    ASSERT_TRUE(picture.done);
+    EXPECT_EQ(pictured, worst);
+    EXPECT_TRUE(pendingAtPicture);
+    EXPECT_TRUE(preparingAtPicture);
+    EXPECT_EQ(indexes.count(), 1);
+    EXPECT_FALSE(w.viewIndexesPending());
+    EXPECT_TRUE(w.whatIfPending());  // after the indexes
+
+    // the timeline: the run of a one-go load, the same rows and pixels, the selection on the worst collective
+    const skew::Session& r = reference();
+    TimelineView* tl = w.timeline();
+    w.viewTabs()->setCurrentWidget(tl);
+    QTest::qWait(50);
+    EXPECT_FALSE(tl->preparing());
+    ASSERT_TRUE(r.timeline.valid());
+    EXPECT_EQ(w.session()->timeline.start(), r.timeline.start());
+    EXPECT_EQ(w.session()->timeline.end(), r.timeline.end());
+    double t0 = 0, t1 = 0, run0 = 0, run1 = 0;
+    ASSERT_TRUE(tl->timeRange(t0, t1, run0, run1));
+    EXPECT_EQ(run0, double(r.timeline.start()));
+    EXPECT_EQ(run1, double(r.timeline.end()));
+    EXPECT_EQ(tl->selectedCollective(), worst);
+    TimelineView oneGo;
+    oneGo.resize(tl->size());
+    oneGo.setSession(std::shared_ptr<const skew::Session>(std::shared_ptr<const skew::Session>{}, &r));
+    oneGo.setSelectedCollective(worst);
+    oneGo.setRange(t0, t1);
+    EXPECT_EQ(tl->rows().size(), oneGo.rows().size());
+    EXPECT_TRUE(tl->render(tl->size()) == oneGo.render(tl->size())) << "the timeline differs from a one-go load's";
+    // the step map: the generator's 5 steps, every collective placed as in the one-go load
+    StepMapView* sm = w.stepMap();
+    EXPECT_FALSE(sm->preparing());
+    EXPECT_EQ(int(sm->map().steps), demo().result.steps);
+    EXPECT_EQ(sm->map().items.size(), r.stepMap.items.size());
+    EXPECT_EQ(sm->map().spanNs, r.stepMap.spanNs);
+    EXPECT_EQ(sm->selectedCollective(), worst);
+    gate.release();
+    ASSERT_TRUE(waitFor([&] { return !w.whatIfPending(); }));
 }

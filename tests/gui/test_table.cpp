@@ -376,3 +376,77 @@ TEST(Table, CtrlCCopiesTheSelectedRowsAsTsv) {
 }
 
 }  // namespace
+
+namespace {
+
+skew::Collective row(uint32_t index, skew::CollOp op, bool complete, int64_t startSkew, int64_t endSkew, int64_t excess, uint32_t step,
+                     int64_t offset) {
+    skew::Collective c;
+    c.index = index, c.op = op, c.complete = complete;
+    c.minStart = 1000, c.maxStart = 1000 + startSkew, c.minEnd = 5000, c.maxEnd = 5000 + endSkew;
+    c.excessNs = excess, c.step = step, c.offsetInStepNs = offset;
+    return c;
+}
+
+// what the table's sizing wants, by its definition: every cell's text written, the first longest per
+// column, each distinct op and late rank text in the order of their first row
+CollectiveModel::WidestTexts everyCellsText(const skew::Session& s) {
+    CollectiveModel::WidestTexts w;
+    QSet<QString> seen[CollectiveModel::ColumnCount];
+    for (int r = 0; r < int(s.analysis.collectives.size()); ++r)
+        for (int c = 0; c < CollectiveModel::ColumnCount; ++c) {
+            const QString t = CollectiveModel::text(s, r, c).toString();
+            if (c == CollectiveModel::LateRank || c == CollectiveModel::Op) {
+                if (!seen[c].contains(t)) seen[c].insert(t), w.texts[c] << t;
+            } else if (w.texts[c].isEmpty() || t.size() > w.texts[c].front().size()) {
+                w.texts[c] = QStringList{t};
+            }
+        }
+    return w;
+}
+
+}  // namespace
+
+// The widest texts come from the numbers without writing every cell (issue 25: 0.2-0.4 s before
+// the first picture on 125,000 collectives); a value that rounds up to the next unit's power of ten
+// ("999.96 us" is "1000.0 us") is one character longer than its neighbours, and a tie keeps the first row.
+TEST(Table, WidestTextsComeFromTheNumbersWithRoundingAndTies) {
+    using skew::CollOp;
+    skew::Session s;
+    s.profile.ranks.resize(2);
+    s.profile.ranks[0].label = "r0";
+    s.profile.ranks[1].label = "rank one";
+    skew::Group g;
+    g.lanes.resize(2);
+    g.lanes[0].rank = 0, g.lanes[1].rank = 1;
+    s.analysis.groups.push_back(g);
+    auto& cs = s.analysis.collectives;
+    //             index  op                 complete start skew   end skew     excess          step  offset
+    cs.push_back(row(1, CollOp::AllReduce, true, 123'456, 999, -2'000, 0, 0));                  // 123.5 us, 999 ns, -2.0 us
+    cs.push_back(row(2, CollOp::AllReduce, false, 999'960, 12'345'678, 9'999'999'999, 7, 42));  // 1000.0 us, 12.35 ms, 10.000 s
+    cs.push_back(row(3, CollOp::AllGather, true, 5'000, 98'765'432, 1'500'000'000, 1234, 999'999'500));  // 5.0 us, 98.77 ms (a tie), 1.500 s, 1000.00 ms
+    cs.push_back(row(10, CollOp::AllReduce, true, 999'949, 1'234'567, 0, 12, 7'000));           // 999.9 us, 1.23 ms, 0 ns, 7.0 us
+    cs[1].lateSlot = 1, cs[1].cause = skew::Cause::GpuDependency;
+    cs[2].lateSlot = 0, cs[2].cause = skew::Cause::CpuLaunch;
+    cs[3].lateSlot = 1, cs[3].cause = skew::Cause::GpuOther;
+
+    const CollectiveModel::WidestTexts w = CollectiveModel::widestTexts(s);
+    using C = CollectiveModel;
+    EXPECT_EQ(w.texts[C::Group], QStringList{"0"});
+    EXPECT_EQ(w.texts[C::Index], QStringList{"10"});
+    EXPECT_EQ(w.texts[C::StartSkew], QStringList{"1000.0 us"});
+    EXPECT_EQ(w.texts[C::EndSkew], QStringList{"12.35 ms"});
+    EXPECT_EQ(w.texts[C::Excess], QStringList{"10.000 s"});
+    EXPECT_EQ(w.texts[C::Step], QStringList{"1234"});
+    EXPECT_EQ(w.texts[C::Offset], QStringList{"1000.00 ms"});
+    EXPECT_EQ(w.texts[C::Cause], QStringList{"GPU dependency"});
+    EXPECT_EQ(w.texts[C::Op], (QStringList{"AllReduce", "AllReduce (partial)", "AllGather"}));
+    EXPECT_EQ(w.texts[C::LateRank], (QStringList{"", "rank one", "r0"}));
+}
+
+TEST(Table, WidestTextsAreThoseOfEveryCellOnALongCapture) {
+    const SessionPtr s = skew::loadSession({longRun().path}, {}, {});
+    ASSERT_EQ(s->analysis.groups[0].count, 35100u);  // and the other groups' collectives
+    const CollectiveModel::WidestTexts fast = CollectiveModel::widestTexts(*s), all = everyCellsText(*s);
+    for (int c = 0; c < CollectiveModel::ColumnCount; ++c) EXPECT_EQ(fast.texts[c], all.texts[c]) << "column " << c;
+}

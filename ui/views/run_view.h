@@ -28,6 +28,12 @@ public:
     virtual QWidget* widget() = 0;
 
     virtual void setSession(SessionPtr s) = 0;
+    // A view that draws from the session's run view indexes (the timeline's level of detail, the step
+    // map) shows a session loaded without them yet (Session::viewIndexesPending: the viewer builds them
+    // after its first picture) as being prepared, and that session once viewIndexesLoaded() is called
+    // after they were filled in. The others show every session at once.
+    virtual bool preparing() const { return false; }
+    virtual void viewIndexesLoaded() {}
     virtual void setSelectedCollective(int collective) = 0;  // -1: none
     virtual int selectedCollective() const = 0;
 

@@ -77,6 +77,7 @@ LoadController::LoadController(QObject* parent) : QObject(parent) {
 
 LoadController::~LoadController() {
     cancel_ = true;
+    viewsJob_.cancel();
     whatIfJob_.cancel();  // before the pool's end waits for its workers: the replay stops at its next stage
     watcher_->waitForFinished();
     for (auto* job : snapshotJobs_) job->waitForFinished();  // a snapshot is never left half written
@@ -96,7 +97,9 @@ void LoadController::load(const LoadRequest& r) {
 }
 
 void LoadController::start(const LoadRequest& r) {
-    whatIfJob_.cancel();  // the load has the cores; a load that ends without a capture resumes it (finish)
+    // the load has the cores; a load that ends without a capture resumes them (finish)
+    viewsJob_.cancel();
+    whatIfJob_.cancel();
     loading_ = true;
     current_ = r;
     cancel_ = false;
@@ -111,7 +114,7 @@ void LoadController::start(const LoadRequest& r) {
         return !cancel_.load();
     };
     skew::AnalysisOptions options = r.options;
-    options.whatIf = r.comparison();  // one capture: after its first picture (completeWhatIf)
+    options.whatIf = r.comparison();  // one capture: after its first picture (completeSession), as its views' indexes
     watcher_->setFuture(QtConcurrent::run(pool_, [this, a = paths(r.files), b = paths(r.filesB), options, progress,
                                                   column = r.sortColumn, order = r.sortOrder]() -> Outcome {
         yieldToUiThread();
@@ -119,13 +122,16 @@ void LoadController::start(const LoadRequest& r) {
         try {
             if (b.empty()) {
                 // the table's texts measured beside the views' indexes (both before the first picture)
-                o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles(), [&o](const Session& s) {
+                const auto texts = [&o](const Session& s) {
                     skew::StageClock clock("viewer");
                     o.texts = std::make_shared<const CollectiveModel::WidestTexts>(CollectiveModel::widestTexts(s));
                     clock.done("table texts");
-                });
+                };
+                o.session = skew::loadSession(a, options, progress, cache_.get(), &skew::summaryFiles(), texts, true);
+                skew::StageClock clock("viewer");
                 o.order = std::make_shared<const CollectiveFilter::Order>(
                     CollectiveFilter::Order{column, order, CollectiveFilter::sortedRows(o.session->analysis, column, order)});
+                clock.done("table order");
             } else o.comparison = skew::loadComparison(a, b, options, progress, cache_.get(), &skew::summaryFiles());
         } catch (const skew::Cancelled&) {
             o.cancelled = true;
@@ -146,7 +152,7 @@ void LoadController::finish() {
         start(std::exchange(pending_, LoadRequest{}));
         return;
     }
-    if (o.cancelled || !o.error.empty()) completeWhatIf(incomplete_);  // the capture shown stays: its what-if goes on
+    if (o.cancelled || !o.error.empty()) completeSession(incomplete_);  // the capture shown stays: its jobs go on
     else incomplete_.reset();
     if (o.cancelled) emit cancelled(current_);
     else if (!o.error.empty()) emit failed(current_, QString::fromStdString(o.error));
@@ -155,14 +161,48 @@ void LoadController::finish() {
         texts_ = o.texts;
         order_ = o.order;
         textsFor_ = o.session.get();
-        incomplete_ = o.session->analysis.whatIf.pending ? o.session : nullptr;
+        incomplete_ = o.session->analysis.whatIf.pending || o.session->viewIndexesPending ? o.session : nullptr;
         emit loaded(o.session);
     }
 }
 
-void LoadController::completeWhatIf(SessionPtr s) {
-    // while a load runs it has the cores: finish() resumes it when that load brings no capture
-    if (!s || s.get() != incomplete_.get() || whatIfJob_.running() || loading_) return;
+void LoadController::completeSession(SessionPtr s) {
+    // while a load runs it has the cores: finish() resumes them when that load brings no capture
+    if (!s || s.get() != incomplete_.get() || viewsJob_.running() || whatIfJob_.running() || loading_) return;
+    if (incomplete_->viewIndexesPending) completeViewIndexes();  // then the what-if
+    else if (incomplete_->analysis.whatIf.pending) completeWhatIf();
+    else incomplete_.reset();
+}
+
+void LoadController::completeViewIndexes() {
+    // the job holds the session (read only) until it ends; moved in on this thread, where the views read them
+    SessionPtr s = incomplete_;
+    viewsJob_.start(
+        [s](const std::atomic<bool>&) -> std::shared_ptr<skew::ViewIndexes> {
+            yieldToUiThread();
+            try {
+                return std::make_shared<skew::ViewIndexes>(skew::buildViewIndexes(*s));
+            } catch (const std::exception& e) {  // the run views stay without them, never a crash
+                std::fprintf(stderr, "skewscope: the run views' indexes were not built: %s\n", e.what());
+                return nullptr;
+            }
+        },
+        [this](std::shared_ptr<skew::ViewIndexes> v) {
+            if (!incomplete_) return;
+            std::shared_ptr<Session> s = incomplete_;
+            if (!v) {
+                if (s->analysis.whatIf.pending) completeWhatIf();
+                return;
+            }
+            skew::fillViewIndexes(*s, std::move(*v));
+            emit viewIndexesLoaded(s);
+            completeSession(s);  // the what-if next
+        },
+        pool_);
+}
+
+void LoadController::completeWhatIf() {
+    SessionPtr s = incomplete_;
     // the job holds the session (read only) until it ends; `stop` is its cancel flag
     whatIfJob_.start(
         [s, hook = whatIfHook_](const std::atomic<bool>& cancelled) -> std::shared_ptr<skew::WhatIfOutcome> {

@@ -9,10 +9,12 @@
 // memory given back to the system), so that the UI thread only swaps the pictures (issue 24). The
 // workers are the controller's own, at a lower priority than the UI thread (on two cores they would
 // otherwise take turns with it), and never waited for by the UI thread while the window lives.
-// A capture's what-if (core's analysis/whatif.h) is left out of its load, so that its first picture
-// does not wait for it: once the window has shown the pictures it is computed in the background (on
-// the same workers) and filled into the session (whatIfLoaded); a new load or the controller's end
-// cancels it, and a cancelled one is never filled in. Comparisons compute theirs in the load.
+// A capture's what-if (core's analysis/whatif.h) and the run views' indexes (the timeline's level of
+// detail, the step map: core's buildViewIndexes) are left out of its load, so that its first picture
+// does not wait for them: once the window has shown the pictures they are computed in the background
+// (on the same workers), the indexes first, and each filled into the session (viewIndexesLoaded,
+// whatIfLoaded); a new load or the controller's end cancels them, and a cancelled one is never filled
+// in. Comparisons compute both in the load.
 // The controller cancels its load and waits for it, the snapshot and the release jobs before it
 // goes: their workers read its members.
 
@@ -87,10 +89,12 @@ public:
     void release(SessionPtr old) { retire(std::move(old)); }
     void release(CompareSessionPtr old) { retire(std::move(old)); }
     int releaseJobCount() const { return int(releaseJobs_.size() + retired_.size()); }  // not freed yet
-    // the what-if of `s` (the session loaded last, shown): computed in the background, then filled
-    // into it on this thread and whatIfLoaded(s); nothing for another session or one already complete
-    void completeWhatIf(SessionPtr s);
+    // what was left out of the load of `s` (the session loaded last, shown): its run views' indexes,
+    // then its what-if, each computed in the background, then filled into it on this thread
+    // (viewIndexesLoaded(s), whatIfLoaded(s)); nothing for another session or one already complete
+    void completeSession(SessionPtr s);
     bool whatIfPending(const Session* s) const { return s && s->analysis.whatIf.pending; }
+    bool viewIndexesPending(const Session* s) const { return s && s->viewIndexesPending; }
     bool whatIfRunning() const { return whatIfJob_.running(); }
     // tests: called in the what-if's job before it computes, with the job's cancel flag (to hold it
     // there: a slow what-if that still stops when cancelled, as the replay's stages do)
@@ -103,12 +107,13 @@ signals:
     void cancelled(const LoadRequest& r);
     void failed(const LoadRequest& r, const QString& error);  // the loader's one line, side named for a comparison
     void snapshotFailed(const QString& error);
-    void whatIfLoaded(SessionPtr s);  // its what-if is in (completeWhatIf)
+    void viewIndexesLoaded(SessionPtr s);  // its run views' indexes are in (completeSession)
+    void whatIfLoaded(SessionPtr s);       // its what-if is in (completeSession)
 
 private:
     // what a worker hands back: a session or a comparison, or why there is none
     struct Outcome {
-        std::shared_ptr<Session> session;  // its what-if is filled in later (completeWhatIf)
+        std::shared_ptr<Session> session;  // its view indexes and what-if are filled in later (completeSession)
         std::shared_ptr<const CollectiveModel::WidestTexts> texts;  // of session
         std::shared_ptr<const CollectiveFilter::Order> order;       // of session's table
         CompareSessionPtr comparison;
@@ -135,8 +140,12 @@ private:
     std::vector<std::shared_ptr<const void>> retired_;  // no longer shown, still held elsewhere
     QTimer* retireTimer_ = nullptr;
     QThreadPool* pool_ = nullptr;  // the workers (loads, snapshots, releases)
-    // the session loaded last while its what-if is missing: the one place it is changed, on this thread
+    // the session loaded last while its view indexes or what-if are missing: the one place it is
+    // changed, on this thread
     std::shared_ptr<Session> incomplete_;
+    void completeViewIndexes();
+    void completeWhatIf();
+    BackgroundJob<std::shared_ptr<skew::ViewIndexes>> viewsJob_{this};
     BackgroundJob<std::shared_ptr<skew::WhatIfOutcome>> whatIfJob_{this};
     std::function<void(const std::atomic<bool>&)> whatIfHook_;
     QPointer<QProgressBar> progressBar_;  // deleted with the status bar they are put in

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "scene/kernel_details.h"
+#include "util/stage_clock.h"
 #include "common/deferred_replot.h"
 #include "views/collective/collective_view.h"
 #include "views/compare/compare_view.h"
@@ -160,6 +161,11 @@ void MainWindow::connectRooms() {
         details_->showFindings(*s);
         emit whatIfLoaded();
     });
+    connect(loads_, &LoadController::viewIndexesLoaded, this, [this](const SessionPtr& s) {
+        if (s != session_) return;  // never shown on another capture
+        views_->viewIndexesLoaded();
+        emit viewIndexesLoaded();
+    });
     connect(loads_, &LoadController::compared, this, &MainWindow::setComparison);
     connect(loads_, &LoadController::cancelled, this, [this](const LoadRequest& r) { loadStopped(r, {}, true); });
     connect(loads_, &LoadController::failed, this, [this](const LoadRequest& r, const QString& e) { loadStopped(r, e, false); });
@@ -207,6 +213,7 @@ void MainWindow::reload() {
 void MainWindow::cancelLoading() { loads_->cancel(); }
 bool MainWindow::isLoading() const { return loads_->isLoading(); }
 bool MainWindow::whatIfPending() const { return loads_->whatIfPending(session_.get()); }
+bool MainWindow::viewIndexesPending() const { return loads_->viewIndexesPending(session_.get()); }
 
 void MainWindow::setAnalysisOptions(const AnalysisOptions& o) {
     options_ = o;
@@ -241,20 +248,24 @@ void MainWindow::loadStopped(const LoadRequest& r, const QString& error, bool ca
 }
 
 void MainWindow::setSession(SessionPtr s) {
+    skew::StageClock clock("setSession");
     {
         // each plot shown replots once, after the swap (its old picture stays until then), each
         // hidden one when it is shown (issue 24: a reload replotted them all, some several times)
         const ReplotBatch batch;
         swapSession(s);
     }
+    clock.done("swap+replots");
     // the answers' page (a long document to lay out) in an event of its own, after the pictures:
     // no one event of the swap holds the window up for the sum of them (issue 24). A timer, not a
     // posted event: the input and timers that came due during the swap run before it.
     QTimer::singleShot(1, this, [this, s] {
         if (session_ != s) return;  // a later load replaced it first
+        // after the pictures, which do not wait for them: the run views' indexes (on a worker while
+        // the answers are laid out here), then the what-if (the replay)
+        loads_->completeSession(s);
         details_->showFindings(*s);
         emit sessionLoaded();
-        loads_->completeWhatIf(s);  // after the pictures: the first one does not wait for the replay
     });
 }
 
@@ -266,30 +277,40 @@ void MainWindow::swapSession(const SessionPtr& s) {
     CollectivesPane::Filters filters = pane_->filters();
     if (!sameFiles) filters.op.clear(), filters.group = -1;
     // the capture shown until now is freed off the UI thread once every view has let it go
+    skew::StageClock clock("swap");
     SessionPtr old = std::exchange(session_, s);
     CompareSessionPtr oldComparison = std::exchange(compare_, nullptr);  // opening files leaves compare mode
     selection_->reset(s);
     pane_->setSession(s, loads_->tableTexts(s.get()), loads_->tableOrder(s.get()));
+    clock.done("pane");
     warningBar_->setWarnings(sessionWarnings(*s));
     setStatus(statusText());
     const QString empty = emptyStateText();
     emptyLabel_->setText(empty);
     stack_->setCurrentIndex(empty.isEmpty() ? 1 : 0);
+    clock.done("status+stack");
     views_->setSession(s, sameFiles);  // the skew CDF follows the Ranks tab's group
+    clock.done("views");
     setWindowTitle(sessionTitle(*s));  // says when the ranks came from summaries
     recent_->add(qt(s->files));  // only files that opened
+    clock.done("title+recent");
     {
         const QSignalBlocker quiet(pane_);  // the selection follows the filters once, below (open)
         pane_->setFilters(filters);
     }
     pane_->updateFilterStatus();
+    clock.done("filters");
     selection_->open(kept);
+    clock.done("selection");
     views_->restoreKeptRanges();  // F5 keeps the zoom (after the selection, which may pan to the collective)
+    clock.done("ranges");
     details_->ranks()->sizeColumns();
     details_->setCurrentWidget(details_->findings());  // a new capture opens on its answers
+    clock.done("details");
     loads_->storeSnapshots(s);
     loads_->release(std::move(old));
     loads_->release(std::move(oldComparison));
+    clock.done("rest");
 }
 
 void MainWindow::setComparison(CompareSessionPtr c) {

@@ -60,6 +60,7 @@ public:
     SessionPtr session() const { return session_; }
     // the capture shown has no what-if yet: it is computed after the first picture (whatIfLoaded)
     bool whatIfPending() const;
+    bool viewIndexesPending() const;  // the run views of the capture shown wait for their indexes (viewIndexesLoaded)
     CompareSessionPtr comparison() const { return compare_; }
     bool inCompareMode() const;
 
@@ -121,6 +122,7 @@ public:
 
 signals:
     void sessionLoaded();  // the capture's pictures and answers are shown (its what-if may still be pending)
+    void viewIndexesLoaded();  // the run views of the capture shown have their indexes (built after the first picture)
     void whatIfLoaded();   // the what-if of the capture shown is in: the What-if view, answers and warnings show it
     void comparisonLoaded();
     void loadFailed(const QString& message);

@@ -53,6 +53,8 @@ RunView* RunViewTabs::shownRunView() const { return asRunView(currentWidget()); 
 
 void RunViewTabs::setSession(SessionPtr s, bool keepRanges) {
     kept_.assign(runViews_.size(), RunViewRange{});
+    keptWhilePreparing_.clear();
+    selected_ = -1;
     for (size_t i = 0; i < runViews_.size(); ++i) {
         if (keepRanges) kept_[i] = runViews_[i]->viewRange();
         runViews_[i]->setSession(s);
@@ -65,10 +67,23 @@ void RunViewTabs::whatIfLoaded() {
 
 void RunViewTabs::restoreKeptRanges() {
     for (size_t i = 0; i < runViews_.size() && i < kept_.size(); ++i) runViews_[i]->restoreViewRange(kept_[i]);
+    keptWhilePreparing_ = std::move(kept_);  // restored in the views preparing when their session comes
     kept_.clear();
 }
 
+void RunViewTabs::viewIndexesLoaded() {
+    for (size_t i = 0; i < runViews_.size(); ++i) {
+        RunView* v = runViews_[i];
+        if (!v->preparing()) continue;
+        v->viewIndexesLoaded();
+        v->setSelectedCollective(selected_);
+        if (i < keptWhilePreparing_.size()) v->restoreViewRange(keptWhilePreparing_[i]);
+    }
+    keptWhilePreparing_.clear();
+}
+
 void RunViewTabs::setSelectedCollective(int collective) {
+    selected_ = collective;
     for (RunView* v : runViews_) v->setSelectedCollective(collective);
 }
 

@@ -29,6 +29,9 @@ public:
     // the same files) what each shows is kept, for restoreKeptRanges once the selection is set again
     void setSession(SessionPtr s, bool keepRanges = false);
     void whatIfLoaded();  // the session's what-if came in after setSession: the What-if view draws it
+    // the session's run view indexes came in after setSession (the first picture did not wait for
+    // them): the views that were preparing show it, with the selection and the range a reload kept
+    void viewIndexesLoaded();
     void restoreKeptRanges();  // F5 keeps the zoom: each view's range again, where it still overlaps the run
     void setSelectedCollective(int collective);  // in the run views
     bool showsCollective() const;            // the Collective tab is the one shown
@@ -59,6 +62,8 @@ private:
     CollectiveView* collective_ = nullptr;
     std::vector<RunView*> runViews_;
     std::vector<RunViewRange> kept_;  // per run view, between setSession and restoreKeptRanges
+    std::vector<RunViewRange> keptWhilePreparing_;  // per run view, until viewIndexesLoaded
+    int selected_ = -1;  // the collective selected in the run views
 };
 
 }  // namespace skewui

@@ -74,6 +74,10 @@ bool SearchBar::searchIfNeeded() {
 }
 
 void SearchBar::go(int delta) {
+    if (s_ && s_->viewIndexesPending) {  // the search reads the timeline's index, built after the first picture
+        count_->setText(tr("preparing the search..."));
+        return;
+    }
     if (!searchIfNeeded()) {
         count_->setText(field_->text().trimmed().isEmpty() ? QString() : countText());
         return;

@@ -60,14 +60,20 @@ StepMapView::StepMapView(QWidget* parent) : QCustomPlot(parent) {
 StepMapView::~StepMapView() = default;
 
 void StepMapView::setSession(SessionPtr s) {
-    s_ = std::move(s);
+    preparing_ = s && s->viewIndexesPending ? std::move(s) : nullptr;
+    s_ = std::move(s);  // null while preparing
     selected_ = -1;
     onlyGroup_ = -1;
     side_.clear();
     rebuild(-1);
 }
 
+void StepMapView::viewIndexesLoaded() {
+    if (preparing_ && !preparing_->viewIndexesPending) setSession(std::move(preparing_));
+}
+
 void StepMapView::setGroupSession(SessionPtr s, int group, const QString& side) {
+    preparing_ = nullptr;  // the compare view's sides build their own map
     s_ = std::move(s);
     selected_ = -1;
     onlyGroup_ = std::max(0, group);
@@ -84,6 +90,7 @@ void StepMapView::rebuild(int preferredGroup) {
     layer_->setScale(s_ ? s_->skewScale : SkewScale{});
     // a side of the compare view: short, the group is the pair's
     title_->setText(!side_.isEmpty() ? QString::fromStdString(stepMapSideTitle(map_, side_.toStdString()))
+                    : preparing_     ? QString::fromStdString(preparingViewText("step map"))
                     : !s_            ? tr("Step map")
                                      : QString::fromStdString(stepMapTitle(map_, s_->analysis)));
     settings_->setVisible(s_ && map_.empty());

@@ -25,7 +25,9 @@ public:
     explicit StepMapView(QWidget* parent = nullptr);
     ~StepMapView() override;
 
-    void setSession(SessionPtr s) override;
+    void setSession(SessionPtr s) override;  // one without its view indexes: preparing
+    bool preparing() const override { return preparing_ != nullptr; }
+    void viewIndexesLoaded() override;
     // one group's steps alone, titled "<side>: N steps ..." (a side of the compare view)
     void setGroupSession(SessionPtr s, int group, const QString& side);
     // resetZoom shows at least this much of the step (two maps on one axis fit the longer step)
@@ -78,6 +80,7 @@ private:
     void fitLegend(int viewWidth);
 
     SessionPtr s_;
+    SessionPtr preparing_;  // shown once its view indexes are in (s_ is null meanwhile)
     skew::StepMap map_;
     int selected_ = -1;
     StepMapLayer* layer_ = nullptr;

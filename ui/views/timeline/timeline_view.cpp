@@ -45,7 +45,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 }
 
 void TimelineView::setSession(SessionPtr s) {
-    s_ = std::move(s);
+    preparing_ = s && s->viewIndexesPending ? std::move(s) : nullptr;
+    s_ = std::move(s);  // null while preparing
     text_.clearNames();  // keyed by string ids of the previous profile
     strip_.setSession(s_);
     selected_ = -1;
@@ -57,6 +58,10 @@ void TimelineView::setSession(SessionPtr s) {
     if (showIdeal_) ideal_->request();
     layoutRows();
     fit();
+}
+
+void TimelineView::viewIndexesLoaded() {
+    if (preparing_ && !preparing_->viewIndexesPending) setSession(std::move(preparing_));
 }
 
 void TimelineView::setShowIdeal(bool on) {
@@ -262,7 +267,8 @@ void TimelineView::paintTo(QPainter& p, const QSize& size, bool screen) {
     if (!s_ || !s_->timeline.valid() || layout->rows().empty()) {
         p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
         p.setPen(Qt::darkGray);
-        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, QString::fromStdString(timelineEmptyText(s_ != nullptr)));
+        const std::string text = preparing_ ? preparingViewText("timeline") : timelineEmptyText(s_ != nullptr);
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, QString::fromStdString(text));
         return;
     }
     const TimelineState st{*s_, *layout, zoom_, strip_, text_, f, layout->clampScroll(layout->scroll(), f), selected_, screen ? hoverX_ : -1,

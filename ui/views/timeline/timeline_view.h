@@ -51,7 +51,9 @@ class TimelineView : public QWidget, public RunView {
 public:
     explicit TimelineView(QWidget* parent = nullptr);
 
-    void setSession(SessionPtr s) override;  // fits the whole run
+    void setSession(SessionPtr s) override;  // fits the whole run; one without its view indexes: preparing
+    bool preparing() const override { return preparing_ != nullptr; }
+    void viewIndexesLoaded() override;
     SessionPtr session() const { return s_; }
     void setSelectedCollective(int c) override;  // the band; the view pans to it when it is off screen
     int selectedCollective() const override { return selected_; }
@@ -182,6 +184,7 @@ private:
     void endDrag(const QPointF& pos);
 
     SessionPtr s_;
+    SessionPtr preparing_;  // shown once its view indexes are in (s_ is null meanwhile)
     OverviewStrip strip_;
     TimelineZoom zoom_;
     TimelineLayout layout_;
