@@ -97,6 +97,14 @@ std::map<int, double> referenceByRank(const skew::Profile& p, const skew::Analys
     return out;
 }
 
+// a causal run of 37 ranks (41 replays: three sweeps' worth), dependencies simulated: slow kernels
+// and stalls; generated once, loaded afresh for each test
+skew::Profile causalRun37() {
+    skewgen::GenConfig cfg = skewgen::causalConfig();
+    cfg.ranks = 37;
+    return skew::loadProfile({testutil::generated("whatif-byrank-causal-37", cfg).path});
+}
+
 void expectByRankAsReference(const skew::Profile& p, const skew::Analysis& a) {
     const std::map<int, double> ref = referenceByRank(p, a);
     ASSERT_EQ(a.whatIf.byRank.size(), p.ranks.size());
@@ -128,10 +136,7 @@ TEST(WhatIfByRank, FortyPerRankFilesEqualTheReferenceReplayOfEachRank) {
 
 TEST(WhatIfByRank, CausalRunOfManyRanksEqualsTheReferenceOnAnyNumberOfThreads) {
     // 37 ranks (41 replays: three sweeps of 14, 14 and 13), dependencies simulated: slow kernels and stalls
-    skewgen::GenConfig cfg = skewgen::causalConfig();
-    cfg.ranks = 37;
-    const auto& gen = testutil::generated("whatif-byrank-causal-37", cfg);
-    skew::Profile p = skew::loadProfile({gen.path});
+    skew::Profile p = causalRun37();
     ASSERT_EQ(p.ranks.size(), 37u);
     for (size_t threads : {1, 2, 3}) {
         skew::AnalysisOptions o;
@@ -145,10 +150,7 @@ TEST(WhatIfByRank, TimeOrderedAndPackedSweepsEqualTheReference) {
     // The sweep's two orders (rounds; captured time, taken here with no end allowed to wait) and its
     // two ways of reading records (block by block; packed once), on every by_rank scenario of a
     // 37-rank causal run: each replay's step times equal the reference relaxation's.
-    skewgen::GenConfig cfg = skewgen::causalConfig();
-    cfg.ranks = 37;
-    const auto& gen = testutil::generated("whatif-byrank-causal-37", cfg);
-    skew::Profile p = skew::loadProfile({gen.path});
+    skew::Profile p = causalRun37();
     const skew::Analysis a = skew::analyze(p);
     const skew::StepPattern pattern(a.options.stepRegex);
     const skew::ReplayKernels k = skew::windowKernels(p, a);
@@ -201,10 +203,7 @@ TEST(WhatIfByRank, OneSweepOfSixteenKeepsEachScenarioApart) {
     // half) every rank captured, its error measured. Each scenario's step times and that error are
     // the reference relaxation's; no other scenario's error is taken.
     static_assert(skew::kReplayBatch == 16);
-    skewgen::GenConfig cfg = skewgen::causalConfig();
-    cfg.ranks = 37;
-    const auto& gen = testutil::generated("whatif-byrank-causal-37", cfg);
-    skew::Profile p = skew::loadProfile({gen.path});
+    skew::Profile p = causalRun37();
     const skew::Analysis a = skew::analyze(p);
     const skew::StepPattern pattern(a.options.stepRegex);
     const skew::ReplayKernels k = skew::windowKernels(p, a);
