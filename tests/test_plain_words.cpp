@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <set>
 #include <map>
 
 #include "analysis/analysis.h"
@@ -199,3 +201,65 @@ TEST(PlainWords, TextSaysCausesAndAdviceInWordsJsonKeepsIdentifiers) {
 }
 
 }  // namespace
+
+// A job of many per-rank files reads in a page, not a phone book: the header names three files and
+// counts the rest with their version, each group's streams are counted per stream, and the rank
+// table keeps the 16 ranks most often last (the JSON keeps every rank). 40 ranks, their own files.
+TEST(AnswersAtScale, ManyPerRankFilesAreCountedNotListed) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 40;
+    cfg.perRankFiles = true;
+    cfg.steps = 2;
+    cfg.layers = 2;
+    const auto& gen = generated("plain-words-40-files", cfg);
+    ASSERT_EQ(gen.result.files.size(), 40u);
+    skew::Profile p = skew::loadProfile(gen.result.files);
+    skew::Analysis a = skew::analyze(p);
+    ASSERT_FALSE(a.groups.empty());
+    std::set<std::string> stems;
+    for (const auto& f : gen.result.files) stems.insert(std::filesystem::path(f).stem().string());
+    const std::string md = skew::analysisMarkdown(p, a);
+    // the title: three of the files, then "and 37 more"; three input lines and the rest counted
+    const std::string title = md.substr(0, md.find('\n'));
+    ASSERT_EQ(title.rfind("# Skewscope findings: ", 0), 0u) << title;
+    EXPECT_TRUE(title.size() > 12 && title.substr(title.size() - 12) == " and 37 more") << title;
+    const std::string named = title.substr(22, title.size() - 22 - 12);
+    size_t count = 0;
+    for (size_t at = 0; at <= named.size();) {
+        const size_t end = std::min(named.find(", ", at), named.size());
+        EXPECT_TRUE(stems.count(named.substr(at, end - at))) << named.substr(at, end - at);
+        ++count;
+        at = end + 2;
+    }
+    EXPECT_EQ(count, 3u);
+    EXPECT_THAT(md, HasSubstr("\n37 more inputs, all Nsight Systems "));
+    size_t inputLines = 0;
+    for (const auto& f : gen.result.files) inputLines += md.find("\n" + f + ": Nsight Systems") != std::string::npos;
+    EXPECT_EQ(inputLines, 3u);
+    // each group's streams: counts over its 40 ranks, no rank named
+    size_t groupsSeen = 0;
+    for (size_t at = md.find("\nStreams: "); at != std::string::npos; at = md.find("\nStreams: ", at + 1)) {
+        const std::string l = md.substr(at + 10, md.find('\n', at + 1) - at - 10);
+        unsigned ranks = 0;
+        for (size_t on = l.find(" on "); on != std::string::npos; on = l.find(" on ", on + 1)) ranks += unsigned(std::stoul(l.substr(on + 4)));
+        EXPECT_EQ(ranks, 40u) << l;
+        EXPECT_EQ(l.find(label(gen, 0)), std::string::npos) << l;
+        ++groupsSeen;
+    }
+    EXPECT_EQ(groupsSeen, a.groups.size());
+    // the rank table of group 0: 16 rows, the 16 largest last counts of the JSON's per_rank in order
+    const testjson::Value j = testjson::parse(skew::analysisJson(p, a));
+    std::vector<unsigned> lastCounts;
+    for (const auto& r : j["groups"][size_t(0)]["per_rank"].arr) lastCounts.push_back(unsigned(r["last_count"].i64()));
+    ASSERT_EQ(lastCounts.size(), 40u);
+    std::sort(lastCounts.rbegin(), lastCounts.rend());
+    const size_t table = md.find("| rank | last |");
+    ASSERT_NE(table, std::string::npos);
+    std::vector<unsigned> shown;
+    for (size_t at = md.find('\n', md.find('\n', table) + 1) + 1; md.compare(at, 2, "| ") == 0; at = md.find('\n', at) + 1) {
+        const size_t bar = md.find(" | ", at + 2);
+        shown.push_back(unsigned(std::stoul(md.substr(bar + 3))));
+    }
+    EXPECT_EQ(shown, std::vector<unsigned>(lastCounts.begin(), lastCounts.begin() + 16));
+    EXPECT_THAT(md, HasSubstr("The 16 ranks most often last of 40; every rank is in the JSON report (per_rank)"));
+}

@@ -3,6 +3,7 @@
 // what-if), then the next-capture advice, the numbers, anomalies and warnings.
 #include "report/analysis_report.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -22,6 +23,10 @@ std::string dur(int64_t ns) { return formatDuration(ns); }  // short, for dense 
 // The big events a group's numbers list one by one, as the anomalies are listed (a run of many
 // steps can have hundreds; the viewer's table and the JSON/CSV have them all).
 constexpr size_t kListedBig = 20;
+
+// Inputs named one by one in the header, and ranks' streams listed one by one; past that, a job of
+// per-rank files (hundreds) is named by its first files and counted (the JSON has them all).
+constexpr size_t kListedInputs = 16;
 
 // One findings page, written either as plain text or as Markdown (optionally with links).
 class Findings {
@@ -54,11 +59,17 @@ private:
     }
 
     void header() {
+        // a job of many per-rank files: the first few named, the rest counted (the JSON lists them all)
+        const size_t n = p_.inputs.size(), named = n > kListedInputs ? 3 : n;
         std::string files;
-        for (const auto& in : p_.inputs) files += (files.empty() ? "" : ", ") + fileStem(in.path);
+        for (size_t i = 0; i < named; ++i) files += (files.empty() ? "" : ", ") + fileStem(p_.inputs[i].path);
+        if (named < n) files += strprintf(" and %zu more", n - named);
         h1("Skewscope findings: " + files);
-        for (const auto& in : p_.inputs)
+        for (size_t i = 0; i < named; ++i) {
+            const auto& in = p_.inputs[i];
             line(strprintf("%s: Nsight Systems %s (schema %s)", in.path.c_str(), in.nsysVersion.c_str(), in.schemaVersion.c_str()));
+        }
+        if (named < n) line(strprintf("%zu more inputs, %s", n - named, versionCounts(named).c_str()));
         line(strprintf("%zu ranks; window %s to %s (%s)", p_.ranks.size(), dur(a_.windowStart).c_str(), dur(a_.windowEnd).c_str(),
                        dur(a_.windowEnd - a_.windowStart).c_str()));
         for (const auto& r : p_.ranks)
@@ -85,6 +96,43 @@ private:
         if (!s.caveats.empty()) bullet(s.caveats);
     }
 
+    // the versions of the inputs from `first` on: "all Nsight Systems 2026.2.1.210 (schema 3.25.0)",
+    // or each with its count ("Nsight Systems 2024.5.1 (schema 3.11.0): 12; ...")
+    std::string versionCounts(size_t first) const {
+        std::vector<std::pair<std::string, size_t>> counts;  // in order of first appearance
+        for (size_t i = first; i < p_.inputs.size(); ++i) {
+            const auto& in = p_.inputs[i];
+            const std::string v = "Nsight Systems " + in.nsysVersion + " (schema " + in.schemaVersion + ")";
+            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == v; });
+            if (it == counts.end()) counts.emplace_back(v, 1);
+            else ++it->second;
+        }
+        if (counts.size() == 1) return "all " + counts.front().first;
+        std::string out;
+        for (const auto& [v, k] : counts) out += (out.empty() ? "" : "; ") + v + ": " + std::to_string(k);
+        return out;
+    }
+
+    // the group's stream on each rank ("dev 1: 56, dev 2: 56"); past kListedInputs lanes, each
+    // stream with how many ranks use it ("stream 60 on 512 ranks, stream 61 on 512 ranks")
+    std::string streamList(const Group& g) const {
+        auto streamOf = [&](const GroupSlot& gl) { return p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].stream; };
+        std::string out;
+        if (g.lanes.size() <= kListedInputs) {
+            for (const auto& gl : g.lanes) out += (out.empty() ? "" : ", ") + rankLabel(p_, gl.rank) + ": " + std::to_string(streamOf(gl));
+            return out;
+        }
+        std::vector<std::pair<decltype(streamOf(g.lanes.front())), size_t>> counts;
+        for (const auto& gl : g.lanes) {
+            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == streamOf(gl); });
+            if (it == counts.end()) counts.emplace_back(streamOf(gl), 1);
+            else ++it->second;
+        }
+        for (const auto& [stream, k] : counts)
+            out += (out.empty() ? "" : ", ") + strprintf("stream %s on %zu %s", std::to_string(stream).c_str(), k, k == 1 ? "rank" : "ranks");
+        return out;
+    }
+
     // The group's verdict in one line of plain words, before the answers' bullets.
     void verdict(const Group& g) {
         const std::string v = verdictLine(p_, a_, g) + ".";
@@ -93,10 +141,7 @@ private:
 
     void group(const Group& g) {
         h2("Numbers: " + groupName(g));
-        std::string streams;
-        for (const auto& gl : g.lanes)
-            streams += (streams.empty() ? "" : ", ") + rankLabel(p_, gl.rank) + ": " + std::to_string(p_.ranks[size_t(gl.rank)].lanes[size_t(gl.lane)].stream);
-        line("Streams: " + streams);
+        line("Streams: " + streamList(g));
         const Validation& v = g.validation;
         line(strprintf("Matching: %s. %u of %u complete; end skew p50 %s vs start skew p50 %s%s", validationStatusName(v.status), g.complete, g.count,
                        dur(g.endSkew.p50).c_str(), dur(g.startSkew.p50).c_str(), endsCluster(g) ? " (ends cluster: matching trusted)" : ""));
@@ -127,20 +172,28 @@ private:
         bigEvents(g);
     }
 
+    // Every rank's row; past kListedInputs ranks, those most often last (then in rank order), and
+    // how many are left out (the JSON's per_rank and the viewer's Ranks tab have them all).
     void rankTable(const Group& g) {
-        if (page_.markdown()) {
-            page_.raw("\n| rank | last | first | mean lateness | excl. big | NCCL time | NCCL-only |\n|---|---:|---:|---:|---:|---:|---:|\n");
-            for (const auto& rs : g.perRank)
-                page_.raw(strprintf("| %s | %u | %u | %s | %s | %s | %s |\n", rankLabel(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount,
-                                dur(rs.meanLatenessNs).c_str(), dur(rs.meanLatenessExclBigNs).c_str(), dur(rs.ncclKernelNs).c_str(),
-                                dur(rs.ncclOnlyNs).c_str()));
-            return;
+        std::vector<size_t> rows(g.perRank.size());
+        for (size_t i = 0; i < rows.size(); ++i) rows[i] = i;
+        if (rows.size() > kListedInputs) {
+            std::stable_sort(rows.begin(), rows.end(), [&](size_t x, size_t y) { return g.perRank[x].lastCount > g.perRank[y].lastCount; });
+            rows.resize(kListedInputs);
         }
-        page_.raw(strprintf("\n  %-24s %6s %6s %14s %14s %14s %14s\n", "rank", "last", "first", "mean lateness", "excl. big", "NCCL time", "NCCL-only"));
-        for (const auto& rs : g.perRank)
-            page_.raw(strprintf("  %-24s %6u %6u %14s %14s %14s %14s\n", rankLabel(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount,
-                            dur(rs.meanLatenessNs).c_str(), dur(rs.meanLatenessExclBigNs).c_str(), dur(rs.ncclKernelNs).c_str(),
-                            dur(rs.ncclOnlyNs).c_str()));
+        if (page_.markdown()) page_.raw("\n| rank | last | first | mean lateness | excl. big | NCCL time | NCCL-only |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        else page_.raw(strprintf("\n  %-24s %6s %6s %14s %14s %14s %14s\n", "rank", "last", "first", "mean lateness", "excl. big", "NCCL time", "NCCL-only"));
+        for (size_t i : rows) {
+            const auto& rs = g.perRank[i];
+            const char* form = page_.markdown() ? "| %s | %u | %u | %s | %s | %s | %s |\n" : "  %-24s %6u %6u %14s %14s %14s %14s\n";
+            page_.raw(strprintf(form, rankLabel(p_, rs.rank).c_str(), rs.lastCount, rs.firstCount, dur(rs.meanLatenessNs).c_str(),
+                                dur(rs.meanLatenessExclBigNs).c_str(), dur(rs.ncclKernelNs).c_str(), dur(rs.ncclOnlyNs).c_str()));
+        }
+        if (rows.size() < g.perRank.size()) {
+            page_.raw("\n");
+            line(strprintf("The %zu ranks most often last of %zu; every rank is in the JSON report (per_rank) and the viewer's Ranks tab.",
+                           rows.size(), g.perRank.size()));
+        }
     }
 
     void bigEvents(const Group& g) {
