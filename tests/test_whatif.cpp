@@ -307,16 +307,26 @@ TEST(WhatIf, RealExportsReplayOrSayWhy) {
     }
 }
 
+// The hand profile without launch rows (a what-if warning) analysed in one go (p, oneGo) and,
+// apart, with its what-if left for later (q, a).
+struct LeftForLater {
+    skew::Profile p = handProfile({.launches = false}), q = handProfile({.launches = false});
+    Analysis oneGo = skew::analyze(p), a = skew::analyze(q, [] {
+        skew::AnalysisOptions o;
+        o.whatIf = false;
+        return o;
+    }());
+};
+
 // The viewer's order (issue 25): the analysis without the what-if, then the what-if computed apart
 // and filled in, gives what one analysis does, byte for byte in the JSON (the warnings' order too);
 // until then it is pending and says so; a stop asked for cancels it.
 TEST(WhatIf, LeftForLaterThenFilledInIsTheOneGoAnalysis) {
-    skew::Profile p = handProfile({.launches = false});  // a what-if warning: no launch rows
-    const Analysis oneGo = skew::analyze(p);
-    skew::Profile q = handProfile({.launches = false});
-    skew::AnalysisOptions o;
-    o.whatIf = false;
-    Analysis a = skew::analyze(q, o);
+    LeftForLater t;
+    const skew::Profile& p = t.p;
+    skew::Profile& q = t.q;
+    const Analysis& oneGo = t.oneGo;
+    Analysis& a = t.a;
     EXPECT_TRUE(a.whatIf.pending);
     EXPECT_EQ(a.whatIf.kernels, 0u);
     EXPECT_TRUE(a.whatIf.steps.empty());
@@ -342,12 +352,11 @@ TEST(WhatIf, LeftForLaterThenFilledInIsTheOneGoAnalysis) {
 // The text is the one-go analysis's, byte for byte, and the fill comes between those sections and
 // the what-if's.
 TEST(WhatIf, FilledInWhileTheReportIsWrittenIsTheOneGoJson) {
-    skew::Profile p = handProfile({.launches = false});  // a what-if warning: no launch rows
-    const Analysis oneGo = skew::analyze(p);
-    skew::Profile q = handProfile({.launches = false});
-    skew::AnalysisOptions o;
-    o.whatIf = false;
-    Analysis a = skew::analyze(q, o);
+    LeftForLater t;
+    const skew::Profile& p = t.p;
+    skew::Profile& q = t.q;
+    const Analysis& oneGo = t.oneGo;
+    Analysis& a = t.a;
     std::string text;
     int fills = 0;
     skew::writeAnalysisJson(q, a, [&](std::string_view s) { text += s; }, [&] {

@@ -142,7 +142,7 @@ int runHeadless(const CommandLine& cl) {
             // for up to 64 ranks. Past that the what-if is mostly its by_rank replays, longer than the
             // report's collectives, and beside them it only adds its memory to theirs (1,024 summaries:
             // 490 MiB instead of 390, no time gained)
-            const bool whatIfBeside = cl.command == "analyze" && cl.format == "json" && (o.threads ? o.threads : workerThreads()) >= 2 &&
+            const bool whatIfBeside = cl.command == "analyze" && cl.format == "json" && threadsOr(o.threads) >= 2 &&
                                       p.ranks.size() <= 64;
             if (whatIfBeside) o.whatIf = false;
             Analysis a = analyze(p, o);

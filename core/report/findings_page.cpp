@@ -28,6 +28,14 @@ constexpr size_t kListedBig = 20;
 // per-rank files (hundreds) is named by its first files and counted (the JSON has them all).
 constexpr size_t kListedInputs = 16;
 
+// One more of `key` in `counts` (keys in order of first appearance; few distinct keys: a scan).
+template <typename K>
+void countIn(std::vector<std::pair<K, size_t>>& counts, const K& key) {
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == key; });
+    if (it == counts.end()) counts.emplace_back(key, 1);
+    else ++it->second;
+}
+
 // One findings page, written either as plain text or as Markdown (optionally with links).
 class Findings {
 public:
@@ -99,14 +107,9 @@ private:
     // the versions of the inputs from `first` on: "all Nsight Systems 2026.2.1.210 (schema 3.25.0)",
     // or each with its count ("Nsight Systems 2024.5.1 (schema 3.11.0): 12; ...")
     std::string versionCounts(size_t first) const {
-        std::vector<std::pair<std::string, size_t>> counts;  // in order of first appearance
-        for (size_t i = first; i < p_.inputs.size(); ++i) {
-            const auto& in = p_.inputs[i];
-            const std::string v = "Nsight Systems " + in.nsysVersion + " (schema " + in.schemaVersion + ")";
-            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == v; });
-            if (it == counts.end()) counts.emplace_back(v, 1);
-            else ++it->second;
-        }
+        std::vector<std::pair<std::string, size_t>> counts;
+        for (size_t i = first; i < p_.inputs.size(); ++i)
+            countIn(counts, "Nsight Systems " + p_.inputs[i].nsysVersion + " (schema " + p_.inputs[i].schemaVersion + ")");
         if (counts.size() == 1) return "all " + counts.front().first;
         std::string out;
         for (const auto& [v, k] : counts) out += (out.empty() ? "" : "; ") + v + ": " + std::to_string(k);
@@ -123,11 +126,7 @@ private:
             return out;
         }
         std::vector<std::pair<decltype(streamOf(g.lanes.front())), size_t>> counts;
-        for (const auto& gl : g.lanes) {
-            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == streamOf(gl); });
-            if (it == counts.end()) counts.emplace_back(streamOf(gl), 1);
-            else ++it->second;
-        }
+        for (const auto& gl : g.lanes) countIn(counts, streamOf(gl));
         for (const auto& [stream, k] : counts)
             out += (out.empty() ? "" : ", ") + strprintf("stream %s on %zu %s", std::to_string(stream).c_str(), k, k == 1 ? "rank" : "ranks");
         return out;
