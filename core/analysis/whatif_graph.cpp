@@ -11,6 +11,7 @@
 
 #include "analysis/whatif_pack.h"
 #include "util/parallel.h"
+#include "util/stage_clock.h"
 
 namespace skew {
 
@@ -56,16 +57,18 @@ ReplayKernels windowKernels(const Profile& p, const Analysis& a) {
 
 namespace {
 
-// What building the graph needs beyond the graph: captured ends, each kernel's lane, coupled
-// collectives in their own numbering.
+// What building the graph needs beyond the graph: each kernel's lane, coupled collectives in their
+// own numbering. (A captured end is the graph's start + duration: no array of its own, 48 MB of
+// fresh pages fewer on 6M kernels.)
 struct Build {
-    FlatVector<int64_t> end;
     FlatVector<uint32_t> laneOf;
-    std::vector<int32_t> coll;                     // coupled collective, -1 none
+    FlatVector<int32_t> coll;                      // coupled collective, -1 none
     std::vector<uint32_t> collBegin, collMembers;  // members of each coupled collective (lane-order ids)
     std::vector<int64_t> transfer;                 // aligned with collMembers
     bool hasPrev(uint32_t g, const ReplayGraph& gr) const { return g > gr.laneBase[laneOf[g]]; }
 };
+
+int64_t endOf(const ReplayGraph& gr, size_t g) { return gr.start[g] + gr.duration[g]; }
 
 // Ends (sorted) of the stream-wait records of a rank's device on `stream`.
 std::vector<int64_t> waitEnds(const Profile& p, const Rank& r, int32_t stream) {
@@ -81,7 +84,7 @@ std::vector<int64_t> waitEnds(const Profile& p, const Rank& r, int32_t stream) {
 // its start; it is the kernel's cross-stream source when a stream-wait record on its stream ended
 // since its stream predecessor started, or when it ended at most kInferredWaitNs before the start
 // and later than the stream and the launch allow.
-uint32_t crossWaits(const Profile& p, const ReplayKernels& k, const Rank& r, size_t lane, const Build& b, ReplayGraph& gr) {
+uint32_t crossWaits(const Profile& p, const ReplayKernels& k, const Rank& r, size_t lane, ReplayGraph& gr) {
     const ReplayLane& me = k.lane(r.id, int(lane));
     const std::vector<int64_t> waits = waitEnds(p, r, r.lanes[lane].stream);
     const size_t first = k.firstLane[size_t(r.id)], last = k.firstLane[size_t(r.id) + 1];
@@ -101,7 +104,8 @@ uint32_t crossWaits(const Profile& p, const ReplayKernels& k, const Rank& r, siz
             while (c < endId && gr.start[c] < t) ++c;
             for (uint32_t back = 1; back <= 2 && c >= other.base + back; ++back) {
                 const uint32_t x = c - back;
-                if (b.end[x] <= t && b.end[x] > bestEnd) bestEnd = b.end[x], best = int32_t(x);
+                const int64_t e = endOf(gr, x);
+                if (e <= t && e > bestEnd) bestEnd = e, best = int32_t(x);
             }
         }
         const bool prev = g > me.base;
@@ -109,7 +113,7 @@ uint32_t crossWaits(const Profile& p, const ReplayKernels& k, const Rank& r, siz
         while (w < waits.size() && waits[w] <= since) ++w;
         const bool recorded = w < waits.size() && waits[w] <= t;
         if (best < 0) continue;
-        const int64_t local = prev ? std::max(gr.launch[g], b.end[g - 1]) : gr.launch[g];
+        const int64_t local = prev ? std::max(gr.launch[g], endOf(gr, g - 1)) : gr.launch[g];
         if (recorded || (t - bestEnd <= kInferredWaitNs && bestEnd > local)) {
             gr.cross[g] = best;
             ++found;
@@ -137,7 +141,7 @@ uint32_t coupleCollectives(const Analysis& a, const ReplayKernels& k, const Repl
         if (ids.size() < 2) continue;
         bool consistent = true;
         for (uint32_t id : ids) {
-            consistent = consistent && b.end[id] >= maxStart;
+            consistent = consistent && endOf(gr, id) >= maxStart;
             const uint32_t next = id + 1;
             if (next < gr.size() && b.hasPrev(next, gr) && b.laneOf[next] == b.laneOf[id]) consistent = consistent && gr.start[next] >= maxStart;
         }
@@ -149,19 +153,21 @@ uint32_t coupleCollectives(const Analysis& a, const ReplayKernels& k, const Repl
         for (uint32_t id : ids) {
             b.coll[id] = index;
             b.collMembers.push_back(id);
-            b.transfer.push_back(b.end[id] - maxStart);
+            b.transfer.push_back(endOf(gr, id) - maxStart);
         }
         b.collBegin.push_back(uint32_t(b.collMembers.size()));
     }
     return uncoupled;
 }
 
-// Captured times and launch bounds of every kernel, in lane order.
-// Lanes in parallel: each writes only its own kernels.
+// Captured times and launch bounds of every kernel, in lane order, and the per-kernel arrays that
+// start at -1 (no cross-stream source, no coupled collective, not a member). Lanes in parallel:
+// each writes only its own kernels, and the threads share the faulting in of the fresh pages (a
+// serial fill first would fault them all on one core).
 void readKernels(const Profile& p, const ReplayKernels& k, size_t threads, ReplayGraph& gr, Build& b) {
     const size_t n = k.count;
-    gr.start.resize(n), gr.launch.resize(n), gr.cross.assign(n, -1), b.end.resize(n), b.laneOf.resize(n);
-    b.coll.assign(n, -1);
+    gr.start.resize(n), gr.launch.resize(n), gr.duration.resize(n), gr.cross.resize(n), gr.member.resize(n);
+    b.laneOf.resize(n), b.coll.resize(n);
     for (const ReplayLane& rl : k.lanes) gr.laneBase.push_back(rl.base), gr.laneRank.push_back(uint32_t(rl.rank));
     parallelFor(k.lanes.size(), threads, [&](size_t l) {
         const ReplayLane& rl = k.lanes[l];
@@ -169,9 +175,10 @@ void readKernels(const Profile& p, const ReplayKernels& k, size_t threads, Repla
         for (uint32_t i = rl.lo; i < rl.hi; ++i) {
             const uint32_t g = rl.base + (i - rl.lo);
             gr.start[g] = kl.start[i];
-            b.end[g] = kl.end(i);
+            gr.duration[g] = kl.duration[i];
             gr.launch[g] = kl.hasLaunch(i) ? std::min(kl.launchEnd(i), kl.start[i]) : kNoBound;
             b.laneOf[g] = uint32_t(l);
+            gr.cross[g] = gr.member[g] = b.coll[g] = -1;
         }
     });
 }
@@ -286,10 +293,16 @@ std::vector<SweepRun> timeOrder(const ReplayGraph& gr, const Build& b) {
 
 // The slots in lane order, before planSlots gives them in sweep order: each cross-stream source
 // its own (crossSlot of its readers, sourceSlot), each member its index.
-void numberInLaneOrder(ReplayGraph& gr) {
+void numberInLaneOrder(ReplayGraph& gr, size_t threads) {
     const size_t n = gr.size();
     gr.sources = 0;
-    gr.sourceSlot.assign(n, -1), gr.crossSlot.assign(n, -1);
+    gr.sourceSlot.resize(n), gr.crossSlot.resize(n);
+    constexpr size_t kChunk = size_t(1) << 20;  // filled on the threads: they share the page faults
+    parallelFor((n + kChunk - 1) / kChunk, threads, [&](size_t c) {
+        const size_t from = c * kChunk, to = std::min(n, from + kChunk);
+        std::fill(gr.sourceSlot.begin() + ptrdiff_t(from), gr.sourceSlot.begin() + ptrdiff_t(to), -1);
+        std::fill(gr.crossSlot.begin() + ptrdiff_t(from), gr.crossSlot.begin() + ptrdiff_t(to), -1);
+    });
     for (size_t g = 0; g < n; ++g) {
         if (gr.cross[g] < 0) continue;
         int32_t& slot = gr.sourceSlot[size_t(gr.cross[g])];
@@ -303,18 +316,22 @@ void numberInLaneOrder(ReplayGraph& gr) {
 
 ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
                              std::vector<int64_t> median, uint32_t cachedEnds) {
+    StageClock clock("graph");  // SKEWSCOPE_TIMING=1
     ReplayGraph gr;
     gr.steps = steps;
     gr.ranks = p.ranks.size();
     Build b;
     readKernels(p, k, a.options.threads, gr, b);
+    clock.done("kernels");
     // ranks in parallel: each writes only its own kernels' sources
     std::vector<uint32_t> found(p.ranks.size(), 0);
     parallelFor(p.ranks.size(), a.options.threads, [&](size_t r) {
-        for (size_t l = 0; l < p.ranks[r].lanes.size(); ++l) found[r] += crossWaits(p, k, p.ranks[r], l, b, gr);
+        for (size_t l = 0; l < p.ranks[r].lanes.size(); ++l) found[r] += crossWaits(p, k, p.ranks[r], l, gr);
     });
     for (uint32_t f : found) gr.waits += f;
+    clock.done("cross waits");
     gr.uncoupled = coupleCollectives(a, k, gr, b);
+    clock.done("collectives");
     const uint32_t n = k.count;
     // each rank's first kernel of each step keeps its launch when launches are dropped
     std::vector<uint32_t> firstOfStep(p.ranks.size() * (size_t(steps) + 1), kMissing);
@@ -326,7 +343,7 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
             if (step[g] && (f == kMissing || gr.start[g] < gr.start[f])) f = g;
         }
     });
-    gr.gap.resize(n), gr.duration.resize(n), gr.prevLag.resize(n), gr.member.assign(n, -1), gr.keepLaunch.resize(n);
+    gr.gap.resize(n), gr.prevLag.resize(n), gr.keepLaunch.resize(n);
     parallelFor(k.lanes.size(), a.options.threads, [&](size_t l) {  // lanes in parallel, each its own kernels
         const uint32_t from = gr.laneBase[l], to = from + (k.lanes[l].hi - k.lanes[l].lo);
         for (uint32_t g = from; g < to; ++g) {
@@ -334,17 +351,18 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
             const bool prev = g > from;
             gr.prevLag[g] = 0;
             if (prev) {
-                gr.prevLag[g] = int32_t(std::clamp<int64_t>(gr.start[g] - b.end[g - 1], INT32_MIN, 0));
-                bound = std::max(bound, b.end[g - 1] + gr.prevLag[g]);
+                const int64_t prevEnd = endOf(gr, g - 1);
+                gr.prevLag[g] = int32_t(std::clamp<int64_t>(gr.start[g] - prevEnd, INT32_MIN, 0));
+                bound = std::max(bound, prevEnd + gr.prevLag[g]);
             }
-            if (gr.cross[g] >= 0) bound = std::max(bound, b.end[size_t(gr.cross[g])]);
+            if (gr.cross[g] >= 0) bound = std::max(bound, endOf(gr, size_t(gr.cross[g])));
             gr.keepLaunch[g] = !prev && gr.cross[g] < 0;
             if (bound == kNoBound) gr.launch[g] = bound = gr.start[g];  // no dependency at all: it starts where it started
             gr.gap[g] = std::max<int64_t>(0, gr.start[g] - bound);
-            gr.duration[g] = b.end[g] - gr.start[g];
             if (step[g] && firstOfStep[size_t(gr.laneRank[l]) * (steps + 1) + step[g]] == g) gr.keepLaunch[g] = 1;
         }
     });
+    clock.done("bounds");
     gr.median = std::move(median);
     gr.step = std::move(step);
     gr.memberBegin = std::move(b.collBegin);
@@ -352,14 +370,17 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
     gr.transfer = std::move(b.transfer);
     for (size_t m = 0; m < gr.memberNode.size(); ++m) gr.memberLane.push_back(b.laneOf[gr.memberNode[m]]);
     gr.order = sweepOrder(gr, b, gr.ordered);  // a cycle: the rounds, and the rest lane by lane
-    numberInLaneOrder(gr);
+    clock.done("order");
+    numberInLaneOrder(gr, a.options.threads);
     planSlots(gr);
+    clock.done("slots");
     // the rounds keep an end until every lane reading it got there: past cachedEnds, captured time
     if (gr.ordered && gr.packedSlots > cachedEnds)
         if (std::vector<SweepRun> t = timeOrder(gr, b); !t.empty()) {
             gr.order = std::move(t);
-            numberInLaneOrder(gr);
+            numberInLaneOrder(gr, a.options.threads);
             planSlots(gr);
+            clock.done("time order");
         }
     return gr;
 }
