@@ -26,6 +26,7 @@
 #include "views/whatif/whatif_view.h"
 #include "window/load_controller.h"
 #include "window/run_view_tabs.h"
+#include "window/view_navigation.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -44,13 +45,16 @@ struct Gate {
     ~Gate() { release(); }
     void release() { state->hold = false; }
     int entered() const { return state->entered.load(); }
-    void install(MainWindow& w) {
+    // the what-if's job, or (viewIndexes) the run views' indexes' job
+    void install(MainWindow& w, bool viewIndexes = false) {
         // only the first job is held: Qt's raster engine paints with the global pool's threads too,
         // so that holding both of a 2-core machine's would stop the window's paints
-        w.loads()->setWhatIfHook([st = state](const std::atomic<bool>& cancelled) {
+        auto hook = [st = state](const std::atomic<bool>& cancelled) {
             if (++st->entered > 1) return;
             while (st->hold.load() && !cancelled.load()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        });
+        };
+        if (viewIndexes) w.loads()->setViewIndexesHook(hook);
+        else w.loads()->setWhatIfHook(hook);
     }
 };
 
@@ -277,4 +281,52 @@ TEST(FirstPicture, RunViewsGetTheirIndexesAfterTheFirstPictureThenShowTheRunAsAO
     EXPECT_EQ(sm->selectedCollective(), worst);
     gate.release();
     ASSERT_TRUE(waitFor([&] { return !w.whatIfPending(); }));
+}
+
+// Show in Timeline (or a search hit) while the Timeline is still preparing (its indexes come after
+// the first picture): the kernel is marked and zoomed on once they are in, over the fit a new
+// session gets; Back before they are in drops the request.
+TEST(FirstPicture, ShowInTimelineWhileTheTimelinePreparesIsDoneWhenItIsIn) {
+    for (const bool back : {false, true}) {
+        SCOPED_TRACE(back ? "Back before the indexes" : "Show in Timeline");
+        MainWindow w;
+        w.resize(1600, 900);
+        w.show();
+        Gate gate;
+        gate.install(w, true);
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded), indexes(&w, &MainWindow::viewIndexesLoaded);
+        w.openFiles({demoPath()});
+        ASSERT_TRUE(waitFor([&] { return !loaded.isEmpty() && gate.entered() == 1; }));
+        TimelineView* tl = w.timeline();
+        ASSERT_TRUE(tl->preparing());
+        // the 20th kernel of rank 1's first stream (the demo's rank 0 was not captured)
+        const skew::KernelLane& kl = w.session()->profile.ranks[1].lanes[0];
+        ASSERT_GT(kl.size(), 20u);
+        w.navigation()->showKernel(-1, 1, 0, 20);
+        EXPECT_EQ(w.viewTabs()->currentWidget(), tl);
+        if (back) {
+            EXPECT_TRUE(w.navigation()->back());
+        }
+        gate.release();
+        ASSERT_TRUE(waitFor([&] { return !indexes.isEmpty(); }));
+        QTest::qWait(20);
+        EXPECT_FALSE(tl->preparing());
+        double t0 = 0, t1 = 0, run0 = 0, run1 = 0;
+        ASSERT_TRUE(tl->timeRange(t0, t1, run0, run1));
+        if (back) {  // the whole run, as a new session is shown
+            EXPECT_FALSE(tl->highlight().valid());
+            EXPECT_EQ(t0, run0);
+            EXPECT_EQ(t1, run1);
+            continue;
+        }
+        const TimelineHighlight& h = tl->highlight();
+        ASSERT_TRUE(h.valid());
+        EXPECT_EQ(h.rank, 1);
+        EXPECT_EQ(h.lane, 0);
+        EXPECT_EQ(h.kernel, 20u);
+        // the kernel a fifth of the view (margin 2 on each side of its span, at least 1 us)
+        const double span = std::max(double(kl.end(20) - kl.start[20]), 1000.0);
+        EXPECT_DOUBLE_EQ(t0, double(kl.start[20]) - 2 * span);
+        EXPECT_DOUBLE_EQ(t1, double(kl.end(20)) + 2 * span);
+    }
 }

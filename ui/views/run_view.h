@@ -34,6 +34,10 @@ public:
     // after they were filled in. The others show every session at once.
     virtual bool preparing() const { return false; }
     virtual void viewIndexesLoaded() {}
+    // What the user asked of a view while it was preparing (Show in Timeline, a search hit), done
+    // once its session is in: called after viewIndexesLoaded(), the selection and the range kept
+    // over a reload, so that the newer request wins
+    virtual void showPendingRequest() {}
     virtual void setSelectedCollective(int collective) = 0;  // -1: none
     virtual int selectedCollective() const = 0;
 

@@ -178,8 +178,9 @@ void LoadController::completeViewIndexes() {
     // the job holds the session (read only) until it ends; moved in on this thread, where the views read them
     SessionPtr s = incomplete_;
     viewsJob_.start(
-        [s](const std::atomic<bool>&) -> std::shared_ptr<skew::ViewIndexes> {
+        [s, hook = viewIndexesHook_](const std::atomic<bool>& cancelled) -> std::shared_ptr<skew::ViewIndexes> {
             yieldToUiThread();
+            if (hook) hook(cancelled);
             try {
                 return std::make_shared<skew::ViewIndexes>(skew::buildViewIndexes(*s));
             } catch (const std::exception& e) {  // the run views stay without them, never a crash

@@ -99,6 +99,8 @@ public:
     // tests: called in the what-if's job before it computes, with the job's cancel flag (to hold it
     // there: a slow what-if that still stops when cancelled, as the replay's stages do)
     void setWhatIfHook(std::function<void(const std::atomic<bool>&)> hook) { whatIfHook_ = std::move(hook); }
+    // tests: the same in the run views' indexes' job (to keep the Timeline and Step map preparing)
+    void setViewIndexesHook(std::function<void(const std::atomic<bool>&)> hook) { viewIndexesHook_ = std::move(hook); }
 
 signals:
     void started(const LoadRequest& r);
@@ -147,7 +149,7 @@ private:
     void completeWhatIf();
     BackgroundJob<std::shared_ptr<skew::ViewIndexes>> viewsJob_{this};
     BackgroundJob<std::shared_ptr<skew::WhatIfOutcome>> whatIfJob_{this};
-    std::function<void(const std::atomic<bool>&)> whatIfHook_;
+    std::function<void(const std::atomic<bool>&)> whatIfHook_, viewIndexesHook_;
     QPointer<QProgressBar> progressBar_;  // deleted with the status bar they are put in
     QPointer<QPushButton> cancelButton_;
     QTimer* progressTimer_ = nullptr;

@@ -78,6 +78,7 @@ void RunViewTabs::viewIndexesLoaded() {
         v->viewIndexesLoaded();
         v->setSelectedCollective(selected_);
         if (i < keptWhilePreparing_.size()) v->restoreViewRange(keptWhilePreparing_[i]);
+        v->showPendingRequest();
     }
     keptWhilePreparing_.clear();
 }

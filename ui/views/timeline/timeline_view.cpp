@@ -51,6 +51,7 @@ void TimelineView::setSession(SessionPtr s) {
     strip_.setSession(s_);
     selected_ = -1;
     highlight_ = {};
+    pending_.reset();
     zoom_.setMeasure(NAN, NAN);
     zoom_.setRun(strip_.start(), strip_.end());
     layout_.setSession(s_.get());
@@ -61,7 +62,18 @@ void TimelineView::setSession(SessionPtr s) {
 }
 
 void TimelineView::viewIndexesLoaded() {
-    if (preparing_ && !preparing_->viewIndexesPending) setSession(std::move(preparing_));
+    if (!preparing_ || preparing_->viewIndexesPending) return;
+    std::optional<PendingShow> pending = std::move(pending_);  // (a new session drops a pending request)
+    setSession(std::move(preparing_));
+    pending_ = std::move(pending);
+}
+
+void TimelineView::showPendingRequest() {
+    if (!s_ || !pending_) return;
+    const PendingShow p = *pending_;
+    pending_.reset();
+    if (p.fit) fitCollective();
+    else showHighlight(p.highlight, p.margin);
 }
 
 void TimelineView::setShowIdeal(bool on) {
@@ -145,6 +157,7 @@ void TimelineView::fit() {
 }
 
 void TimelineView::fitCollective() {
+    if (preparing_) pending_ = PendingShow{true, {}, 0.0};
     if (!s_ || selected_ < 0) return;
     if (zoom_.fitCollective(s_->analysis.collectives[size_t(selected_)])) rangeUpdated();
 }
@@ -163,6 +176,7 @@ void TimelineView::panBy(double fraction) {
 }
 
 void TimelineView::showHighlight(const TimelineHighlight& h, double margin) {
+    if (preparing_ && h.valid()) pending_ = PendingShow{false, h, margin};
     if (!s_ || !h.valid()) return;
     highlight_ = h;
     const double span = std::max(h.end - h.start, 1000.0);
@@ -178,6 +192,7 @@ void TimelineView::showHighlight(const TimelineHighlight& h, double margin) {
 
 void TimelineView::clearHighlight() {
     highlight_ = {};
+    pending_.reset();
     update();
 }
 

@@ -25,6 +25,7 @@
 #include <QWidget>
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "session.h"
@@ -54,6 +55,7 @@ public:
     void setSession(SessionPtr s) override;  // fits the whole run; one without its view indexes: preparing
     bool preparing() const override { return preparing_ != nullptr; }
     void viewIndexesLoaded() override;
+    void showPendingRequest() override;  // a showHighlight or fitCollective asked while preparing
     SessionPtr session() const { return s_; }
     void setSelectedCollective(int c) override;  // the band; the view pans to it when it is off screen
     int selectedCollective() const override { return selected_; }
@@ -215,6 +217,13 @@ private:
     HoverCard* card_ = nullptr;
     bool wheelZooms_ = false;
     TimelineHighlight highlight_;
+    // asked while preparing (s_ null): a highlight with its margin, or (fit) the selected collective
+    struct PendingShow {
+        bool fit = false;
+        TimelineHighlight highlight;
+        double margin = 0;
+    };
+    std::optional<PendingShow> pending_;
 };
 
 }  // namespace skewui
