@@ -347,6 +347,23 @@ TEST(WhatIf, LeftForLaterThenFilledInIsTheOneGoAnalysis) {
     EXPECT_EQ(skew::analysisText(q, a), skew::analysisText(p, oneGo));
 }
 
+// A stop asked for ends the what-if at the next poll, wherever that is: for each poll k of a run
+// that is never stopped, a stop that turns true at the k-th ends it there (Cancelled, no poll after).
+// The replay graph's build polls between its stages (kernels, cross-stream waits, collectives,
+// bounds, order, slots), so that a cancel in the viewer does not wait for the whole build.
+TEST(WhatIf, AStopEndsTheWhatIfAtItsNextPollInTheGraphsBuildToo) {
+    LeftForLater t;
+    int polls = 0;
+    skew::computeWhatIf(t.q, t.a, [&] { return ++polls < 0; });
+    // after the steps, the medians, six stages of the graph, the graph, the replays
+    EXPECT_EQ(polls, 10);
+    for (int k = 1; k <= polls; ++k) {
+        int n = 0;
+        EXPECT_THROW(skew::computeWhatIf(t.q, t.a, [&] { return ++n == k; }), skew::Cancelled) << "stopped at poll " << k;
+        EXPECT_EQ(n, k);
+    }
+}
+
 // The command line's order on 2 or more threads (analyze --format json): the what-if left for later
 // and filled in while the report is written, once the sections before it (the collectives) are out.
 // The text is the one-go analysis's, byte for byte, and the fill comes between those sections and

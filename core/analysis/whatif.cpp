@@ -103,7 +103,7 @@ void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern,
     std::vector<int64_t> median = steps.count ? medianDurations(p, a, k, steps.step, steps.count) : std::vector<int64_t>();
     clock.done("medians");
     check();
-    ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
+    ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median), kCachedEnds, check);
     w.kernels = k.count;
     w.uncoupled = g.uncoupled;
     const bool launches = p.launchCount() > 0;

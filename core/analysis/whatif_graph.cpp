@@ -315,23 +315,27 @@ void numberInLaneOrder(ReplayGraph& gr, size_t threads) {
 }  // namespace
 
 ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
-                             std::vector<int64_t> median, uint32_t cachedEnds) {
+                             std::vector<int64_t> median, uint32_t cachedEnds, const std::function<void()>& check) {
     StageClock clock("graph");  // SKEWSCOPE_TIMING=1
+    auto done = [&](const char* stage) {
+        clock.done(stage);
+        if (check) check();
+    };
     ReplayGraph gr;
     gr.steps = steps;
     gr.ranks = p.ranks.size();
     Build b;
     readKernels(p, k, a.options.threads, gr, b);
-    clock.done("kernels");
+    done("kernels");
     // ranks in parallel: each writes only its own kernels' sources
     std::vector<uint32_t> found(p.ranks.size(), 0);
     parallelFor(p.ranks.size(), a.options.threads, [&](size_t r) {
         for (size_t l = 0; l < p.ranks[r].lanes.size(); ++l) found[r] += crossWaits(p, k, p.ranks[r], l, gr);
     });
     for (uint32_t f : found) gr.waits += f;
-    clock.done("cross waits");
+    done("cross waits");
     gr.uncoupled = coupleCollectives(a, k, gr, b);
-    clock.done("collectives");
+    done("collectives");
     const uint32_t n = k.count;
     // each rank's first kernel of each step keeps its launch when launches are dropped
     std::vector<uint32_t> firstOfStep(p.ranks.size() * (size_t(steps) + 1), kMissing);
@@ -362,7 +366,7 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
             if (step[g] && firstOfStep[size_t(gr.laneRank[l]) * (steps + 1) + step[g]] == g) gr.keepLaunch[g] = 1;
         }
     });
-    clock.done("bounds");
+    done("bounds");
     gr.median = std::move(median);
     gr.step = std::move(step);
     gr.memberBegin = std::move(b.collBegin);
@@ -370,17 +374,17 @@ ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKe
     gr.transfer = std::move(b.transfer);
     for (size_t m = 0; m < gr.memberNode.size(); ++m) gr.memberLane.push_back(b.laneOf[gr.memberNode[m]]);
     gr.order = sweepOrder(gr, b, gr.ordered);  // a cycle: the rounds, and the rest lane by lane
-    clock.done("order");
+    done("order");
     numberInLaneOrder(gr, a.options.threads);
     planSlots(gr);
-    clock.done("slots");
+    done("slots");
     // the rounds keep an end until every lane reading it got there: past cachedEnds, captured time
     if (gr.ordered && gr.packedSlots > cachedEnds)
         if (std::vector<SweepRun> t = timeOrder(gr, b); !t.empty()) {
             gr.order = std::move(t);
             numberInLaneOrder(gr, a.options.threads);
             planSlots(gr);
-            clock.done("time order");
+            done("time order");
         }
     return gr;
 }

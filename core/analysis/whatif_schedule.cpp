@@ -56,7 +56,7 @@ IdealSchedule idealSchedule(const Profile& p, const Analysis& a, const std::func
     stop();
     std::vector<int64_t> median = medianDurations(p, a, k, steps.step, steps.count);
     stop();
-    ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median));
+    ReplayGraph g = buildReplayGraph(p, a, k, std::move(steps.step), steps.count, std::move(median), kCachedEnds, stop);
     stop();
     ReplayInputs ideal = capturedInputs(p.ranks.size());
     ideal.measureError = false;
