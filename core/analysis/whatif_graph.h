@@ -150,7 +150,7 @@ constexpr uint32_t kCachedEnds = 16384;
 // per-rank files that disagree), is left uncoupled: its kernels replay as plain kernels.
 // Both are kept in the graph (moved in); an empty `median` is the captured durations. `check`, when
 // given, is called between the build's stages (a cancel throws from it: the viewer's what-if stops
-// within one stage, at most about 0.2 s on 6M kernels, not at the end of the build).
+// within one stage, at most about 0.4 s on 6M kernels (the first), not at the end of the build).
 ReplayGraph buildReplayGraph(const Profile& p, const Analysis& a, const ReplayKernels& k, std::vector<uint32_t> step, uint32_t steps,
                              std::vector<int64_t> median, uint32_t cachedEnds = kCachedEnds,
                              const std::function<void()>& check = {});
