@@ -9,7 +9,9 @@
 #include <QStringList>
 #include <QXmlStreamReader>
 
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
 
@@ -68,7 +70,9 @@ struct PdfContent {
     bool header = false;  // starts with %PDF-
     int pages = 0;        // as pdfinfo counts them
     std::string text;     // pdftotext's text of every page (its lines joined by spaces)
-    std::string error;    // why pdfinfo or pdftotext failed
+    std::string error;    // why pdfinfo, pdftotext or pdfimages failed
+    // each picture's encoding as pdfimages -list names it ("image": lossless, Flate; "jpeg": DCT)
+    std::vector<std::string> imageEncodings;
 };
 
 inline PdfContent readPdf(const std::string& path) {
@@ -81,6 +85,18 @@ inline PdfContent readPdf(const std::string& path) {
     testutil::RunResult text = testutil::runCommand("pdftotext", {"-enc", "UTF-8", path, "-"});
     if (text.exitCode != 0) out.error += "pdftotext (poppler-utils, scripts/setup-deps.sh) failed: " + text.err;
     for (char c : text.out) out.text += c == '\n' ? ' ' : c;
+    testutil::RunResult images = testutil::runCommand("pdfimages", {"-list", path});
+    if (images.exitCode != 0) out.error += "pdfimages (poppler-utils, scripts/setup-deps.sh) failed: " + images.err;
+    // page num type width height color comp bpc enc ...: the 9th column, after two header lines
+    std::istringstream lines(images.out);
+    std::string line;
+    for (int i = 0; std::getline(lines, line); ++i) {
+        if (i < 2) continue;
+        std::istringstream cols(line);
+        std::string c;
+        for (int k = 0; k < 9 && cols >> c; ++k) {}
+        if (!c.empty()) out.imageEncodings.push_back(c);
+    }
     return out;
 }
 

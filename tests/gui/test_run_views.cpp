@@ -1045,6 +1045,9 @@ TEST(RunViews, RenderDrawsEachViewAsTheViewerExportsIt) {
         ASSERT_EQ(pdf.error, "");
         EXPECT_TRUE(pdf.header);
         EXPECT_EQ(pdf.pages, 1);
+        // the pictures inside (the heatmap's cells, the bars' layer) as exact as in the PNG: no JPEG
+        EXPECT_FALSE(pdf.imageEncodings.empty());
+        for (const std::string& e : pdf.imageEncodings) EXPECT_EQ(e, "image");
         QStringList texts = want.texts;
         if (want.rankLabels)
             for (const auto& l : truth.rankLabels) texts << QString::fromStdString(l);

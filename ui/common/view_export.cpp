@@ -39,7 +39,12 @@ void setUpSvg(QSvgGenerator& gen, QBuffer& buf, const QSize& size, const QString
     gen.setTitle(title);
 }
 
-// one page of width x height pixels at the PNG's resolution, no margins
+// one page of width x height pixels at the PNG's resolution, no margins. Its painter also takes
+// QPainter::LosslessImageRendering: the pictures inside (a heatmap, a widget's pixels) are stored
+// without loss, as in the PNG, not as JPEG (Qt's default for a PDF), whose artefacts blur thin bars
+// and coloured cells. (It also keeps libjpeg out of the process: under LeakSanitizer, libjpeg's
+// thread-local block, loaded with Qt's JPEG plugin, made the leak check's tracer crash at exit in
+// about one test run in three.)
 void setUpPdf(QPdfWriter& pdf, const QSize& size, const QString& title) {
     pdf.setCreator("Skewscope");
     pdf.setTitle(title);
@@ -97,6 +102,7 @@ bool exportPlot(QCustomPlot* plot, const QString& path, int width, int height, Q
         setUpPdf(pdf, size, QString());
         QCPPainter painter;
         if (painter.begin(&pdf)) {
+            painter.setRenderHint(QPainter::LosslessImageRendering);  // see setUpPdf()
             painter.setMode(QCPPainter::pmVectorized);
             plot->toPainter(&painter, width, height);
             ok = painter.end();
@@ -143,6 +149,7 @@ bool exportPainted(const QString& path, int width, int height, const QString& ti
         setUpPdf(pdf, size, title);
         QPainter p;
         if (p.begin(&pdf)) {
+            p.setRenderHint(QPainter::LosslessImageRendering);  // see setUpPdf()
             paint(p, size);
             ok = p.end();
         }
