@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cache/snapshot_format.h"
 #include "cache/summary_file.h"
 #include "gen_fixture.h"
 #include "model/loader.h"
@@ -269,3 +272,34 @@ TEST(Summaries, FlippedBytesNeverCrash) {
     // every flipped byte is caught: the checksum covers the whole file but the magic and itself
     EXPECT_EQ(refusedCount, positions);
 }
+
+TEST(Summaries, ASnapshotCutAnywhereIsRefusedWhenReadFromMemory) {
+    // a summary's snapshot is read where it was decompressed, not through a file: every length is
+    // still checked against the bytes there (ASan: no read past them), and a cut one is refused
+    const auto& g = generated("summ8", perRank(8));
+    const skew::Profile p = loadWithSummaries({g.result.files[3]});
+    const std::string dir = tempDir("summ-memory");
+    const std::string path = dir + "/snapshot";
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+    ASSERT_GE(fd, 0);
+    int err = 0;
+    ASSERT_TRUE(skew::writeSnapshot(fd, p, 0, err, skew::snapshot::Columns::Compact)) << err;
+    ::close(fd);
+    const std::string bytes = slurp(path);
+    ASSERT_GT(bytes.size(), 1000u);
+    skew::FilePart whole;
+    ASSERT_EQ(skew::readStoredSnapshot(bytes.data(), bytes.size(), whole, skew::snapshot::Columns::Compact), "");
+    uint64_t kernels = 0;
+    for (const auto& l : whole.lanes) kernels += l.lane.size();
+    EXPECT_EQ(kernels, p.kernelCount());
+    // every length up to 256 bytes (the header, the first fields), then 400 spread over the rest
+    std::vector<size_t> cuts;
+    for (size_t n = 0; n < 256; ++n) cuts.push_back(n);
+    for (size_t k = 0; k < 400; ++k) cuts.push_back(256 + (bytes.size() - 256) * k / 400);
+    for (size_t n : cuts) {
+        const std::vector<char> cut(bytes.begin(), bytes.begin() + std::ptrdiff_t(n));  // its own allocation: ASan sees its end
+        skew::FilePart part;
+        EXPECT_NE(skew::readStoredSnapshot(cut.data(), cut.size(), part, skew::snapshot::Columns::Compact), "") << n << " bytes";
+    }
+}
+

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -160,24 +161,45 @@ private:
     std::vector<char> buf_;
 };
 
-// Reads the payload from a file descriptor at its own position, summed into the checksum; every
-// length is checked against what is left, so a damaged count cannot make it allocate wildly.
+// Where a snapshot is read from: a file descriptor (the profile cache's file), or bytes in memory
+// (a summary's snapshot, decompressed: no system call per field).
+struct Source {
+    int fd = -1;
+    const char* data = nullptr;  // when not null: the snapshot's `size` bytes
+    uint64_t size = 0;
+    static Source file(int fd) { return {fd, nullptr, 0}; }
+    static Source memory(const char* p, uint64_t n) { return {-1, p, n}; }
+    // the n bytes at `at` into p: false when they are not all there
+    bool read(void* p, size_t n, uint64_t at) const {
+        if (data) {
+            if (at > size || n > size - at) return false;
+            std::memcpy(p, data + at, n);
+            return true;
+        }
+        char* c = static_cast<char*>(p);
+        for (size_t got = 0; got < n;) {
+            ssize_t r = ::pread(fd, c + got, n - got, off_t(at + got));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) return false;
+            got += size_t(r);
+        }
+        return true;
+    }
+    // the n bytes at `at` in memory, else null (read them)
+    const char* at(uint64_t at, uint64_t n) const { return data && at <= size && n <= size - at ? data + at : nullptr; }
+};
+
+// Reads the payload from its source at its own position, summed into the checksum; every length
+// is checked against what is left, so a damaged count cannot make it allocate wildly.
 // Columns are not read here: each becomes a job (its length, where its data is, the data's
 // checksum), run once the payload's checksum has vouched for every length (readColumns).
 class Reader {
 public:
-    Reader(int fd, uint64_t at, uint64_t payload, Columns columns = Columns::Raw)
-        : fd_(fd), pos_(at), left_(payload), columns_(columns) {}
+    Reader(Source src, uint64_t at, uint64_t payload, Columns columns = Columns::Raw)
+        : src_(src), pos_(at), left_(payload), columns_(columns) {}
     bool bytes(void* p, size_t n) {
         if (!ok || n > left_) return ok = false;
-        char* c = static_cast<char*>(p);
-        size_t got = 0;
-        while (got < n) {
-            ssize_t r = ::pread(fd_, c + got, n - got, off_t(pos_ + got));
-            if (r < 0 && errno == EINTR) continue;
-            if (r <= 0) return ok = false;
-            got += size_t(r);
-        }
+        if (!src_.read(p, n, pos_)) return ok = false;
         pos_ += n, left_ -= n;
         sum.update(p, n);
         return true;
@@ -267,14 +289,15 @@ private:
         };
         columns.push_back(std::move(c));
     }
-    int fd_;
+    Source src_;
     uint64_t pos_, left_;
     Columns columns_;
 };
 
 // Reads the columns on up to `threads` threads, largest first: each sizes its column, reads it and
-// checks its checksum (the zeroing page faults, the copies and the sums shared by the cores).
-// "" when every column was read whole and matched, else why not.
-std::string readColumns(int fd, std::vector<Reader::Column>& cols, size_t threads);
+// checks its checksum (the zeroing page faults, the copies and the sums shared by the cores); a
+// compact column in memory is checked and decoded where it is. "" when every column was read whole
+// and matched, else why not.
+std::string readColumns(const Source& src, std::vector<Reader::Column>& cols, size_t threads);
 
 }  // namespace skew::snapshot

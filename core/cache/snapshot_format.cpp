@@ -67,28 +67,17 @@ std::string whatChanged(const FileIdentity& was, const FileIdentity& now) {
     return "its content changed (fingerprint)";
 }
 
-bool readAll(int fd, void* p, size_t n) {
-    char* c = static_cast<char*>(p);
-    while (n > 0) {
-        ssize_t r = ::read(fd, c, n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return false;
-        c += r, n -= size_t(r);
-    }
-    return true;
-}
-
 // ---- reading ------------------------------------------------------------------------------------
 
 // A snapshot of this format, of the export `id` names (any export when null): "" (and where the
 // payload starts, and the identity the header names) or why not.
-std::string checkHeader(int fd, const FileIdentity* id, Header& h, uint64_t& payloadAt, FileIdentity& stored) {
+std::string checkHeader(const snapshot::Source& src, const FileIdentity* id, Header& h, uint64_t& payloadAt, FileIdentity& stored) {
     char magic[8];
     uint32_t pathLen = 0;
-    if (!readAll(fd, magic, 8) || std::memcmp(magic, kMagic, 8) != 0) return "not a snapshot (bad header)";
-    if (!readAll(fd, &h, sizeof h) || !readAll(fd, &pathLen, sizeof pathLen) || pathLen > PATH_MAX) return "truncated header";
+    if (!src.read(magic, 8, 0) || std::memcmp(magic, kMagic, 8) != 0) return "not a snapshot (bad header)";
+    if (!src.read(&h, sizeof h, 8) || !src.read(&pathLen, sizeof pathLen, 8 + sizeof h) || pathLen > PATH_MAX) return "truncated header";
     std::string cached(pathLen, '\0');
-    if (!readAll(fd, cached.data(), pathLen)) return "truncated header";
+    if (!src.read(cached.data(), pathLen, 8 + sizeof h + sizeof pathLen)) return "truncated header";
     if (h.format != kSnapshotFormat || h.byteOrder != kByteOrder) return "snapshot of another format version";
     if (id && cached != id->canonicalPath) return "stale snapshot: the export changed since (another path)";
     FileIdentity was = identityIn(h);
@@ -304,12 +293,12 @@ bool startsWithSnapshotMagic(int fd) {
 
 namespace {
 
-std::string readPart(int fd, const FileIdentity* expected, FilePart& out, snapshot::Columns columns) {
+std::string readPart(const snapshot::Source& src, const FileIdentity* expected, FilePart& out, snapshot::Columns columns) {
     Header h;
     uint64_t payloadAt = 0;
     FileIdentity id;
-    if (std::string bad = checkHeader(fd, expected, h, payloadAt, id); !bad.empty()) return bad;
-    Reader r(fd, payloadAt, h.payloadBytes, columns);
+    if (std::string bad = checkHeader(src, expected, h, payloadAt, id); !bad.empty()) return bad;
+    Reader r(src, payloadAt, h.payloadBytes, columns);
     FilePart part;
     if (std::string bad = readMeta(r, part); !bad.empty()) return bad;
     Layout layout;
@@ -317,7 +306,7 @@ std::string readPart(int fd, const FileIdentity* expected, FilePart& out, snapsh
     if (!r.ok || r.left() != 0) return "truncated or damaged snapshot";
     // every length and column checksum is vouched for before a column is sized
     if (r.sum.final() != h.checksum) return "corrupted snapshot (checksum)";
-    if (std::string bad = snapshot::readColumns(fd, r.columns, workerThreads()); !bad.empty()) return bad;
+    if (std::string bad = snapshot::readColumns(src, r.columns, workerThreads()); !bad.empty()) return bad;
     if (!placeColumns(layout, part)) return "truncated or damaged snapshot";
     derive(part);
     part.input.identity = id;
@@ -329,9 +318,13 @@ std::string readPart(int fd, const FileIdentity* expected, FilePart& out, snapsh
 
 }  // namespace
 
-std::string readSnapshot(int fd, const FileIdentity& id, FilePart& out) { return readPart(fd, &id, out, snapshot::Columns::Raw); }
+std::string readSnapshot(int fd, const FileIdentity& id, FilePart& out) {
+    return readPart(snapshot::Source::file(fd), &id, out, snapshot::Columns::Raw);
+}
 
-std::string readStoredSnapshot(int fd, FilePart& out, snapshot::Columns columns) { return readPart(fd, nullptr, out, columns); }
+std::string readStoredSnapshot(const char* data, size_t size, FilePart& out, snapshot::Columns columns) {
+    return readPart(snapshot::Source::memory(data, size), nullptr, out, columns);
+}
 
 bool writeSnapshot(int fd, const Profile& p, int file, int& error, snapshot::Columns columns) {
     const InputFile& in = p.inputs[size_t(file)];

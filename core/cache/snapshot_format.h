@@ -31,9 +31,10 @@ bool writeSnapshot(int fd, const Profile& p, int file, int& error, snapshot::Col
 // `part` then left as it was.
 std::string readSnapshot(int fd, const FileIdentity& id, FilePart& part);
 
-// Reads the snapshot in `fd` into `part` whatever export it names (a summary's, made elsewhere:
-// part.input.identity is then the one it names): "" or why not, as readSnapshot.
-std::string readStoredSnapshot(int fd, FilePart& part, snapshot::Columns columns);
+// Reads the snapshot in the `size` bytes at `data` into `part` whatever export it names (a
+// summary's, decompressed; made elsewhere: part.input.identity is then the one it names): "" or
+// why not, as readSnapshot.
+std::string readStoredSnapshot(const char* data, size_t size, FilePart& part, snapshot::Columns columns);
 
 // Whether the file in `fd` begins with a snapshot's magic: a file the cache wrote (or was
 // writing), the only kind its housekeeping deletes.

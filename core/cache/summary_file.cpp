@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -87,19 +88,12 @@ std::string decode(const std::vector<char>& bytes, FilePart& part) {
     if (checksumOf(h, bytes.data() + at, size_t(h.pathBytes + h.bodyBytes)) != h.checksum) return "corrupted summary (checksum)";
     const char* body = bytes.data() + at + h.pathBytes;
     if (ZSTD_getFrameContentSize(body, size_t(h.bodyBytes)) != h.rawBytes) return "damaged summary (its content's size)";
-    std::vector<char> raw(size_t(h.rawBytes));
-    const size_t n = ZSTD_decompress(raw.data(), raw.size(), body, size_t(h.bodyBytes));
-    if (ZSTD_isError(n) || n != raw.size()) return "damaged summary (does not decompress)";
-    Fd mem{memoryFile()};
-    for (size_t put = 0; put < raw.size();) {
-        ssize_t w = ::write(mem.fd, raw.data() + put, raw.size() - put);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return std::string("cannot hold it in memory (") + std::strerror(errno) + ")";
-        put += size_t(w);
-    }
-    std::vector<char>().swap(raw);
-    if (::lseek(mem.fd, 0, SEEK_SET) != 0) return std::string("cannot hold it in memory (") + std::strerror(errno) + ")";
-    if (std::string bad = readStoredSnapshot(mem.fd, part, snapshot::Columns::Compact); !bad.empty())
+    const size_t rawBytes = size_t(h.rawBytes);
+    std::unique_ptr<char[]> raw(new char[rawBytes]);  // (not zeroed first: zstd fills it)
+    const size_t n = ZSTD_decompress(raw.get(), rawBytes, body, size_t(h.bodyBytes));
+    if (ZSTD_isError(n) || n != rawBytes) return "damaged summary (does not decompress)";
+    // read where it is: no in-memory file, no system call per field (324 a summary before)
+    if (std::string bad = readStoredSnapshot(raw.get(), rawBytes, part, snapshot::Columns::Compact); !bad.empty())
         return "damaged summary (" + bad + ")";
     part.input.path.assign(bytes.data() + at, h.pathBytes);
     return {};
