@@ -450,3 +450,30 @@ TEST(Table, WidestTextsAreThoseOfEveryCellOnALongCapture) {
     const CollectiveModel::WidestTexts fast = CollectiveModel::widestTexts(*s), all = everyCellsText(*s);
     for (int c = 0; c < CollectiveModel::ColumnCount; ++c) EXPECT_EQ(fast.texts[c], all.texts[c]) << "column " << c;
 }
+
+TEST(Table, RanksTabColumnsAreSizedWhenTheTabIsShown) {
+    // sizing the Ranks table's columns measures every row's texts (30 ms a time on 1,024 ranks): an
+    // open leaves it to the tab's first showing, and the tab then shows them sized to their content
+    MainWindow w;
+    w.resize(1600, 900);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {demoPath()}));
+    QTableView* rt = w.ranksTable();
+    QWidget* tab = rt->parentWidget();
+    ASSERT_FALSE(tab->isVisible());  // a capture opens on its answers
+    const int unsized = rt->horizontalHeader()->defaultSectionSize();
+    EXPECT_EQ(rt->columnWidth(RanksModel::Last), unsized);
+    w.tabs()->setCurrentIndex(w.tabs()->indexOf(tab));
+    QTest::qWait(20);
+    ASSERT_TRUE(tab->isVisible());
+    for (int c : {int(RanksModel::Last), int(RanksModel::First), int(RanksModel::MeanLateness)}) {
+        SCOPED_TRACE(c);
+        EXPECT_NE(rt->columnWidth(c), unsized);
+        EXPECT_GE(rt->columnWidth(c), rt->horizontalHeader()->sectionSizeHint(c));  // its title in full
+        int widest = 0;  // and its widest value
+        for (int r = 0; r < rt->model()->rowCount(); ++r)
+            widest = std::max(widest, rt->fontMetrics().horizontalAdvance(rt->model()->index(r, c).data().toString()));
+        EXPECT_GT(rt->columnWidth(c), widest);
+    }
+    EXPECT_LE(rt->columnWidth(RanksModel::Rank), CollectivesPane::rankColumnCap(QFontMetrics(rt->font())));
+}

@@ -129,6 +129,11 @@ void RanksPanel::layoutTicks() {
 void RanksPanel::sizeColumns() {
     // to their content, the rank labels capped as in the collectives table (elided keeping what
     // tells the files apart), so that the numbers stay in view
+    if (!isVisible()) {
+        columnsStale_ = true;
+        return;
+    }
+    columnsStale_ = false;
     table_->resizeColumnsToContents();
     const int cap = CollectivesPane::rankColumnCap(QFontMetrics(table_->font()));
     if (table_->columnWidth(RanksModel::Rank) > cap) table_->setColumnWidth(RanksModel::Rank, cap);
@@ -147,7 +152,8 @@ void RanksPanel::sizeTable() {
 
 bool RanksPanel::event(QEvent* e) {
     // before the splitter lays out its panes for the new size, as an event filter would
-    if (e->type() == QEvent::Resize || e->type() == QEvent::Show) sizeTable();
+    if (e->type() == QEvent::Show && columnsStale_) sizeColumns();  // (sizes the table too)
+    else if (e->type() == QEvent::Resize || e->type() == QEvent::Show) sizeTable();
     return QSplitter::event(e);
 }
 
