@@ -17,6 +17,9 @@
 #include "gui_util.h"
 #include "common/rank_labels.h"
 #include "window/collectives_pane.h"
+#include "window/ranks_panel.h"
+#include "qcustomplot.h"
+#include "session.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -476,4 +479,40 @@ TEST(Table, RanksTabColumnsAreSizedWhenTheTabIsShown) {
         EXPECT_GT(rt->columnWidth(c), widest);
     }
     EXPECT_LE(rt->columnWidth(RanksModel::Rank), CollectivesPane::rankColumnCap(QFontMetrics(rt->font())));
+}
+
+TEST(Table, RanksChartNamesEveryRankOrEveryKthWhenTheyCannotBePrintedApart) {
+    EXPECT_EQ(RanksPanel::labelStride(40, 17), 1);
+    EXPECT_EQ(RanksPanel::labelStride(19, 17), 1);  // 2 px between them
+    EXPECT_EQ(RanksPanel::labelStride(18.9, 17), 2);
+    EXPECT_EQ(RanksPanel::labelStride(1.5, 17), 13);  // 1,024 ranks on 1,500 px
+    EXPECT_EQ(RanksPanel::labelStride(0, 17), 1900);  // no width at all: one label (rank 0)
+    // 128 ranks in the chart: named ones a line apart at least, the first rank named; on a wide
+    // chart, every one
+    skewgen::GenConfig cfg;
+    cfg.ranks = 128;
+    cfg.steps = 2;
+    cfg.layers = 2;
+    const auto& g = testutil::generated("ranks128", cfg);
+    SessionPtr s = skew::loadSession({g.path}, {}, {});
+    for (const int width : {700, 5000}) {
+        SCOPED_TRACE(width);
+        RanksPanel p;
+        p.resize(width, 320);
+        p.setGroup(s, 0);
+        p.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&p));
+        QTest::qWait(50);  // the chart's resize lays its ticks out again
+        p.chart()->replot();
+        auto ticker = p.chart()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        ASSERT_TRUE(ticker);
+        const QList<double> at = ticker->ticks().keys();
+        ASSERT_FALSE(at.isEmpty());
+        EXPECT_EQ(at.front(), 0.0);
+        const int line = QFontMetrics(p.chart()->xAxis->tickLabelFont()).height();
+        for (int i = 1; i < at.size(); ++i)
+            EXPECT_GE(p.chart()->xAxis->coordToPixel(at[i]) - p.chart()->xAxis->coordToPixel(at[i - 1]), line + 2 - 0.5) << i;
+        if (width == 5000) EXPECT_EQ(at.size(), 128);
+        else EXPECT_LT(at.size(), 64);
+    }
 }

@@ -7,6 +7,9 @@
 #include <QTableView>
 #include <QTimer>
 
+#include <algorithm>
+#include <cmath>
+
 #include "common/deferred_replot.h"
 #include "models/ranks_model.h"
 #include "qcustomplot.h"
@@ -103,6 +106,11 @@ void RanksPanel::drawLateness(const skew::Session& s, int g) {
     layoutTicks();
 }
 
+int RanksPanel::labelStride(double pitch, int lineHeight) {
+    // the labels a line height apart at least, with 2 px between them
+    return pitch >= lineHeight + 2 ? 1 : int(std::ceil((lineHeight + 2) / std::max(pitch, 0.01)));
+}
+
 void RanksPanel::layoutTicks() {
     // every rank's label is drawn: horizontal when they fit under their bars, else upright and
     // elided in the middle (QCustomPlot leaves out a label that would cross the widget's edge)
@@ -118,7 +126,10 @@ void RanksPanel::layoutTicks() {
     bool upright = widest + 8 > pitch && pitch < 64;
     int maxW = upright ? std::max(40, chart_->height() / 3) : int(pitch) - 8;
     const RankLabelElider elider = session_ ? RankLabelElider::of(session_->profile) : RankLabelElider();
-    for (int i = 0; i < labels_.size(); ++i) ticker->addTick(double(i), elider.elide(labels_[i], fm, maxW));
+    // upright labels one line high each: past one per line's height of pitch (hundreds of ranks)
+    // they would print over each other into a black band, so every k-th rank is named, from the first
+    const int every = upright ? labelStride(pitch, fm.height()) : 1;
+    for (int i = 0; i < labels_.size(); i += every) ticker->addTick(double(i), elider.elide(labels_[i], fm, maxW));
     chart_->xAxis->setTicker(ticker);
     chart_->xAxis->setTickLabelRotation(upright ? 90 : 0);
     // a short chart (a small window's bottom pane) with fewer value ticks, so that their labels do not touch

@@ -1,6 +1,7 @@
 #pragma once
 // The Ranks tab: one group's ranks in a table (rank labels capped like the collectives table's) and,
-// beside it, the mean lateness per rank as bars (every rank's label drawn) and the group's start/end
+// beside it, the mean lateness per rank as bars (every rank's label drawn, or every k-th when there
+// are too many to print apart) and the group's start/end
 // skew CDF. The table takes the width of its columns, within 60% of the tab, until the user moves
 // the divider.
 
@@ -29,6 +30,10 @@ public:
     // to their content, the rank labels capped; when the tab is hidden, once it is shown (measuring
     // every row's texts took 30 ms a time on 1,024 ranks, twice in an open, behind the first picture)
     void sizeColumns();
+
+    // every how many ranks the lateness chart names one, its labels upright `lineHeight` high and
+    // `pitch` px apart: 1 while they fit, else enough that named ones do not overlap
+    static int labelStride(double pitch, int lineHeight);
 
     QTableView* table() const { return table_; }
     QCustomPlot* chart() const { return chart_; }
