@@ -482,12 +482,12 @@ TEST(Table, RanksTabColumnsAreSizedWhenTheTabIsShown) {
 }
 
 TEST(Table, RanksChartNamesEveryRankOrEveryKthWhenTheyCannotBePrintedApart) {
-    EXPECT_EQ(RanksPanel::labelStride(40, 17), 1);
-    EXPECT_EQ(RanksPanel::labelStride(19, 17), 1);  // 2 px between them
-    EXPECT_EQ(RanksPanel::labelStride(18.9, 17), 2);
-    EXPECT_EQ(RanksPanel::labelStride(1.5, 17), 13);  // 1,024 ranks on 1,500 px
-    EXPECT_EQ(RanksPanel::labelStride(0, 17), 1900);  // no width at all: one label (rank 0)
-    // 128 ranks in the chart: named ones a line apart at least, the first rank named; on a wide
+    EXPECT_EQ(RanksPanel::labelStride(40, 12), 1);
+    EXPECT_EQ(RanksPanel::labelStride(12, 12), 1);  // touching, not overlapping
+    EXPECT_EQ(RanksPanel::labelStride(11.9, 12), 2);
+    EXPECT_EQ(RanksPanel::labelStride(1.5, 12), 8);  // 1,024 ranks on 1,500 px
+    EXPECT_EQ(RanksPanel::labelStride(0, 12), 1200);  // no width at all: one label (rank 0)
+    // 128 ranks in the chart: named ones a letter's height apart at least, the first rank named; on a wide
     // chart, every one
     skewgen::GenConfig cfg;
     cfg.ranks = 128;
@@ -509,10 +509,32 @@ TEST(Table, RanksChartNamesEveryRankOrEveryKthWhenTheyCannotBePrintedApart) {
         const QList<double> at = ticker->ticks().keys();
         ASSERT_FALSE(at.isEmpty());
         EXPECT_EQ(at.front(), 0.0);
-        const int line = QFontMetrics(p.chart()->xAxis->tickLabelFont()).height();
+        const int thick = QFontMetrics(p.chart()->xAxis->tickLabelFont()).ascent();
         for (int i = 1; i < at.size(); ++i)
-            EXPECT_GE(p.chart()->xAxis->coordToPixel(at[i]) - p.chart()->xAxis->coordToPixel(at[i - 1]), line + 2 - 0.5) << i;
+            EXPECT_GE(p.chart()->xAxis->coordToPixel(at[i]) - p.chart()->xAxis->coordToPixel(at[i - 1]), thick - 0.5) << i;
         if (width == 5000) EXPECT_EQ(at.size(), 128);
         else EXPECT_LT(at.size(), 64);
     }
 }
+
+TEST(Table, RanksChartNamesSixteenRanksAllAt1024x700) {
+    // the common case stays whole: 16 ranks in the bottom pane of a 1024x700 window, upright labels
+    // 13 px apart, every one named (a line's height as the spacing named only every second)
+    skewgen::GenConfig cfg;
+    cfg.ranks = 16;
+    cfg.steps = 2;
+    cfg.layers = 2;
+    const auto& g = testutil::generated("ranks16", cfg);
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    ASSERT_TRUE(openAndWait(w, {QString::fromStdString(g.path)}));
+    w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.ranksTable()->parentWidget()));
+    QTest::qWait(50);
+    w.ranksChart()->replot();
+    auto ticker = w.ranksChart()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_TRUE(ticker);
+    EXPECT_EQ(ticker->ticks().size(), 16);
+    EXPECT_EQ(w.ranksChart()->xAxis->tickLabelRotation(), 90);  // upright: the case the spacing rule is for
+}
+

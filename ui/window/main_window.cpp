@@ -304,7 +304,6 @@ void MainWindow::swapSession(const SessionPtr& s) {
     clock.done("selection");
     views_->restoreKeptRanges();  // F5 keeps the zoom (after the selection, which may pan to the collective)
     clock.done("ranges");
-    details_->ranks()->sizeColumns();
     details_->setCurrentWidget(details_->findings());  // a new capture opens on its answers
     clock.done("details");
     loads_->storeSnapshots(s);

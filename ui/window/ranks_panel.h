@@ -27,13 +27,9 @@ public:
     // shows group `group` of `s` (-1: none); nothing to do when it shows that group of `s` already
     void setGroup(SessionPtr s, int group);
     int group() const { return group_; }
-    // to their content, the rank labels capped; when the tab is hidden, once it is shown (measuring
-    // every row's texts took 30 ms a time on 1,024 ranks, twice in an open, behind the first picture)
-    void sizeColumns();
-
-    // every how many ranks the lateness chart names one, its labels upright `lineHeight` high and
-    // `pitch` px apart: 1 while they fit, else enough that named ones do not overlap
-    static int labelStride(double pitch, int lineHeight);
+    // every how many ranks the lateness chart names one, its upright labels `thickness` px thick
+    // and `pitch` px apart: 1 while they fit, else enough that named ones do not overlap
+    static int labelStride(double pitch, int thickness);
 
     QTableView* table() const { return table_; }
     QCustomPlot* chart() const { return chart_; }
@@ -46,6 +42,9 @@ protected:
 private:
     void drawLateness(const skew::Session& s, int group);
     void layoutTicks();
+    // the columns to their content, the rank labels capped (setGroup); when the tab is hidden, once
+    // it is shown (measuring every row's texts took 30 ms on 1,024 ranks, behind the first picture)
+    void sizeColumns();
     void sizeTable();
 
     SessionPtr session_;
