@@ -284,6 +284,7 @@ struct WhatIfRank {
 
 struct WhatIf {
     bool pending = false;         // not computed yet (AnalysisOptions::whatIf false): nothing below is filled
+    std::string notComputed;      // left out, and why (it would not fit in memory): nothing below is filled
     uint64_t kernels = 0;         // kernels replayed
     int64_t maxErrorNs = 0;       // largest |replayed start - captured start| with captured inputs
     uint32_t uncoupled = 0;       // collectives left uncoupled (a member ended before the latest start)

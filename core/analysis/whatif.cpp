@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 
 #include "analysis/whatif_graph.h"
 #include "analysis/whatif_medians.h"
@@ -12,8 +13,10 @@
 #include "analysis/whatif_replay.h"
 #include "analysis/whatif_steps.h"
 #include "util/errors.h"
+#include "util/memory_budget.h"
 #include "util/parallel.h"
 #include "util/stage_clock.h"
+#include "util/text.h"
 
 namespace skew {
 namespace {
@@ -86,6 +89,20 @@ void warnReplay(const WhatIf& w, const ReplayGraph& g, std::vector<std::string>&
                        " ns: " + why);
 }
 
+// Whether the replays read records packed once (see kPackedAfter), given how many there are.
+bool packsRecords(size_t runs, size_t threads) {
+    const size_t tasks = std::min(runs, threads);
+    return (runs + tasks - 1) / tasks > kPackedAfter * kReplayBatch;
+}
+
+// Left out for want of memory: the reason, said in the warning and by the views.
+std::string memoryReason(uint64_t kernels, uint64_t need, const MemoryBudget& budget) {
+    auto mb = [](uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MB"; };
+    return "its replay of " + plural(kernels, "kernel") + " needs about " + mb(need) + " of memory, more than the " + mb(*budget.bytes) +
+           (budget.source == "available memory" ? " available" : " " + budget.source + " allows") +
+           " (set SKEWSCOPE_WHATIF_MAX_MB to a number of MB to allow more)";
+}
+
 // The what-if into `w`, its warnings appended to `warnings`; `a` is only read (its whatIf and
 // warnings may be `w` and `warnings` themselves: analyze()'s stage).
 void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern, const std::function<bool()>& stop, WhatIf& w,
@@ -96,6 +113,20 @@ void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern,
     StageClock clock("what-if");
     const ReplayKernels k = windowKernels(p, a);
     if (k.count == 0) return;  // nothing to replay, nothing to say
+    {
+        // before the first large allocation: a replay that does not fit is left out, not swapped
+        // through or killed (Linux overcommits: it would not fail, the OOM killer would end the process)
+        uint64_t members = 0;
+        for (const Group& g : a.groups) members += uint64_t(g.count) * g.width();
+        // (packed as one thread would: the estimate, and the report, the same on any thread count)
+        const uint64_t need = whatIfBytes(k.count, members, packsRecords(kFirstRank + p.ranks.size(), 1));
+        const MemoryBudget budget = memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
+        if (budget.bytes && need > *budget.bytes) {
+            w.notComputed = memoryReason(k.count, need, budget);
+            warnings.push_back("what-if: not computed: " + w.notComputed);
+            return;
+        }
+    }
     KernelSteps steps = kernelSteps(p, a, k, pattern);
     w.stepSource = steps.source;
     clock.done("steps");
@@ -115,7 +146,7 @@ void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern,
     // the machine takes fewer)
     const size_t tasks = std::min(runs, threadsOr(a.options.threads));
     const size_t sweeps = std::max(tasks, (runs + kReplayBatch - 1) / kReplayBatch), perSweep = (runs + sweeps - 1) / sweeps;
-    if ((runs + tasks - 1) / tasks > kPackedAfter * kReplayBatch) {
+    if (packsRecords(runs, tasks)) {
         packForSweep(g, a.options.threads);  // every sweep reads the records packed once
         g.dropLaneOrder();
     }
@@ -162,9 +193,39 @@ void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern,
     std::stable_sort(w.byRank.begin(), w.byRank.end(), [](const WhatIfRank& x, const WhatIfRank& y) { return x.slowdown > y.slowdown; });
 }
 
+// whatIfInto, or when an allocation fails all the same (a limit of the address space, a machine
+// that does not overcommit): the what-if left out as for want of memory, its warnings so far too.
+void whatIfOrWhy(const Profile& p, const Analysis& a, const StepPattern& pattern, const std::function<bool()>& stop, WhatIf& w,
+                 std::vector<std::string>& warnings) {
+    const size_t said = warnings.size();
+    try {
+        whatIfInto(p, a, pattern, stop, w, warnings);
+    } catch (const std::bad_alloc&) {
+        warnings.resize(said);
+        w = WhatIf{};
+        w.notComputed = "out of memory while replaying the capture (set SKEWSCOPE_WHATIF_MAX_MB to leave it out at once)";
+        warnings.push_back("what-if: not computed: " + w.notComputed);
+    }
+}
+
 }  // namespace
 
-void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) { whatIfInto(p, a, pattern, {}, a.whatIf, a.warnings); }
+uint64_t whatIfBytes(uint64_t kernels, uint64_t members, bool packed) {
+    // per kernel, at the most at once: the graph's lane-order arrays (start, launch, gap, duration,
+    // median: 8 bytes each; cross, member, source and cross slots, prevLag, step: 4; keepLaunch: 1),
+    // and either the build's own (lane, coupled collective, a wait list's head: 4 each) or the
+    // records packed for the sweeps. Per member of a collective: its node, lane, slots, step (4
+    // each), transfer (8), the build's list of members (4 + 8), and the sweep order's runs (a run
+    // ends at each member, and each collective fires in one: 2 of 12 bytes). And the sweeps' own:
+    // the ends a sweep keeps (kCachedEnds of 128 bytes) and as much again for member starts and
+    // records gathered block by block, counted for two threads: the report says this number, and it
+    // must not change with the thread count (each thread past two takes up to 4 MB more).
+    constexpr uint64_t laneOrder = 5 * 8 + 6 * 4 + 1, build = 3 * 4, member = 5 * 4 + 8 + 4 + 8 + 2 * sizeof(SweepRun);
+    constexpr uint64_t sweeps = 2 * (2 * uint64_t(kCachedEnds) * 128);
+    return kernels * (laneOrder + (packed ? sizeof(SweepKernel) : build)) + members * member + sweeps;
+}
+
+void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) { whatIfOrWhy(p, a, pattern, {}, a.whatIf, a.warnings); }
 
 WhatIfOutcome computeWhatIf(const Profile& p, const Analysis& a, const std::function<bool()>& stop) {
     // the pattern analyze() compiled and kept in the options
@@ -172,7 +233,7 @@ WhatIfOutcome computeWhatIf(const Profile& p, const Analysis& a, const std::func
                                                             ? a.options.stepPattern
                                                             : std::make_shared<const StepPattern>(a.options.stepRegex);
     WhatIfOutcome o;
-    whatIfInto(p, a, *compiled, stop, o.whatIf, o.warnings);
+    whatIfOrWhy(p, a, *compiled, stop, o.whatIf, o.warnings);
     return o;
 }
 

@@ -6,6 +6,8 @@
 // analyze() runs it as its last stage; an analysis made without it (AnalysisOptions::whatIf false:
 // the viewer, whose first picture does not need it) gets it later from computeWhatIf + fillWhatIf.
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -26,6 +28,11 @@ struct WhatIfOutcome {
     std::vector<std::string> warnings;  // the what-if's, in the order analyze() appends them
 };
 WhatIfOutcome computeWhatIf(const Profile& p, const Analysis& a, const std::function<bool()>& stop = {});
+// The memory the what-if's replay of `kernels` kernels takes at its peak (bytes), `members` the
+// members of the analysis' collectives, `packed` whether the sweeps read records packed once. A
+// what-if that would need more than the budget (util/memory_budget.h: SKEWSCOPE_WHATIF_MAX_MB, else
+// the memory available) is left out: WhatIf::notComputed and a warning say why.
+uint64_t whatIfBytes(uint64_t kernels, uint64_t members, bool packed);
 // Puts it in `a` as analyze() would have: Analysis::whatIf, and its warnings after the others.
 void fillWhatIf(Analysis& a, WhatIfOutcome o);
 

@@ -54,6 +54,7 @@ void whatIfJson(JsonWriter& w, const Profile& p, const Analysis& a) {
 std::string whatIfSentence(const Profile& p, const Analysis& a) {
     const WhatIf& wi = a.whatIf;
     if (wi.pending) return "What-if: computing the replay of the capture\u2026";
+    if (!wi.notComputed.empty()) return "What-if: not computed: " + wi.notComputed + ".";
     if (wi.kernels == 0) return {};
     if (wi.steps.empty()) return "What-if: not computed: no training steps (no NVTX step ranges, no repeating collective sequence).";
     const bool ideal = wi.ideal.has_value();

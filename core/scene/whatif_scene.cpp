@@ -36,6 +36,11 @@ WhatIfScene buildWhatIfScene(const Profile& p, const Analysis& a, size_t maxRank
         s.emptyText = "Computing the what-if: the capture is being replayed without its late arrivals\u2026";
         return s;
     }
+    if (!wi.notComputed.empty()) {
+        s.title = "What-if";
+        s.emptyText = "The what-if was not computed: " + wi.notComputed + ".";
+        return s;
+    }
     if (wi.kernels == 0) {
         s.title = "What-if";
         s.emptyText = "No kernels to replay: the what-if needs a capture with CUDA kernels.";

@@ -110,6 +110,22 @@ TEST(WhatIfView, WithoutStepsItSaysWhyAndDrawsNoBars) {
     EXPECT_EQ(v.subtitle(), "Open a capture to replay its steps without the late arrivals.");
 }
 
+TEST(WhatIfView, LeftOutForWantOfMemoryItSaysSoAndOffersNoStepSettings) {
+    setenv("SKEWSCOPE_WHATIF_MAX_MB", "0", 1);
+    SessionPtr s = loadSession({realPath("nsysai-mfu_2gpu_before.sqlite").toStdString()}, {}, {});
+    unsetenv("SKEWSCOPE_WHATIF_MAX_MB");
+    const std::string& why = s->analysis.whatIf.notComputed;
+    ASSERT_EQ(why.rfind("its replay of ", 0), 0u) << why;
+    EXPECT_NE(why.find("more than the 0 MB SKEWSCOPE_WHATIF_MAX_MB allows"), std::string::npos) << why;
+    WhatIfView v;
+    v.resize(1000, 600);
+    v.setSession(s);
+    EXPECT_TRUE(v.scene().empty());
+    EXPECT_EQ(v.subtitle().toStdString(), "The what-if was not computed: " + why + ".");
+    EXPECT_EQ(v.plottableCount(), 0);
+    EXPECT_TRUE(v.settingsButton()->isHidden());  // a step pattern would not make it fit
+}
+
 // The timeline's ghost bars (I): the what-if's ideal schedule of the hand profile
 // (whatif_hand_profile.h; its ideal times are worked out in test_whatif_schedule.cpp), computed off
 // the GUI thread when first shown, drawn in the lower part of each row where the ideal replay puts

@@ -216,7 +216,8 @@ void LoadController::completeWhatIf() {
             } catch (const skew::Cancelled&) {
             } catch (const std::exception& e) {  // said among the capture's warnings, never a crash
                 o = std::make_shared<skew::WhatIfOutcome>();
-                o->warnings.push_back(std::string("what-if: not computed: ") + e.what());
+                o->whatIf.notComputed = e.what();  // the What-if tab says it too
+                o->warnings.push_back("what-if: not computed: " + o->whatIf.notComputed);
             }
             skew::releaseFreedMemory();  // the replay graph's hundreds of megabytes go back to the system
             return o;

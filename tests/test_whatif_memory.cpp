@@ -1,0 +1,194 @@
+// The what-if within the memory there is (core/util/memory_budget.h, analysis/whatif.h): a replay
+// that would need more than the budget is left out with its reason, in the analysis, the reports,
+// the What-if tab's text and the command line's output (whole JSON, exit 0, the same with the
+// what-if beside the report's writing); the budget is the least of the system's and the cgroups'
+// room; and the estimate is not below what the replay takes.
+
+#include <gtest/gtest.h>
+#include <gmock/gmock.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "analysis/analysis.h"
+#include "analysis/whatif.h"
+#include "gen_fixture.h"
+#include "json_value.h"
+#include "model/loader.h"
+#include "report/analysis_report.h"
+#include "report/whatif_report.h"
+#include "scene/whatif_scene.h"
+#include "test_util.h"
+#include "util/memory_budget.h"
+#include "util/release_memory.h"
+#include "whatif_hand_profile.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+
+// SKEWSCOPE_WHATIF_MAX_MB set for one test, unset after it
+struct Budget {
+    explicit Budget(const char* mb) { setenv("SKEWSCOPE_WHATIF_MAX_MB", mb, 1); }
+    ~Budget() { unsetenv("SKEWSCOPE_WHATIF_MAX_MB"); }
+};
+
+TEST(MemoryBudget, TheLeastOfMemAvailableAndEachCgroupsRoomWithoutItsInactiveFileCache) {
+    const std::string meminfo = "MemTotal:       32000000 kB\nMemFree:         1000 kB\nMemAvailable:    2000000 kB\n";
+    // no cgroup: MemAvailable, 2,000,000 KiB
+    EXPECT_EQ(skew::availableMemoryFrom(meminfo, nullptr, 0), uint64_t(2'000'000) * 1024);
+    // v2: 1,000 MiB allowed, 900 MiB used of which 300 MiB inactive file cache: 400 MiB of room
+    const skew::CgroupMemory v2{"1048576000\n", "943718400\n", "anon 600\nfile 400\ninactive_file 314572800\nactive_file 1\n"};
+    EXPECT_EQ(skew::availableMemoryFrom(meminfo, &v2, 1), uint64_t(400) << 20);
+    // v1 says the hierarchy's cache with total_; "max" (v2 without a limit) binds nothing
+    const skew::CgroupMemory both[] = {{"max\n", "5\n", ""}, {"2097152000\n", "2097152000\n", "inactive_file 1\ntotal_inactive_file 104857600\n"}};
+    EXPECT_EQ(skew::availableMemoryFrom(meminfo, both, 2), uint64_t(100) << 20);
+    // used past the limit: no room; no MemAvailable line: the cgroups alone; nothing readable: unknown
+    const skew::CgroupMemory full{"100\n", "200\n", ""};
+    EXPECT_EQ(skew::availableMemoryFrom(meminfo, &full, 1), 0u);
+    EXPECT_EQ(skew::availableMemoryFrom("MemFree: 5 kB\n", &v2, 1), uint64_t(400) << 20);
+    EXPECT_EQ(skew::availableMemoryFrom("", nullptr, 0), std::nullopt);
+    // this machine's answer is some room, at most its MemAvailable
+    const std::optional<uint64_t> here = skew::availableMemoryBytes();
+    ASSERT_TRUE(here.has_value());
+    EXPECT_GT(*here, 0u);
+    std::ifstream in("/proc/meminfo");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_LE(*here, *skew::availableMemoryFrom(text, nullptr, 0) + (uint64_t(64) << 20));  // (it moves meanwhile)
+}
+
+TEST(MemoryBudget, TheVariableInMegabytesElseTheAvailableMemory) {
+    {
+        Budget b("12");
+        const skew::MemoryBudget m = skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
+        EXPECT_EQ(m.bytes, uint64_t(12) << 20);
+        EXPECT_EQ(m.source, "SKEWSCOPE_WHATIF_MAX_MB");
+    }
+    {
+        Budget b("a lot");  // not a number: as if unset
+        EXPECT_EQ(skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB").source, "available memory");
+    }
+    EXPECT_EQ(skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB").source, "available memory");
+}
+
+TEST(WhatIfMemory, TheEstimateCountsTheGraphsArraysThePackedRecordsAndTheSweepsEnds) {
+    // per kernel 65 bytes of lane-order arrays (5 of 8 bytes, 6 of 4, 1 of 1), then either the
+    // build's 12 bytes or the 56-byte packed record; per member 40 bytes and two 12-byte runs; two
+    // sweeps' 2 x 16,384 ends of 128 bytes (8,388,608)
+    EXPECT_EQ(skew::whatIfBytes(1000, 10, false), 1000u * (65 + 12) + 10 * (40 + 24) + 8'388'608u);
+    EXPECT_EQ(skew::whatIfBytes(1000, 10, true), 1000u * (65 + 56) + 10 * (40 + 24) + 8'388'608u);
+    EXPECT_EQ(skew::whatIfBytes(6'000'000, 1'000'160, false), 462'000'000u + 64'010'240u + 8'388'608u);
+}
+
+TEST(WhatIfMemory, ABudgetUnderTheEstimateLeavesTheWhatIfOutAndEveryOutputSaysWhy) {
+    skew::Profile p = whatifhand::handProfile();
+    skew::AnalysisOptions o;
+    const skew::Analysis full = skew::analyze(p, o);
+    ASSERT_EQ(full.whatIf.kernels, 12u);
+    skew::Analysis a;
+    {
+        Budget b("8");
+        a = skew::analyze(p, o);
+    }
+    // 12 kernels and 4 members (2 collectives of 2 ranks), not packed: 12 * 77 + 4 * 64 + 8,388,608
+    // = 8,389,788 bytes, just over 8 MB; said rounded up, 9 MB
+    const std::string reason =
+        "its replay of 12 kernels needs about 9 MB of memory, more than the 8 MB SKEWSCOPE_WHATIF_MAX_MB allows (set "
+        "SKEWSCOPE_WHATIF_MAX_MB to a number of MB to allow more)";
+    EXPECT_EQ(a.whatIf.notComputed, reason);
+    EXPECT_EQ(a.whatIf.kernels, 0u);
+    EXPECT_TRUE(a.whatIf.steps.empty());
+    EXPECT_FALSE(a.whatIf.ideal.has_value());
+    ASSERT_FALSE(a.warnings.empty());
+    EXPECT_EQ(a.warnings.back(), "what-if: not computed: " + reason);
+    // the rest of the analysis is the one with the what-if
+    ASSERT_EQ(a.collectives.size(), full.collectives.size());
+    for (size_t i = 0; i < a.collectives.size(); ++i) EXPECT_EQ(a.collectives[i].startSkew(), full.collectives[i].startSkew());
+    // the reports and the What-if tab
+    EXPECT_EQ(skew::whatIfSentence(p, a), "What-if: not computed: " + reason + ".");
+    EXPECT_THAT(skew::analysisText(p, a), HasSubstr("What-if: not computed: its replay of 12 kernels"));
+    const skew::WhatIfScene s = skew::buildWhatIfScene(p, a, 16);
+    EXPECT_TRUE(s.empty());
+    EXPECT_EQ(s.emptyText, "The what-if was not computed: " + reason + ".");
+    const testjson::Value j = testjson::parse(skew::analysisJson(p, a));
+    EXPECT_EQ(j["what_if"]["replay"]["kernels"].i64(), 0);
+    EXPECT_TRUE(j["what_if"]["slowdown"]["ideal"].isNull());
+    EXPECT_EQ(j["warnings"].arr.back().str, "what-if: not computed: " + reason);
+    // 9 MB is enough: the what-if of the analysis without a budget
+    {
+        Budget b("9");
+        const skew::Analysis within = skew::analyze(p, o);
+        EXPECT_TRUE(within.whatIf.notComputed.empty());
+        EXPECT_EQ(skew::analysisJson(p, within), skew::analysisJson(p, full));
+    }
+}
+
+TEST(WhatIfMemory, TheCommandLineWritesTheWholeReportWithoutTheWhatIfOnOneThreadOrBesideTheReport) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 4;
+    cfg.steps = 3;
+    cfg.layers = 3;
+    const testutil::Generated& g = testutil::generated("memory4", cfg);
+    const std::string bin = testutil::binDir() + "/skewscope";
+    std::string outputs[2];
+    for (int t : {1, 2}) {
+        const testutil::RunResult r = testutil::runCommand(bin, {"analyze", g.path, "--format", "json"},
+                                                           "SKEWSCOPE_WHATIF_MAX_MB=0 SKEWSCOPE_LOAD_THREADS=" + std::to_string(t));
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_THAT(r.err, HasSubstr("what-if: not computed: its replay of "));
+        EXPECT_THAT(r.err, HasSubstr(" MB of memory, more than the 0 MB SKEWSCOPE_WHATIF_MAX_MB allows"));
+        const testjson::Value j = testjson::parse(r.out);  // whole: it parses
+        EXPECT_EQ(j["what_if"]["replay"]["kernels"].i64(), 0);
+        EXPECT_GT(j["collectives"].size(), 0u);
+        outputs[t - 1] = r.out;
+    }
+    EXPECT_EQ(outputs[0], outputs[1]);
+    // without the variable, on this machine, the what-if is in
+    const testutil::RunResult r = testutil::runCommand(bin, {"analyze", g.path, "--format", "json"});
+    EXPECT_GT(testjson::parse(r.out)["what_if"]["replay"]["kernels"].i64(), 0);
+}
+
+#ifndef SKEW_SANITIZED_ALLOCATOR
+// The peak resident size of this process, and its resident size now (kB), from /proc/self/status.
+std::pair<uint64_t, uint64_t> residentKb() {
+    std::ifstream in("/proc/self/status");
+    uint64_t hwm = 0, rss = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("VmHWM:", 0) == 0) hwm = std::stoull(line.substr(6));
+        if (line.rfind("VmRSS:", 0) == 0) rss = std::stoull(line.substr(6));
+    }
+    return {hwm, rss};
+}
+
+TEST(WhatIfMemory, TheReplayTakesNoMoreThanItsEstimate) {
+    // (not under the sanitizers: their allocator keeps freed blocks and pads every one)
+    skewgen::GenConfig cfg;
+    cfg.ranks = 8;
+    cfg.steps = 100;
+    cfg.layers = 12;
+    cfg.timeOrdered = true;
+    const testutil::Generated& g = testutil::generated("memory8", cfg);
+    skew::AnalysisOptions o;
+    o.whatIf = false;
+    o.threads = 2;
+    skew::Profile p = skew::loadProfile({g.path});
+    skew::Analysis a = skew::analyze(p, o);
+    uint64_t members = 0;
+    for (const skew::Group& gr : a.groups) members += uint64_t(gr.count) * gr.width();
+    skew::releaseFreedMemory();
+    std::ofstream("/proc/self/clear_refs") << "5";  // the peak starts again from the resident size
+    const uint64_t before = residentKb().second;
+    ASSERT_LE(residentKb().first, before + 1024);
+    const skew::WhatIfOutcome w = skew::computeWhatIf(p, a);
+    const uint64_t grew = (residentKb().first - before) * 1024;
+    ASSERT_GT(w.whatIf.kernels, 200'000u);
+    const uint64_t estimate = skew::whatIfBytes(w.whatIf.kernels, members, false);
+    RecordProperty("grew_bytes", std::to_string(grew));
+    RecordProperty("estimate_bytes", std::to_string(estimate));
+    EXPECT_LE(grew, estimate) << "grew " << grew << " bytes, estimate " << estimate;
+    EXPECT_GE(grew * 2, estimate) << "grew " << grew << " bytes, estimate " << estimate;  // of the right size
+}
+#endif
+
+}  // namespace
