@@ -135,6 +135,55 @@ TEST(BadInputs, ApiRowsWithoutAnIntegerClassLaunchNothing) {
     std::filesystem::remove_all(dir);
 }
 
+// Only launch calls are read past their name (the runtime scan's filter): a call that launches
+// nothing is not counted among the unusable launch rows whatever its times, every row is counted
+// in the input's runtime calls, and a file with more launch names than the filter lists (read
+// without it) loads the same.
+TEST(BadInputs, OnlyLaunchRowsAreCountedAsUnusableLaunchRows) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 2;
+    cfg.steps = 1;
+    cfg.layers = 2;
+    const std::string dir = tempDir("launch-filter");
+    const std::string path = dir + "/calls.sqlite";
+    skewgen::generate(cfg, path);
+    const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    const std::string launch = "(SELECT id FROM StringIds WHERE value LIKE '%Launch%')";
+    const int64_t rows = sqlCount(path, "SELECT count(*) FROM " + t);
+    const int64_t others = sqlCount(path, "SELECT count(*) FROM " + t + " WHERE nameId NOT IN " + launch);
+    ASSERT_GT(others, 3);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    // three calls that launch nothing end before they start; two launch calls too, and one has a
+    // negative correlation id
+    const std::string sql = "UPDATE " + t + " SET end = start - 1 WHERE rowid IN (SELECT rowid FROM " + t + " WHERE nameId NOT IN " +
+                            launch + " LIMIT 3);" + "UPDATE " + t + " SET end = start - 1 WHERE rowid IN (SELECT rowid FROM " + t +
+                            " WHERE nameId IN " + launch + " LIMIT 2);" + "UPDATE " + t +
+                            " SET correlationId = -4 WHERE rowid IN (SELECT rowid FROM " + t + " WHERE nameId IN " + launch +
+                            " LIMIT 1 OFFSET 5);";
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+    const skew::Profile p = skew::loadProfile({path});
+    ASSERT_EQ(p.inputs.size(), 1u);
+    EXPECT_EQ(int64_t(p.inputs[0].runtimeRows), rows);
+    const std::string said = path + ": 3 launch rows with an unusable start, end or correlation id (text, NULL, fractional, out of "
+                                    "range, or ending before it starts) skipped in " + t;
+    EXPECT_EQ(std::count(p.warnings.begin(), p.warnings.end(), said), 1) << ::testing::PrintToString(p.warnings);
+    // nine more launch names, used by no row: past the filter's eight, the scan reads every row
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9) "
+                           "INSERT INTO StringIds SELECT 900000 + i, 'cudaLaunchUnused' || i FROM n",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    const skew::Profile q = skew::loadProfile({path});
+    EXPECT_EQ(q.inputs[0].runtimeRows, p.inputs[0].runtimeRows);
+    EXPECT_EQ(q.warnings, p.warnings);
+    EXPECT_EQ(q.launchCount(), p.launchCount());
+    std::filesystem::remove_all(dir);
+}
+
 // With `nsys` on PATH a report is converted into a private folder, read, and the copy removed.
 TEST(BadInputs, NsysRepIsConvertedWhenNsysIsOnPath) {
     std::string dir = tempDir("nsysrep");

@@ -1,7 +1,8 @@
 // RowScan (nsys/export_reader.h): the loader's row loop inside SQLite, on a small hand-made file:
 // the rows of a rowid range in order with their values and kinds as sqlite3_column_* gives them,
-// a second run of the same scan, an exception from the callback stopping the scan and coming out
-// of run(), and the row function out of reach of SQL stored in the file. SQLite's failures, in a
+// a second run of the same scan, a filter handing on only its rows (every row counted), an
+// exception from the callback stopping the scan and coming out of run(), and the row function out
+// of reach of SQL stored in the file. SQLite's failures, in a
 // Query and in the tests' own SQL helpers, are errors.
 
 #include <gtest/gtest.h>
@@ -103,6 +104,33 @@ TEST(RowScan, AnExceptionFromTheCallbackStopsTheScan) {
     const auto count = [&](const skew::RowValues&) { ++calls; };
     s.run(1, 11, count);
     EXPECT_EQ(calls, 10);
+}
+
+TEST(RowScan, AFilterHandsOnItsRowsOnlyAndEveryRowOfTheRangeIsCounted) {
+    const std::string path = makeFile();
+    skew::Connection c(path);
+    std::vector<int64_t> ids;
+    const auto seen = [&](const skew::RowValues& row) { ids.push_back(row.i64(0)); };
+    {  // (one RowScan at a time on a connection)
+        skew::RowScan all(c.db(), "t", "id, a, b, c", path);
+        EXPECT_EQ(all.run(3, 8, seen), 5u);  // rowids 3..7, each to the callback
+        EXPECT_EQ(ids, (std::vector<int64_t>{3, 4, 5, 6, 7}));
+    }
+    ids.clear();
+    {
+        skew::RowScan some(c.db(), "t", "id, a", path, "a = 30 OR a = 70 OR a = 90");
+        EXPECT_EQ(some.run(1, 11, seen), 10u);
+        EXPECT_EQ(ids, (std::vector<int64_t>{3, 7, 9}));
+        ids.clear();
+        EXPECT_EQ(some.run(4, 9, seen), 5u);  // rowids 4..8: only 7 holds
+        EXPECT_EQ(ids, (std::vector<int64_t>{7}));
+    }
+    ids.clear();
+    {
+        skew::RowScan none(c.db(), "t", "id", path, "0");
+        EXPECT_EQ(none.run(1, 11, seen), 10u);
+        EXPECT_TRUE(ids.empty());
+    }
 }
 
 TEST(RowScan, SqlStoredInTheFileCannotCallTheRowFunction) {

@@ -207,6 +207,17 @@ TEST(Summaries, HostileSummariesAreRefusedNamingTheFile) {
     fs::copy_file(good, version);
     flipByte(version, 8);  // the format version, right after the magic
     refused(version, "summary of another format version");
+    // one of the version before (its snapshot in the format before): said so, with what to do
+    const std::string older = dir + "/older.skewsum";
+    fs::copy_file(good, older);
+    {
+        std::fstream f(older, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(8);
+        const uint32_t previous = skew::kSummaryFormat - 1;
+        f.write(reinterpret_cast<const char*>(&previous), sizeof previous);
+    }
+    refused(older, "summary of another format version (" + std::to_string(skew::kSummaryFormat - 1) + "; this skewscope reads version " +
+                       std::to_string(skew::kSummaryFormat) + "): summarize the export again with this version");
     const std::string corrupted = dir + "/corrupted.skewsum";
     fs::copy_file(good, corrupted);
     flipByte(corrupted, size / 2);

@@ -14,7 +14,9 @@
 
 namespace skew {
 
-constexpr uint32_t kSummaryFormat = 1;
+// 2: its snapshot in format 6 (kSnapshotFormat): a summary of an older build says so by its own
+// version, not as a damaged snapshot
+constexpr uint32_t kSummaryFormat = 2;
 
 // Writes the summary of file `file` of `p` (read from its export) to `out`, atomically; `givenPath`
 // is the export's path as the user gave it. Throws std::runtime_error when it cannot be written.

@@ -26,6 +26,10 @@ struct FileReader::State {
     std::vector<StrId> strMap;
     std::unordered_map<int64_t, StrId> sparseStr;
     std::vector<uint8_t> isLaunchApi;  // per part string id
+    // the runtime scan's filter: its rows whose nameId is a launch API's (readStrings); empty: no
+    // filter (a file with more such ids than kMostLaunchIds: each row would test them all)
+    std::string launchFilter;
+    static constexpr size_t kMostLaunchIds = 8;
     std::unordered_map<uint64_t, std::string> procNames;
     std::unordered_map<uint64_t, StrId> threadNames;  // globalTid -> name
     // phase 2: pieces per range

@@ -152,13 +152,18 @@ namespace {
 constexpr const char* kRowFunction = "skewscope_row";
 }
 
-RowScan::RowScan(sqlite3* db, const std::string& table, const std::string& columns, const std::string& path) : db_(db), path_(path) {
+RowScan::RowScan(sqlite3* db, const std::string& table, const std::string& columns, const std::string& path, const std::string& filter)
+    : db_(db), path_(path) {
     // SQLITE_DIRECTONLY: SQL stored in the file (views, triggers) can never call it
     if (sqlite3_create_function_v2(db, kRowFunction, -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, this, &RowScan::rowFunction, nullptr,
                                    nullptr, nullptr) != SQLITE_OK)
         throw InputError(path + ": cannot read (SQLite: " + sqlite3_errmsg(db) + ")");
-    query_ = std::make_unique<Query>(db, "SELECT count(*) FROM " + table + " WHERE rowid >= ?1 AND rowid < ?2 AND " + kRowFunction +
-                                             "(" + columns + ")",
+    // the function returns NULL: every row of the range is counted; under a filter, CASE calls it
+    // only for the rows the filter holds for, and SQLite reads only the columns the filter names
+    // of the others
+    const std::string call = std::string(kRowFunction) + "(" + columns + ")";
+    query_ = std::make_unique<Query>(db, "SELECT count(*) FROM " + table + " WHERE rowid >= ?1 AND rowid < ?2 AND " +
+                                             (filter.empty() ? call : "CASE WHEN " + filter + " THEN " + call + " END") + " IS NULL",
                                      path);
 }
 
@@ -183,17 +188,18 @@ void RowScan::rowFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
     }
 }
 
-void RowScan::runScan(int64_t lo, int64_t hi) {
+uint64_t RowScan::runScan(int64_t lo, int64_t hi) {
     error_ = nullptr;
     query_->reset();
     query_->bind(1, lo).bind(2, hi);
+    uint64_t rows = 0;
     try {
-        while (query_->step()) {
-        }
+        while (query_->step()) rows = uint64_t(query_->i64(0));
     } catch (const InputError&) {
         if (!error_) throw;
     }
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    return rows;
 }
 
 namespace {
