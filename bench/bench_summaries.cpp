@@ -36,12 +36,19 @@ bool exists(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0;
 }
 
-// Generates perRank per-rank exports (~2,000 kernels each) and summarises them, once; the folder.
+// Generates perRank per-rank exports (~2,000 kernels each) and summarises them, once for each
+// summary format; the folder.
 std::string generatedJob(const std::string& cli, int perRank, const BenchRunChild& runChild) {
     const char* tmp = std::getenv("TMPDIR");
     const std::string base = std::string(tmp && *tmp ? tmp : "/tmp") + "/skewscope-bench-perrank-" + std::to_string(perRank);
     const std::string sums = base + "/summaries";
-    if (exists(sums + "/.done")) return sums;
+    // summaries of this build's format only (.done names it): older ones would be refused
+    const std::string format = std::to_string(skew::kSummaryFormat);
+    {
+        std::ifstream done(sums + "/.done");
+        std::string made;
+        if (done >> made && made == format) return sums;
+    }
     ::mkdir(base.c_str(), 0755);
     skewgen::GenConfig cfg;
     cfg.ranks = perRank;
@@ -59,7 +66,7 @@ std::string generatedJob(const std::string& cli, int perRank, const BenchRunChil
     t = now();
     if (runChild(args, {}).exitCode != 0) return "";
     for (const std::string& f : r.files) std::remove(f.c_str());  // the summaries are what is measured
-    std::ofstream(sums + "/.done") << "\n";
+    std::ofstream(sums + "/.done") << format << "\n";
     std::fprintf(stderr, "summarised in %.1f s\n", now() - t);
     return sums;
 }

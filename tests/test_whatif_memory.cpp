@@ -1,6 +1,6 @@
 // The what-if within the memory there is (core/util/memory_budget.h, analysis/whatif.h): a replay
 // that would need more than the budget is left out with its reason, in the analysis, the reports,
-// the What-if tab's text and the command line's output (whole JSON, exit 0, the same with the
+// the What-if tab's text, the ideal schedule and the command line's output (whole JSON, exit 0, the same with the
 // what-if beside the report's writing); the budget is the least of the system's and the cgroups'
 // room; and the estimate is not below what the replay takes.
 
@@ -13,6 +13,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/whatif.h"
+#include "analysis/whatif_schedule.h"
 #include "gen_fixture.h"
 #include "json_value.h"
 #include "model/loader.h"
@@ -122,6 +123,30 @@ TEST(WhatIfMemory, ABudgetUnderTheEstimateLeavesTheWhatIfOutAndEveryOutputSaysWh
         EXPECT_TRUE(within.whatIf.notComputed.empty());
         EXPECT_EQ(skew::analysisJson(p, within), skew::analysisJson(p, full));
     }
+}
+
+TEST(WhatIfMemory, TheIdealScheduleIsLeftOutWithTheWhatIfOrWhenItsOwnReplayWouldNotFit) {
+    skew::Profile p = whatifhand::handProfile();
+    skew::Analysis out;
+    {
+        Budget b("8");
+        out = skew::analyze(p);
+    }
+    ASSERT_FALSE(out.whatIf.notComputed.empty());
+    const skew::IdealSchedule none = skew::idealSchedule(p, out);  // (no budget now: the what-if's reason)
+    EXPECT_TRUE(none.empty());
+    EXPECT_EQ(none.why, out.whatIf.notComputed);
+    // the what-if in, the schedule's own replay over the budget: 8,389,788 bytes as the what-if's
+    // and 12 starts and ends of 8 bytes each, 8,389,980
+    const skew::Analysis in = skew::analyze(p);
+    ASSERT_TRUE(in.whatIf.notComputed.empty());
+    Budget b("0");
+    const skew::IdealSchedule over = skew::idealSchedule(p, in);
+    EXPECT_TRUE(over.empty());
+    EXPECT_EQ(over.why, "its replay of 12 kernels needs about 9 MB of memory, more than the 0 MB SKEWSCOPE_WHATIF_MAX_MB allows (set "
+                        "SKEWSCOPE_WHATIF_MAX_MB to a number of MB to allow more)");
+    setenv("SKEWSCOPE_WHATIF_MAX_MB", "9", 1);
+    EXPECT_EQ(skew::idealSchedule(p, in).start.size(), 12u);
 }
 
 TEST(WhatIfMemory, TheCommandLineWritesTheWholeReportWithoutTheWhatIfOnOneThreadOrBesideTheReport) {

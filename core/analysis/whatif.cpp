@@ -113,19 +113,13 @@ void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern,
     StageClock clock("what-if");
     const ReplayKernels k = windowKernels(p, a);
     if (k.count == 0) return;  // nothing to replay, nothing to say
-    {
-        // before the first large allocation: a replay that does not fit is left out, not swapped
-        // through or killed (Linux overcommits: it would not fail, the OOM killer would end the process)
-        uint64_t members = 0;
-        for (const Group& g : a.groups) members += uint64_t(g.count) * g.width();
-        // (packed as one thread would: the estimate, and the report, the same on any thread count)
-        const uint64_t need = whatIfBytes(k.count, members, packsRecords(kFirstRank + p.ranks.size(), 1));
-        const MemoryBudget budget = memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
-        if (budget.bytes && need > *budget.bytes) {
-            w.notComputed = memoryReason(k.count, need, budget);
-            warnings.push_back("what-if: not computed: " + w.notComputed);
-            return;
-        }
+    // before the first large allocation: a replay that does not fit is left out, not swapped
+    // through or killed (Linux overcommits: it would not fail, the OOM killer would end the process)
+    // (packed as one thread would: the estimate, and the report, the same on any thread count)
+    if (std::string why = replayMemoryProblem(a, k.count, packsRecords(kFirstRank + p.ranks.size(), 1), 0); !why.empty()) {
+        w.notComputed = why;
+        warnings.push_back("what-if: not computed: " + w.notComputed);
+        return;
     }
     KernelSteps steps = kernelSteps(p, a, k, pattern);
     w.stepSource = steps.source;
@@ -223,6 +217,14 @@ uint64_t whatIfBytes(uint64_t kernels, uint64_t members, bool packed) {
     constexpr uint64_t laneOrder = 5 * 8 + 6 * 4 + 1, build = 3 * 4, member = 5 * 4 + 8 + 4 + 8 + 2 * sizeof(SweepRun);
     constexpr uint64_t sweeps = 2 * (2 * uint64_t(kCachedEnds) * 128);
     return kernels * (laneOrder + (packed ? sizeof(SweepKernel) : build)) + members * member + sweeps;
+}
+
+std::string replayMemoryProblem(const Analysis& a, uint64_t kernels, bool packed, uint64_t extraPerKernel) {
+    uint64_t members = 0;
+    for (const Group& g : a.groups) members += uint64_t(g.count) * g.width();
+    const uint64_t need = whatIfBytes(kernels, members, packed) + kernels * extraPerKernel;
+    const MemoryBudget budget = memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
+    return budget.bytes && need > *budget.bytes ? memoryReason(kernels, need, budget) : std::string();
 }
 
 void computeWhatIf(const Profile& p, Analysis& a, const StepPattern& pattern) { whatIfOrWhy(p, a, pattern, {}, a.whatIf, a.warnings); }

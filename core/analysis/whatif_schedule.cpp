@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "analysis/step_pattern.h"
+#include "analysis/whatif.h"
 #include "analysis/whatif_medians.h"
 #include "analysis/whatif_replay.h"
 #include "analysis/whatif_steps.h"
@@ -43,6 +44,12 @@ IdealSchedule idealSchedule(const Profile& p, const Analysis& a, const std::func
     ReplayKernels k = windowKernels(p, a);
     if (k.count == 0) {
         out.why = "no kernels in the window";
+        return out;
+    }
+    // the what-if left out for want of memory, or this replay (its starts and ends kept too) would
+    // not fit: none, as for the what-if
+    if (!a.whatIf.notComputed.empty() || !(out.why = replayMemoryProblem(a, k.count, false, 2 * sizeof(int64_t))).empty()) {
+        if (out.why.empty()) out.why = a.whatIf.notComputed;
         return out;
     }
     // the pattern analyze() compiled (an Analysis made some other way: compiled here)

@@ -29,7 +29,8 @@ struct IdealSchedule {
 };
 
 // The ideal schedule of the analysis's window; empty with `why` when the what-if has no ideal
-// scenario (no training steps, no launch rows, no kernels). `cancelled` is asked between stages.
+// scenario (no training steps, no launch rows, no kernels, not enough memory: whatif.h). `cancelled`
+// is asked between stages.
 IdealSchedule idealSchedule(const Profile& p, const Analysis& a, const std::function<bool()>& cancelled = {});
 
 }  // namespace skew
