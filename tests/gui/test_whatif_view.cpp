@@ -4,6 +4,7 @@
 // of the ideal schedule.
 
 #include <QImage>
+#include <QSet>
 
 #include <gtest/gtest.h>
 
@@ -124,6 +125,28 @@ TEST(WhatIfView, LeftOutForWantOfMemoryItSaysSoAndOffersNoStepSettings) {
     EXPECT_EQ(v.subtitle().toStdString(), "The what-if was not computed: " + why + ".");
     EXPECT_EQ(v.plottableCount(), 0);
     EXPECT_TRUE(v.settingsButton()->isHidden());  // a step pattern would not make it fit
+}
+
+// The key's names whole at any width: one row where the four fit, two rows of two where they do not
+// (the What-if tab at 1024x700 is about 580 px wide; in one row QCustomPlot cut each name short).
+TEST(WhatIfView, TheKeyNamesEachSeriesWholeInOneRowOrTwo) {
+    SessionPtr s = loadSession({demo().path}, {}, {});
+    WhatIfView v;
+    v.setSession(s);
+    v.show();  // (resized as a shown widget is: at once, with its resize event)
+    ASSERT_EQ(v.legend->itemCount(), 4);
+    for (int width : {1200, 560, 1200}) {
+        v.resize(width, 600);
+        v.replot();
+        QSet<int> rows;
+        for (int i = 0; i < v.legend->itemCount(); ++i) {
+            const QCPAbstractLegendItem* item = v.legend->item(i);
+            EXPECT_GE(item->outerRect().width(), item->minimumOuterSizeHint().width()) << width << " px, item " << i;
+            EXPECT_LE(item->outerRect().right(), width) << width << " px, item " << i;
+            rows.insert(item->outerRect().top());
+        }
+        EXPECT_EQ(rows.size(), width == 1200 ? 1 : 2) << width << " px";
+    }
 }
 
 // The timeline's ghost bars (I): the what-if's ideal schedule of the hand profile

@@ -207,6 +207,16 @@ void WhatIfView::buildRanks() {
 void WhatIfView::wrapTexts(int viewWidth) {
     const int w = std::max(200, viewWidth - 40);
     sentence_->setText(wrapped(subtitle(), sentence_->font(), w));
+    // the key in one row where it fits, else two: in one row too wide for the view QCustomPlot
+    // cuts each name short ("without slow kerne" at 1024x700)
+    const int n = key_->itemCount();
+    int wanted = key_->margins().left() + key_->margins().right() + 10;
+    for (int i = 0; i < n; ++i) wanted += key_->item(i)->minimumOuterSizeHint().width() + (i ? key_->columnSpacing() : 0);
+    const int columns = wanted <= viewWidth ? 0 : (n + 1) / 2;  // 0: no wrap, one row
+    if (key_->wrap() != columns) {
+        key_->setWrap(columns);
+        key_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
 }
 
 QString WhatIfView::subtitle() const {

@@ -60,7 +60,7 @@ private:
     void buildSteps();
     void buildRanks();
     void placeHighlight();
-    void wrapTexts(int viewWidth);  // the subtitle broken into lines that fit the view
+    void wrapTexts(int viewWidth);  // the subtitle broken into lines that fit the view, the key in one or two rows
     void placeButton();
     void fitRanks();  // after each layout: the rank bars that fit, the others counted
 
