@@ -16,20 +16,23 @@ bool endsCluster(const Group& g) {
 
 void ncclTime(const Profile& p, const Rank& r, const KernelLane& lane, const std::vector<uint32_t>& kernels,
               const AnalysisOptions& o, int64_t& kernelNs, int64_t& onlyNs) {
-    std::vector<const KernelLane*> others;  // lanes that hold non-NCCL kernels
+    // lanes that hold non-NCCL kernels, each with where its last search ended: the kernels come in
+    // start order, so each lane's search goes on from there
+    std::vector<std::pair<const KernelLane*, size_t>> others;
     for (const KernelLane& l : r.lanes)
-        if (l.ncclKernels < l.size()) others.push_back(&l);
+        if (l.ncclKernels < l.size()) others.emplace_back(&l, 0);
     std::vector<std::pair<int64_t, int64_t>> cover;
     for (uint32_t k : kernels) {
         const int64_t a = lane.start[k], b = lane.end(k);
         kernelNs = satAdd(kernelNs, b - a);
         cover.clear();
-        for (const KernelLane* other : others)
-            forEachOverlapping(*other, a, b, [&](size_t i) {
+        for (auto& [other, hint] : others) {
+            forEachOverlappingFrom(hint, *other, a, b, [&](size_t i) {
                 if (other->ncclKernels && p.opOfName(other->name[i]) != CollOp::NotNccl) return;
                 if (!o.inWindow(other->start[i])) return;
                 cover.emplace_back(std::max(a, other->start[i]), std::min(b, other->end(i)));
             });
+        }
         // the union of the covering intervals
         int64_t covered = 0;
         if (!cover.empty()) {

@@ -98,4 +98,16 @@ size_t gallopUpper(const std::vector<T>& v, size_t hint, T x) {
     return lo;
 }
 
+// forEachOverlapping for queries made in time order: `blockHint` (start at 0) keeps the previous
+// query's block of the interval index, from which the next is found by galloping instead of a
+// binary search over the whole lane (the NCCL-only time asks once per NCCL kernel and other lane).
+template <typename F>
+void forEachOverlappingFrom(size_t& blockHint, const KernelLane& lane, int64_t a, int64_t b, F&& f) {
+    blockHint = gallopUpper(lane.blockMaxEnd, blockHint, a);
+    size_t i = blockHint * kLaneBlock;
+    for (const size_t blockEnd = std::min(lane.size(), i + kLaneBlock); i < blockEnd && lane.end(i) <= a;) ++i;
+    for (; i < lane.size() && lane.start[i] < b; ++i)
+        if (lane.end(i) > a) f(i);
+}
+
 }  // namespace skew
