@@ -26,6 +26,25 @@ void writeFile(const std::string& path, const std::string& data) {
 
 int lineCount(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
 
+// A small generated export (2 ranks, 1 step, 2 layers) at dir/name.
+std::string smallExport(const std::string& dir, const std::string& name) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 2;
+    cfg.steps = 1;
+    cfg.layers = 2;
+    const std::string path = dir + "/" + name;
+    skewgen::generate(cfg, path);
+    return path;
+}
+
+// Runs `statements` on the file, writing; a failure fails the test with SQLite's message.
+void writeSql(const std::string& path, const std::string& statements) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, statements.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+}
+
 TEST(BadInputs, EachExitsThreeWithOneLine) {
     std::string dir = tempDir("bad");
     std::string real = slurp(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite");
@@ -100,13 +119,8 @@ TEST(BadInputs, MalformedIdsLoad) {
 // A CUDA API row whose eventClass is NULL, text or a blob has no class: it is not a launch row
 // (read as 0 it was one), so its kernel has no launch; rows of class 0 and 1 still join.
 TEST(BadInputs, ApiRowsWithoutAnIntegerClassLaunchNothing) {
-    skewgen::GenConfig cfg;
-    cfg.ranks = 2;
-    cfg.steps = 1;
-    cfg.layers = 2;
     const std::string dir = tempDir("event-class");
-    const std::string path = dir + "/classes.sqlite";
-    skewgen::generate(cfg, path);
+    const std::string path = smallExport(dir, "classes.sqlite");
     auto launched = [](const skew::Profile& p) {
         std::map<uint32_t, int> byCorrelation;  // kernels with a launch, per correlation id
         for (const auto& r : p.ranks)
@@ -120,15 +134,11 @@ TEST(BadInputs, ApiRowsWithoutAnIntegerClassLaunchNothing) {
     for (const auto& [corr, n] : before)
         if (n > 0 && ids.size() < 3) ids.push_back(corr);
     ASSERT_EQ(ids.size(), 3u);
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
-    const std::string sql = "CREATE TABLE loose AS SELECT * FROM " + t + "; DROP TABLE " + t + "; ALTER TABLE loose RENAME TO " + t + ";" +
-                            "UPDATE " + t + " SET eventClass = NULL WHERE correlationId = " + std::to_string(ids[0]) + ";" +
-                            "UPDATE " + t + " SET eventClass = 'launch' WHERE correlationId = " + std::to_string(ids[1]) + ";" +
-                            "UPDATE " + t + " SET eventClass = x'00' WHERE correlationId = " + std::to_string(ids[2]) + ";";
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
+    writeSql(path, "CREATE TABLE loose AS SELECT * FROM " + t + "; DROP TABLE " + t + "; ALTER TABLE loose RENAME TO " + t + ";" +
+                       "UPDATE " + t + " SET eventClass = NULL WHERE correlationId = " + std::to_string(ids[0]) + ";" +
+                       "UPDATE " + t + " SET eventClass = 'launch' WHERE correlationId = " + std::to_string(ids[1]) + ";" +
+                       "UPDATE " + t + " SET eventClass = x'00' WHERE correlationId = " + std::to_string(ids[2]) + ";");
     std::map<uint32_t, int> expected = before;
     for (uint32_t id : ids) expected[id] = 0;
     EXPECT_EQ(launched(skew::loadProfile({path})), expected);
@@ -140,29 +150,19 @@ TEST(BadInputs, ApiRowsWithoutAnIntegerClassLaunchNothing) {
 // in the input's runtime calls, and a file with more launch names than the filter lists (read
 // without it) loads the same.
 TEST(BadInputs, OnlyLaunchRowsAreCountedAsUnusableLaunchRows) {
-    skewgen::GenConfig cfg;
-    cfg.ranks = 2;
-    cfg.steps = 1;
-    cfg.layers = 2;
     const std::string dir = tempDir("launch-filter");
-    const std::string path = dir + "/calls.sqlite";
-    skewgen::generate(cfg, path);
+    const std::string path = smallExport(dir, "calls.sqlite");
     const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
     const std::string launch = "(SELECT id FROM StringIds WHERE value LIKE '%Launch%')";
     const int64_t rows = sqlCount(path, "SELECT count(*) FROM " + t);
     const int64_t others = sqlCount(path, "SELECT count(*) FROM " + t + " WHERE nameId NOT IN " + launch);
     ASSERT_GT(others, 3);
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     // three calls that launch nothing end before they start; two launch calls too, and one has a
     // negative correlation id
-    const std::string sql = "UPDATE " + t + " SET end = start - 1 WHERE rowid IN (SELECT rowid FROM " + t + " WHERE nameId NOT IN " +
-                            launch + " LIMIT 3);" + "UPDATE " + t + " SET end = start - 1 WHERE rowid IN (SELECT rowid FROM " + t +
-                            " WHERE nameId IN " + launch + " LIMIT 2);" + "UPDATE " + t +
-                            " SET correlationId = -4 WHERE rowid IN (SELECT rowid FROM " + t + " WHERE nameId IN " + launch +
-                            " LIMIT 1 OFFSET 5);";
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
+    writeSql(path, "UPDATE " + t + " SET end = start - 1 WHERE rowid IN (SELECT rowid FROM " + t + " WHERE nameId NOT IN " + launch +
+                       " LIMIT 3);" + "UPDATE " + t + " SET end = start - 1 WHERE rowid IN (SELECT rowid FROM " + t + " WHERE nameId IN " +
+                       launch + " LIMIT 2);" + "UPDATE " + t + " SET correlationId = -4 WHERE rowid IN (SELECT rowid FROM " + t +
+                       " WHERE nameId IN " + launch + " LIMIT 1 OFFSET 5);");
     const skew::Profile p = skew::loadProfile({path});
     ASSERT_EQ(p.inputs.size(), 1u);
     EXPECT_EQ(int64_t(p.inputs[0].runtimeRows), rows);
@@ -170,13 +170,9 @@ TEST(BadInputs, OnlyLaunchRowsAreCountedAsUnusableLaunchRows) {
                                     "range, or ending before it starts) skipped in " + t;
     EXPECT_EQ(std::count(p.warnings.begin(), p.warnings.end(), said), 1) << ::testing::PrintToString(p.warnings);
     // nine more launch names, used by no row: past the filter's eight, the scan reads every row
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db,
-                           "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9) "
-                           "INSERT INTO StringIds SELECT 900000 + i, 'cudaLaunchUnused' || i FROM n",
-                           nullptr, nullptr, nullptr),
-              SQLITE_OK);
-    sqlite3_close(db);
+    writeSql(path,
+             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9) "
+             "INSERT INTO StringIds SELECT 900000 + i, 'cudaLaunchUnused' || i FROM n");
     const skew::Profile q = skew::loadProfile({path});
     EXPECT_EQ(q.inputs[0].runtimeRows, p.inputs[0].runtimeRows);
     EXPECT_EQ(q.warnings, p.warnings);

@@ -77,13 +77,13 @@ TEST(LaneIndex, OverlapAndLatestEndMatchBruteForceOnOverlappingLanes) {
             l.push_back(t, t + d, 0, 0);
         }
         skew::buildLaneIndex(l);
-        size_t blockHint = 0;  // forEachOverlappingFrom's, carried from query to query (in any order)
+        size_t blockHint = 0;  // forEachOverlapping's hint, carried from query to query (in any order)
         for (int q = 0; q < 200; ++q) {
             int64_t a = int64_t(rng() % uint64_t(t + 100)) - 50, b = a + int64_t(rng() % 300);
             if (q >= 100) a = int64_t(q - 100) * (t + 100) / 100 - 50, b = a + int64_t(rng() % 300);  // then in time order
             std::vector<size_t> got, from, want;
             skew::forEachOverlapping(l, a, b, [&](size_t i) { got.push_back(i); });
-            skew::forEachOverlappingFrom(blockHint, l, a, b, [&](size_t i) { from.push_back(i); });
+            skew::forEachOverlapping(l, a, b, [&](size_t i) { from.push_back(i); }, &blockHint);
             for (size_t i = 0; i < l.size(); ++i)
                 if (l.start[i] < b && l.end(i) > a) want.push_back(i);
             ASSERT_EQ(got, want) << "trial " << trial << " [" << a << ", " << b << ")";

@@ -27,11 +27,14 @@ void ncclTime(const Profile& p, const Rank& r, const KernelLane& lane, const std
         kernelNs = satAdd(kernelNs, b - a);
         cover.clear();
         for (auto& [other, hint] : others) {
-            forEachOverlappingFrom(hint, *other, a, b, [&](size_t i) {
-                if (other->ncclKernels && p.opOfName(other->name[i]) != CollOp::NotNccl) return;
-                if (!o.inWindow(other->start[i])) return;
-                cover.emplace_back(std::max(a, other->start[i]), std::min(b, other->end(i)));
-            });
+            forEachOverlapping(
+                *other, a, b,
+                [&](size_t i) {
+                    if (other->ncclKernels && p.opOfName(other->name[i]) != CollOp::NotNccl) return;
+                    if (!o.inWindow(other->start[i])) return;
+                    cover.emplace_back(std::max(a, other->start[i]), std::min(b, other->end(i)));
+                },
+                &hint);
         }
         // the union of the covering intervals
         int64_t covered = 0;

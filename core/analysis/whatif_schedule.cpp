@@ -46,12 +46,10 @@ IdealSchedule idealSchedule(const Profile& p, const Analysis& a, const std::func
         out.why = "no kernels in the window";
         return out;
     }
-    // the what-if left out for want of memory, or this replay (its starts and ends kept too) would
-    // not fit: none, as for the what-if
-    if (!a.whatIf.notComputed.empty() || !(out.why = replayMemoryProblem(a, k.count, false, 2 * sizeof(int64_t))).empty()) {
-        if (out.why.empty()) out.why = a.whatIf.notComputed;
-        return out;
-    }
+    // none when the what-if was left out for want of memory, or when this replay (its starts and
+    // ends kept too) would not fit
+    out.why = a.whatIf.notComputed.empty() ? replayMemoryProblem(a, k.count, false, 2 * sizeof(int64_t)) : a.whatIf.notComputed;
+    if (!out.why.empty()) return out;
     // the pattern analyze() compiled (an Analysis made some other way: compiled here)
     const std::shared_ptr<const StepPattern> pattern =
         a.options.stepPattern ? a.options.stepPattern : std::make_shared<const StepPattern>(a.options.stepRegex);

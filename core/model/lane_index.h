@@ -30,39 +30,6 @@ void buildIntervalIndex(Rows& rows) {
     }
     rows.blockMaxEnd.shrink_to_fit();
 }
-template <typename Rows>
-size_t firstRowEndingAfter(const Rows& rows, int64_t t) {
-    const auto& bm = rows.blockMaxEnd;
-    // the first block whose prefix maximum exceeds t: all rows of earlier blocks end by t
-    size_t b = size_t(std::upper_bound(bm.begin(), bm.end(), t) - bm.begin());
-    size_t i = b * kLaneBlock, end = std::min(rows.size(), i + kLaneBlock);
-    while (i < end && rows.end(i) <= t) ++i;
-    return i;
-}
-// Calls f(i) for each row whose end lies in [lo, hi], in start order.
-template <typename Rows, typename F>
-void forEachEndingIn(const Rows& rows, int64_t lo, int64_t hi, F&& f) {
-    for (size_t i = firstRowEndingAfter(rows, lo - 1); i < rows.size() && rows.start[i] <= hi; ++i)
-        if (rows.end(i) <= hi) f(i);
-}
-
-// (Re)builds lane.blockMaxEnd; call after the lane's times change.
-inline void buildLaneIndex(KernelLane& lane) { buildIntervalIndex(lane); }
-
-// The first kernel that may end after t: every kernel before it ends at or before t.
-inline size_t firstEndingAfter(const KernelLane& lane, int64_t t) { return firstRowEndingAfter(lane, t); }
-
-// Calls f(i) for each kernel i with start < b and end > a (it overlaps [a, b)), in start order.
-template <typename F>
-void forEachOverlapping(const KernelLane& lane, int64_t a, int64_t b, F&& f) {
-    for (size_t i = firstEndingAfter(lane, a); i < lane.size() && lane.start[i] < b; ++i)
-        if (lane.end(i) > a) f(i);
-}
-
-// The kernel whose end is latest among ends in [lo, hi] (ties: the later one in start order),
-// kernel `skip` excluded; -1 when there is none. `startHint`, when given, is the previous answer of
-// upper_bound(start, hi) for galloping (queries in time order cost a few steps each).
-int64_t latestEndIn(const KernelLane& lane, int64_t lo, int64_t hi, int64_t skip = -1, size_t* startHint = nullptr);
 
 // upper_bound(v, x) found by galloping from `hint` (the previous answer): queries made in time
 // order move the answer a little each time instead of costing a full binary search.
@@ -98,16 +65,44 @@ size_t gallopUpper(const std::vector<T>& v, size_t hint, T x) {
     return lo;
 }
 
-// forEachOverlapping for queries made in time order: `blockHint` (start at 0) keeps the previous
-// query's block of the interval index, from which the next is found by galloping instead of a
-// binary search over the whole lane (the NCCL-only time asks once per NCCL kernel and other lane).
+// `blockHint`, when given, keeps the block of the previous answer (start it at 0): queries in time
+// order then find the next by galloping from it instead of a binary search over the whole index.
+template <typename Rows>
+size_t firstRowEndingAfter(const Rows& rows, int64_t t, size_t* blockHint = nullptr) {
+    const auto& bm = rows.blockMaxEnd;
+    // the first block whose prefix maximum exceeds t: all rows of earlier blocks end by t
+    size_t b = blockHint ? (*blockHint = gallopUpper(bm, *blockHint, t)) : size_t(std::upper_bound(bm.begin(), bm.end(), t) - bm.begin());
+    size_t i = b * kLaneBlock, end = std::min(rows.size(), i + kLaneBlock);
+    while (i < end && rows.end(i) <= t) ++i;
+    return i;
+}
+// Calls f(i) for each row whose end lies in [lo, hi], in start order.
+template <typename Rows, typename F>
+void forEachEndingIn(const Rows& rows, int64_t lo, int64_t hi, F&& f) {
+    for (size_t i = firstRowEndingAfter(rows, lo - 1); i < rows.size() && rows.start[i] <= hi; ++i)
+        if (rows.end(i) <= hi) f(i);
+}
+
+// (Re)builds lane.blockMaxEnd; call after the lane's times change.
+inline void buildLaneIndex(KernelLane& lane) { buildIntervalIndex(lane); }
+
+// The first kernel that may end after t: every kernel before it ends at or before t.
+inline size_t firstEndingAfter(const KernelLane& lane, int64_t t, size_t* blockHint = nullptr) {
+    return firstRowEndingAfter(lane, t, blockHint);
+}
+
+// Calls f(i) for each kernel i with start < b and end > a (it overlaps [a, b)), in start order;
+// `blockHint` as firstRowEndingAfter's (the NCCL-only time asks once per NCCL kernel and other lane,
+// in time order).
 template <typename F>
-void forEachOverlappingFrom(size_t& blockHint, const KernelLane& lane, int64_t a, int64_t b, F&& f) {
-    blockHint = gallopUpper(lane.blockMaxEnd, blockHint, a);
-    size_t i = blockHint * kLaneBlock;
-    for (const size_t blockEnd = std::min(lane.size(), i + kLaneBlock); i < blockEnd && lane.end(i) <= a;) ++i;
-    for (; i < lane.size() && lane.start[i] < b; ++i)
+void forEachOverlapping(const KernelLane& lane, int64_t a, int64_t b, F&& f, size_t* blockHint = nullptr) {
+    for (size_t i = firstEndingAfter(lane, a, blockHint); i < lane.size() && lane.start[i] < b; ++i)
         if (lane.end(i) > a) f(i);
 }
+
+// The kernel whose end is latest among ends in [lo, hi] (ties: the later one in start order),
+// kernel `skip` excluded; -1 when there is none. `startHint`, when given, is the previous answer of
+// upper_bound(start, hi) for galloping (queries in time order cost a few steps each).
+int64_t latestEndIn(const KernelLane& lane, int64_t lo, int64_t hi, int64_t skip = -1, size_t* startHint = nullptr);
 
 }  // namespace skew
