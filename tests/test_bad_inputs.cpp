@@ -180,6 +180,40 @@ TEST(BadInputs, OnlyLaunchRowsAreCountedAsUnusableLaunchRows) {
     std::filesystem::remove_all(dir);
 }
 
+// A launch row whose name id is not an integer (REAL, text) names no launch call, with the
+// filter (up to eight launch names) and without it: the rows loaded never depend on it.
+TEST(BadInputs, ANameIdThatIsNoIntegerNamesNoLaunchWithOrWithoutTheFilter) {
+    const std::string dir = tempDir("launch-filter-real");
+    const std::string path = smallExport(dir, "calls.sqlite"), gone = dir + "/gone.sqlite";
+    const std::string t = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    const std::string launch = "(SELECT id FROM StringIds WHERE value LIKE '%Launch%')";
+    // three launch rows (their kernels' own): two name ids a quarter off, one text (the column is
+    // INTEGER NOT NULL: no NULL, and a whole REAL would be stored as an integer); in a copy, the same
+    // rows deleted
+    std::vector<int64_t> rowids;
+    for (int k : {3, 11, 20})
+        rowids.push_back(sqlCount(path, "SELECT rowid FROM " + t + " WHERE nameId IN " + launch + " LIMIT 1 OFFSET " + std::to_string(k)));
+    std::filesystem::copy_file(path, gone);
+    const std::string set = "(" + std::to_string(rowids[0]) + ", " + std::to_string(rowids[1]) + ", " + std::to_string(rowids[2]) + ")";
+    writeSql(gone, "DELETE FROM " + t + " WHERE rowid IN " + set);
+    writeSql(path, "UPDATE " + t + " SET nameId = nameId + 0.25 WHERE rowid IN " + set + " AND rowid <> " + std::to_string(rowids[2]) +
+                       "; UPDATE " + t + " SET nameId = 'x' || nameId WHERE rowid = " + std::to_string(rowids[2]));
+    ASSERT_EQ(sqlCount(path, "SELECT count(*) FROM " + t + " WHERE typeof(nameId) <> 'integer'"), 3);
+    const skew::Profile full = skew::loadProfile({smallExport(dir, "untouched.sqlite")});
+    const skew::Profile p = skew::loadProfile({path}), d = skew::loadProfile({gone});
+    EXPECT_EQ(p.launchCount(), d.launchCount());
+    EXPECT_EQ(full.launchCount(), d.launchCount() + 3);
+    EXPECT_EQ(p.inputs[0].runtimeRows, d.inputs[0].runtimeRows + 3);
+    // nine more launch names, used by no row: past the filter's eight, the scan reads every row
+    writeSql(path,
+             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9) "
+             "INSERT INTO StringIds SELECT 900000 + i, 'cudaLaunchUnused' || i FROM n");
+    const skew::Profile q = skew::loadProfile({path});
+    EXPECT_EQ(q.launchCount(), p.launchCount());
+    EXPECT_EQ(q.warnings, p.warnings);
+    std::filesystem::remove_all(dir);
+}
+
 // With `nsys` on PATH a report is converted into a private folder, read, and the copy removed.
 TEST(BadInputs, NsysRepIsConvertedWhenNsysIsOnPath) {
     std::string dir = tempDir("nsysrep");

@@ -9,13 +9,16 @@
 
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "analysis/analysis.h"
 #include "analysis/whatif.h"
 #include "analysis/whatif_schedule.h"
+#include "compare/whatif_check.h"
 #include "gen_fixture.h"
 #include "json_value.h"
 #include "model/loader.h"
@@ -69,10 +72,49 @@ TEST(MemoryBudget, TheVariableInMegabytesElseTheAvailableMemory) {
         EXPECT_EQ(m.source, "SKEWSCOPE_WHATIF_MAX_MB");
     }
     {
-        Budget b("a lot");  // not a number: as if unset
-        EXPECT_EQ(skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB").source, "available memory");
+        Budget b(" 12\t");  // blanks around it
+        EXPECT_EQ(skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB").bytes, uint64_t(12) << 20);
     }
-    EXPECT_EQ(skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB").source, "available memory");
+    {
+        Budget b("99999999999999999999");  // more than 64 bits of bytes: no limit, not the machine's
+        const skew::MemoryBudget m = skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
+        EXPECT_EQ(m.bytes, UINT64_MAX);
+        EXPECT_EQ(m.source, "SKEWSCOPE_WHATIF_MAX_MB");
+        EXPECT_EQ(m.ignored, "");
+    }
+    // anything else: ignored, as if unset, and said (never 4 MB for "4G", 0 for "0x10")
+    for (const char* other : {"a lot", "4G", "1e3", "2.5", "0x10", "-5", "+100", "12 MB"}) {
+        Budget b(other);
+        const skew::MemoryBudget m = skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
+        EXPECT_EQ(m.source, "available memory") << other;
+        EXPECT_EQ(m.ignored, "SKEWSCOPE_WHATIF_MAX_MB=\"" + std::string(other) + "\" is not a whole number of MB: ignored");
+    }
+    const skew::MemoryBudget unset = skew::memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
+    EXPECT_EQ(unset.source, "available memory");
+    EXPECT_EQ(unset.ignored, "");
+}
+
+// An unreadable variable is said among the what-if's warnings, and the what-if is computed within
+// the memory available.
+TEST(WhatIfMemory, AVariableThatIsNoNumberIsSaidAndTheWhatIfComputed) {
+    skew::Profile p = whatifhand::handProfile();
+    Budget b("4G");
+    const skew::Analysis a = skew::analyze(p);
+    EXPECT_TRUE(a.whatIf.notComputed.empty());
+    EXPECT_EQ(a.whatIf.kernels, 12u);
+    EXPECT_EQ(std::count(a.warnings.begin(), a.warnings.end(), "what-if: SKEWSCOPE_WHATIF_MAX_MB=\"4G\" is not a whole number of MB: ignored"), 1);
+}
+
+// The need rounded up, the budget down: a budget a byte short of the need reads as less.
+TEST(WhatIfMemory, TheReasonNeverSaysTheSameNumberOfMegabytesTwice) {
+    skew::Profile p = whatifhand::handProfile();
+    const skew::Analysis a = skew::analyze(p);
+    const uint64_t need = 8'389'788;  // 12 kernels, 4 members, not packed (see above)
+    ASSERT_EQ(skew::whatIfBytes(12, 4, false), need);
+    EXPECT_EQ(skew::replayMemoryProblem(a, 12, false, 0, skew::MemoryBudget{need - 1, "available memory", {}}),
+              "its replay of 12 kernels needs about 9 MB of memory, more than the 8 MB available (set SKEWSCOPE_WHATIF_MAX_MB to a "
+              "number of MB to allow more)");
+    EXPECT_EQ(skew::replayMemoryProblem(a, 12, false, 0, skew::MemoryBudget{need, "available memory", {}}), "");
 }
 
 TEST(WhatIfMemory, TheEstimateCountsTheGraphsArraysThePackedRecordsAndTheSweepsEnds) {
@@ -127,6 +169,22 @@ TEST(WhatIfMemory, ABudgetUnderTheEstimateLeavesTheWhatIfOutAndEveryOutputSaysWh
     }
 }
 
+// A comparison's what-if check says which side's what-if was left out, and why (not "no training
+// steps", which is what its empty step list would otherwise say).
+TEST(WhatIfMemory, TheComparisonsCheckSaysWhichWhatIfWasLeftOutAndWhy) {
+    skew::Profile p = whatifhand::handProfile();
+    skew::Analysis out;
+    {
+        Budget b("8");
+        out = skew::analyze(p);
+    }
+    ASSERT_FALSE(out.whatIf.notComputed.empty());
+    const skew::Analysis in = skew::analyze(p);
+    EXPECT_EQ(skew::checkWhatIf(out, in).why, "A's what-if was not computed: " + out.whatIf.notComputed);
+    EXPECT_EQ(skew::checkWhatIf(in, out).why, "B's what-if was not computed: " + out.whatIf.notComputed);
+    EXPECT_TRUE(skew::checkWhatIf(in, in).available()) << skew::checkWhatIf(in, in).why;
+}
+
 TEST(WhatIfMemory, TheIdealScheduleIsLeftOutWithTheWhatIfOrWhenItsOwnReplayWouldNotFit) {
     skew::Profile p = whatifhand::handProfile();
     skew::Analysis out;
@@ -149,6 +207,43 @@ TEST(WhatIfMemory, TheIdealScheduleIsLeftOutWithTheWhatIfOrWhenItsOwnReplayWould
                         "SKEWSCOPE_WHATIF_MAX_MB to a number of MB to allow more)");
     setenv("SKEWSCOPE_WHATIF_MAX_MB", "9", 1);
     EXPECT_EQ(skew::idealSchedule(p, in).start.size(), 12u);
+}
+
+// Without launch rows the what-if runs two replays, which never read packed records: its estimate
+// counts the build's 12 bytes a kernel, not the 56 of a packed record (a 30-rank job's 34 replays
+// would pack, and were estimated so whatever the launch rows).
+TEST(WhatIfMemory, WithoutLaunchRowsTheEstimateIsOfRecordsNeverPacked) {
+    const std::string dir = testutil::tempDir("whatif-no-launches");
+    skewgen::GenConfig cfg;
+    cfg.ranks = 30;
+    cfg.steps = 6;
+    cfg.layers = 12;
+    const std::string path = dir + "/no-launches.sqlite";
+    skewgen::generate(cfg, path);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    skew::Profile p = skew::loadProfile({path});
+    ASSERT_EQ(p.launchCount(), 0u);
+    const skew::Analysis free = skew::analyze(p);
+    const uint64_t kernels = free.whatIf.kernels;
+    uint64_t members = 0;
+    for (const skew::Group& g : free.groups) members += uint64_t(g.count) * g.width();
+    const uint64_t unpacked = skew::whatIfBytes(kernels, members, false), packed = skew::whatIfBytes(kernels, members, true);
+    const uint64_t mb = (unpacked + (1u << 20) - 1) >> 20;  // the unpacked need, rounded up
+    ASSERT_LT(mb << 20, packed) << kernels << " kernels";  // a budget between the two estimates
+    {
+        Budget b(std::to_string(mb).c_str());
+        const skew::Analysis a = skew::analyze(p);
+        EXPECT_EQ(a.whatIf.notComputed, "");
+        EXPECT_EQ(a.whatIf.kernels, kernels);
+    }
+    {
+        Budget b(std::to_string(mb - 1).c_str());
+        EXPECT_THAT(skew::analyze(p).whatIf.notComputed, HasSubstr(" needs about " + std::to_string(mb) + " MB of memory"));
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST(WhatIfMemory, TheCommandLineWritesTheWholeReportWithoutTheWhatIfOnOneThreadOrBesideTheReport) {

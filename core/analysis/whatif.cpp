@@ -97,8 +97,9 @@ bool packsRecords(size_t runs, size_t threads) {
 
 // Left out for want of memory: the reason, said in the warning and by the views.
 std::string memoryReason(uint64_t kernels, uint64_t need, const MemoryBudget& budget) {
-    auto mb = [](uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MB"; };
-    return "its replay of " + plural(kernels, "kernel") + " needs about " + mb(need) + " of memory, more than the " + mb(*budget.bytes) +
+    // the need rounded up, the budget down: never "needs about 1000 MB, more than the 1000 MB"
+    auto mb = [](uint64_t b, bool up) { return std::to_string((b >> 20) + (up && (b & ((1u << 20) - 1)) ? 1 : 0)) + " MB"; };
+    return "its replay of " + plural(kernels, "kernel") + " needs about " + mb(need, true) + " of memory, more than the " + mb(*budget.bytes, false) +
            (budget.source == "available memory" ? " available" : " " + budget.source + " allows") +
            " (set SKEWSCOPE_WHATIF_MAX_MB to a number of MB to allow more)";
 }
@@ -116,7 +117,11 @@ void whatIfInto(const Profile& p, const Analysis& a, const StepPattern& pattern,
     // before the first large allocation: a replay that does not fit is left out, not swapped
     // through or killed (Linux overcommits: it would not fail, the OOM killer would end the process)
     // (packed as one thread would: the estimate, and the report, the same on any thread count)
-    if (std::string why = replayMemoryProblem(a, k.count, packsRecords(kFirstRank + p.ranks.size(), 1), 0); !why.empty()) {
+    // (packed when the sweeps would pack: never for the two replays of a capture without launch rows)
+    const MemoryBudget budget = memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
+    if (!budget.ignored.empty()) warnings.push_back("what-if: " + budget.ignored);
+    const size_t mostRuns = p.launchCount() > 0 ? kFirstRank + p.ranks.size() : kNoSlow + 1;
+    if (std::string why = replayMemoryProblem(a, k.count, packsRecords(mostRuns, 1), 0, budget); !why.empty()) {
         w.notComputed = why;
         warnings.push_back("what-if: not computed: " + w.notComputed);
         return;
@@ -219,11 +224,10 @@ uint64_t whatIfBytes(uint64_t kernels, uint64_t members, bool packed) {
     return kernels * (laneOrder + (packed ? sizeof(SweepKernel) : build)) + members * member + sweeps;
 }
 
-std::string replayMemoryProblem(const Analysis& a, uint64_t kernels, bool packed, uint64_t extraPerKernel) {
+std::string replayMemoryProblem(const Analysis& a, uint64_t kernels, bool packed, uint64_t extraPerKernel, const MemoryBudget& budget) {
     uint64_t members = 0;
     for (const Group& g : a.groups) members += uint64_t(g.count) * g.width();
     const uint64_t need = whatIfBytes(kernels, members, packed) + kernels * extraPerKernel;
-    const MemoryBudget budget = memoryBudget("SKEWSCOPE_WHATIF_MAX_MB");
     return budget.bytes && need > *budget.bytes ? memoryReason(kernels, need, budget) : std::string();
 }
 

@@ -14,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/step_pattern.h"
+#include "util/memory_budget.h"
 
 namespace skew {
 
@@ -34,8 +35,9 @@ WhatIfOutcome computeWhatIf(const Profile& p, const Analysis& a, const std::func
 // the memory available) is left out: WhatIf::notComputed and a warning say why.
 uint64_t whatIfBytes(uint64_t kernels, uint64_t members, bool packed);
 // Why a replay of `kernels` kernels (whatIfBytes, plus `extraPerKernel` bytes each) would not fit
-// in the budget, or "": the what-if's check, and the ideal schedule's (its recorded starts and ends).
-std::string replayMemoryProblem(const Analysis& a, uint64_t kernels, bool packed, uint64_t extraPerKernel);
+// in `budget` (memoryBudget("SKEWSCOPE_WHATIF_MAX_MB")), or "": the what-if's check, and the ideal
+// schedule's (its recorded starts and ends).
+std::string replayMemoryProblem(const Analysis& a, uint64_t kernels, bool packed, uint64_t extraPerKernel, const MemoryBudget& budget);
 // Puts it in `a` as analyze() would have: Analysis::whatIf, and its warnings after the others.
 void fillWhatIf(Analysis& a, WhatIfOutcome o);
 

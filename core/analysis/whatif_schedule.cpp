@@ -48,7 +48,8 @@ IdealSchedule idealSchedule(const Profile& p, const Analysis& a, const std::func
     }
     // none when the what-if was left out for want of memory, or when this replay (its starts and
     // ends kept too) would not fit
-    out.why = a.whatIf.notComputed.empty() ? replayMemoryProblem(a, k.count, false, 2 * sizeof(int64_t)) : a.whatIf.notComputed;
+    out.why = a.whatIf.notComputed.empty() ? replayMemoryProblem(a, k.count, false, 2 * sizeof(int64_t), memoryBudget("SKEWSCOPE_WHATIF_MAX_MB"))
+                                           : a.whatIf.notComputed;
     if (!out.why.empty()) return out;
     // the pattern analyze() compiled (an Analysis made some other way: compiled here)
     const std::shared_ptr<const StepPattern> pattern =

@@ -17,10 +17,11 @@
 
 namespace skew {
 
-constexpr uint32_t kSnapshotFormat = 6;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in
+constexpr uint32_t kSnapshotFormat = 7;  // 2: NVTX ranges without their domain; 3: columns carry their own checksums (read in
                                          // parallel); 4: compact columns (32-bit durations, 16-bit codes), launches in the kernels' lanes;
                                          // 5: the key covers ctime, SQLite's change counter and the -wal file;
-                                         // 6: unusable launch rows counted among launch calls only (the runtime scan's filter)
+                                         // 6: unusable launch rows counted among launch calls only (the runtime scan's filter);
+                                         // 7: a launch row whose name id is not an integer names no launch call
 
 // Writes the snapshot of file `file` of `p` (times put back on the file's own clock) into `fd`,
 // an empty file open for writing, its columns raw (the cache) or compact (a summary). False with

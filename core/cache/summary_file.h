@@ -15,8 +15,8 @@
 namespace skew {
 
 // 2: its snapshot in format 6 (kSnapshotFormat): a summary of an older build says so by its own
-// version, not as a damaged snapshot
-constexpr uint32_t kSummaryFormat = 2;
+// version, not as a damaged snapshot; 3: in format 7
+constexpr uint32_t kSummaryFormat = 3;
 
 // Writes the summary of file `file` of `p` (read from its export) to `out`, atomically; `givenPath`
 // is the export's path as the user gave it. Throws std::runtime_error when it cannot be written.

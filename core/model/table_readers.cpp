@@ -123,7 +123,10 @@ void FileReader::State::readRuntime(size_t ri) {
         if (!r.isInt(2) || (r.v[2] != 0 && r.v[2] != 1)) return;
         if (r.isNull(4)) return;
         // not a launch: launched no kernel, whatever its times (the filter leaves these out already
-        // but for a file with more launch names than it lists)
+        // but for a file with more launch names than it lists). A name id that is not an integer
+        // (REAL, text, NULL) names nothing, as the filter's comparisons would have it: read as an
+        // integer, 30.25 would be id 30, and the rows loaded would depend on the filter's being there
+        if (!r.isInt(5)) return;
         StrId name = str(r.v[5]);
         if (name >= isLaunchApi.size() || !isLaunchApi[name]) return;
         if (!usableInterval(r, 0, 1) || !usableCorrelation(r, 4)) {

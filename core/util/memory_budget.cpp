@@ -95,9 +95,15 @@ std::optional<uint64_t> availableMemoryBytes() {
 }
 
 MemoryBudget memoryBudget(const char* variable) {
-    if (const char* e = std::getenv(variable); e && *e)
-        if (std::optional<uint64_t> mb = leadingNumber(e); mb && *mb < (UINT64_MAX >> 20)) return {*mb << 20, variable};
-    return {availableMemoryBytes(), "available memory"};
+    const char* e = std::getenv(variable);
+    if (!e || !*e) return {availableMemoryBytes(), "available memory", {}};
+    const std::string text(e);
+    size_t end = text.find_first_not_of(" \t");
+    if (end != std::string::npos) end = text.find_first_not_of("0123456789", end);
+    if (end != std::string::npos) end = text.find_first_not_of(" \t", end);
+    const std::optional<uint64_t> mb = leadingNumber(text);
+    if (mb && end == std::string::npos) return {*mb < (UINT64_MAX >> 20) ? *mb << 20 : UINT64_MAX, variable, {}};
+    return {availableMemoryBytes(), "available memory", std::string(variable) + "=\"" + text + "\" is not a whole number of MB: ignored"};
 }
 
 }  // namespace skew

@@ -23,11 +23,14 @@ struct CgroupMemory {
 };
 std::optional<uint64_t> availableMemoryFrom(const std::string& meminfo, const CgroupMemory* cgroups, size_t count);
 
-// The budget of an optional stage: `variable` (a number of MiB in the environment) when it is set,
-// else availableMemoryBytes(); nullopt: no limit known. `source` says which, for the warning.
+// The budget of an optional stage: `variable` (a whole number of MiB in the environment, blanks
+// around it allowed; one too large for 64 bits of bytes: no limit) when it is set, else
+// availableMemoryBytes(); nullopt: no limit known. `source` says which, for the warning. A variable
+// set to anything else ("4G", "1e3", "-5") is ignored, and `ignored` says so for a warning.
 struct MemoryBudget {
     std::optional<uint64_t> bytes;
-    std::string source;  // "SKEWSCOPE_WHATIF_MAX_MB" or "available memory"
+    std::string source;   // "SKEWSCOPE_WHATIF_MAX_MB" or "available memory"
+    std::string ignored;  // e.g. `SKEWSCOPE_WHATIF_MAX_MB="4G" is not a whole number of MB: ignored`
 };
 MemoryBudget memoryBudget(const char* variable);
 

@@ -10,6 +10,7 @@
 
 #include <cmath>
 
+#include "analysis/whatif.h"
 #include "common/palette.h"
 #include "gui_util.h"
 #include "session.h"
@@ -193,6 +194,37 @@ TEST(WhatIfView, TimelineGhostBarsWhereTheIdealReplayPutsEachKernel) {
     v.setShowIdeal(false);
     v.setSession(s);
     EXPECT_EQ(v.idealSchedule(), nullptr);
+}
+
+// Asked for while the session's what-if is still being computed (the viewer computes it after the
+// first picture), the ideal schedule waits for it: the two replays never take their memory at once,
+// and the schedule's job reads the what-if only once it is in. Then it is computed as before.
+TEST(WhatIfView, TheIdealScheduleWaitsForTheWhatIfThenIsComputed) {
+    using namespace whatifhand;
+    auto s = std::make_shared<Session>();
+    s->profile = handProfile();
+    skew::AnalysisOptions o;
+    o.whatIf = false;  // as the viewer's first analysis: the what-if pending
+    s->analysis = skew::analyze(s->profile, o);
+    ASSERT_TRUE(s->analysis.whatIf.pending);
+    indexSession(*s);
+    TimelineView v;
+    v.resize(1200, 520);
+    v.setSession(s);
+    v.setShowIdeal(true);
+    for (int i = 0; i < 30; ++i) QTest::qWait(10);
+    EXPECT_TRUE(v.idealComputing());          // said as under way ("computing...")
+    EXPECT_EQ(v.idealSchedule(), nullptr);    // but nothing computed while the what-if is pending
+    skew::fillWhatIf(s->analysis, skew::computeWhatIf(s->profile, s->analysis));
+    ASSERT_FALSE(s->analysis.whatIf.pending);
+    v.whatIfLoaded();
+    for (int i = 0; i < 1000 && (v.idealComputing() || !v.idealSchedule()); ++i) QTest::qWait(10);
+    ASSERT_NE(v.idealSchedule(), nullptr);
+    EXPECT_FALSE(v.idealSchedule()->empty()) << v.idealSchedule()->why;
+    EXPECT_FALSE(v.idealComputing());
+    // a what-if that came in while the view was not waiting starts nothing
+    v.whatIfLoaded();
+    EXPECT_FALSE(v.idealComputing());
 }
 
 // A 16-rank run at 1024x700: as many rank bars as fit at 20 px each, the others counted on the axis;

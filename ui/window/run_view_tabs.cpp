@@ -63,6 +63,7 @@ void RunViewTabs::setSession(SessionPtr s, bool keepRanges) {
 
 void RunViewTabs::whatIfLoaded() {
     if (WhatIfView* v = whatIf()) v->refresh();
+    if (TimelineView* t = timeline()) t->whatIfLoaded();  // an ideal schedule waiting for it starts
 }
 
 void RunViewTabs::restoreKeptRanges() {

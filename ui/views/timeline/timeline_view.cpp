@@ -76,6 +76,8 @@ void TimelineView::showPendingRequest() {
     else showHighlight(p.highlight, p.margin);
 }
 
+void TimelineView::whatIfLoaded() { ideal_->whatIfLoaded(); }
+
 void TimelineView::setShowIdeal(bool on) {
     if (on == showIdeal_) return;
     showIdeal_ = on;

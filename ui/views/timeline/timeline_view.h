@@ -124,6 +124,7 @@ public:
     bool showIdeal() const { return showIdeal_; }
     void setIdealSchedule(std::shared_ptr<const skew::IdealSchedule> s);  // computed elsewhere (render); shows it
     const skew::IdealSchedule* idealSchedule() const;                     // null until computed
+    void whatIfLoaded();  // the session's what-if is in: an ideal schedule waiting for it is computed
     bool idealComputing() const { return ideal_->running(); }
 
     // RunView: the zoom keys zoom at the pointer; --range sets the visible range
