@@ -22,6 +22,7 @@
 #include "report/analysis_report.h"
 #include "report/answers_report.h"
 #include "report/format.h"
+#include "report/verdict_line.h"
 #include "truth_answers.h"
 
 using namespace testutil;
@@ -366,8 +367,8 @@ TEST(AnswersRun, RealCaptureVerdictOnTwoRanksAndItsCauses) {
     EXPECT_TRUE(ans.verdictEvidence.notSignificant);
     const skew::AnswerSentences s = skew::answerSentences(p, a, a.groups[0]);
     EXPECT_THAT(s.same, ::testing::StartsWith("Same rank or rotating: persistent (thin evidence: 2 ranks, so one of them is always "
-                                              "last in at least half; the last counts are not significant against uniform, p >= "
-                                              "0.001). dev 1 was last in 22 of 33 collectives that are not big (66.7%; chi-square "
+                                              "last in at least half; the chi-square test below does not find the last counts "
+                                              "significantly uneven (that takes p < 0.001)). dev 1 was last in 22 of 33 collectives that are not big (66.7%; chi-square "
                                               "against uniform last counts over 2 ranks: p = 0.0555)"));
     auto c = [&](const char* k) { return count.count(k) ? count[k] : std::string("0"); };
     EXPECT_EQ(s.cpuGpu, "CPU or GPU: no big collective; over all 33 complete collectives: CPU launch " + c("cpu_launch") +
@@ -376,6 +377,8 @@ TEST(AnswersRun, RealCaptureVerdictOnTwoRanksAndItsCauses) {
                             skew::formatDuration(gpuNs) + " from the GPU (" + skew::formatShare(double(cpuNs) / double(cpuNs + gpuNs)) +
                             " CPU).");
     EXPECT_THAT(thinEvidence(p, a), ElementsAre("two_ranks", "not_significant"));
+    // the headline says the evidence is thin too
+    EXPECT_THAT(skew::verdictLine(p, a, a.groups[0]), HasSubstr("dev 1 persistently last (a slow rank; thin evidence)"));
 }
 
 // ---- capture advice ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "scene/lane_lod.h"
 #include "scene/rank_labels.h"
 #include "scene/view_texts.h"
+#include "report/whatif_report.h"
 #include "scene/whatif_scene.h"
 #include "timeline/run_maps.h"
 #include "timeline/timeline_index.h"
@@ -323,7 +324,7 @@ TEST(WhatIfScene, StepsScenariosAndTheCostliestRanks) {
     skew::Analysis a;
     a.whatIf = handMadeWhatIf();
     const skew::WhatIfScene s = skew::buildWhatIfScene(p, a, 16);
-    EXPECT_EQ(s.title, "What-if  \u00B7  3 steps (NVTX step ranges)  \u00B7  1234 kernels replayed, error 0 ns");
+    EXPECT_EQ(s.title, "What-if  \u00B7  3 steps (NVTX step ranges)  \u00B7  1234 kernels replayed, within 0 ns of the capture");
     EXPECT_TRUE(s.emptyText.empty());
     EXPECT_EQ(s.steps, (std::vector<uint32_t>{1, 2, 3}));
     EXPECT_EQ(s.capturedNs, (std::vector<int64_t>{100'000'000, 120'000'000, 90'000'000}));
@@ -351,4 +352,33 @@ TEST(WhatIfScene, WithoutStepsOrKernelsItSaysWhy) {
     s = skew::buildWhatIfScene(p, a);
     EXPECT_TRUE(s.empty());
     EXPECT_EQ(s.emptyText, "What-if: not computed: no training steps (no NVTX step ranges, no repeating collective sequence).");
+    EXPECT_EQ(s.title, "What-if");  // no replay figures above "not computed"
+}
+
+// The sentence never names one rank of several that cost the same, and says when the scenario's
+// median step is no faster than the captured one.
+TEST(WhatIfScene, TiedRanksAndAScenarioNoFasterAreSaidAsSuch) {
+    skew::Profile p;
+    p.ranks.resize(5);
+    for (int r = 0; r < 5; ++r) p.ranks[size_t(r)].label = "dev " + std::to_string(r);
+    skew::Analysis a;
+    a.whatIf = handMadeWhatIf();  // medians: captured 100 ms, ideal 50 ms
+    a.whatIf.ideal = 2.0;
+    a.whatIf.byRank = {{3, 1.534}, {1, 1.531}, {0, 1.527}, {4, 1.526}, {2, 1.40}};
+    EXPECT_EQ(skew::whatIfSentence(p, a),
+              "Without the late arrivals the median step would take 50.00 ms instead of 100.00 ms (2.00x); 4 ranks alone cost 1.53x "
+              "each (dev 3, dev 1, dev 0 and 1 more).");
+    a.whatIf.byRank.pop_back();
+    EXPECT_EQ(skew::whatIfSentence(p, a),
+              "Without the late arrivals the median step would take 50.00 ms instead of 100.00 ms (2.00x); each rank alone costs "
+              "1.53x: no one rank stands out.");
+    a.whatIf.byRank = {{3, 1.534}, {1, 1.40}};
+    EXPECT_EQ(skew::whatIfSentence(p, a),
+              "Without the late arrivals the median step would take 50.00 ms instead of 100.00 ms (2.00x); dev 3 alone costs 1.53x.");
+    // the ideal steps above the captured ones: no gain
+    for (auto& st : a.whatIf.steps) st.idealNs = st.capturedNs + 260'000;
+    a.whatIf.ideal = 0.997;
+    EXPECT_EQ(skew::whatIfSentence(p, a),
+              "Without the late arrivals the median step would be no faster: 100.26 ms against 100.00 ms captured (1.00x); dev 3 "
+              "alone costs 1.53x.");
 }

@@ -89,7 +89,8 @@ private:
         std::vector<std::string> why;
         if (ve.fewCollectives) why.push_back("only " + plural(ans_.considered, "collective"));
         if (ve.twoRanks) why.push_back("2 ranks, so one of them is always last in at least half");
-        if (ve.notSignificant) why.push_back(strprintf("the last counts are not significant against uniform, p >= %g", kOftenLastP));
+        // (the test's own p-value follows in the sentence: the threshold here, said as one)
+        if (ve.notSignificant) why.push_back(strprintf("the chi-square test below does not find the last counts significantly uneven (that takes p < %g)", kOftenLastP));
         std::string s;
         for (const auto& w : why) s += (s.empty() ? "" : "; ") + w;
         return " (thin evidence: " + s + ")";

@@ -62,10 +62,13 @@ std::string bigRanks(const Profile& p, const Answers& ans) {
     return rankLabel(p, most) + strprintf(" in %u of %zu", ans.bigMostLate, ans.big.size());
 }
 
-// "late rank rotates", "dev 3 last most often, by little", "dev 3 persistently last (a slow rank)"
+// "late rank rotates", "dev 3 last most often, by little", "dev 3 persistently last (a slow rank)",
+// "dev 1 persistently last (a slow rank; thin evidence)"
 std::string whoOfTheRest(const Profile& p, const Answers& ans) {
     switch (ans.verdict) {
-    case WhoVerdict::Persistent: return rankLabel(p, ans.topRank) + " persistently last (a slow rank)";
+    case WhoVerdict::Persistent:
+        // never a headline stronger than its evidence (the answer says which: few collectives, 2 ranks, not significant)
+        return rankLabel(p, ans.topRank) + (ans.verdictEvidence.thin() ? " persistently last (a slow rank; thin evidence)" : " persistently last (a slow rank)");
     case WhoVerdict::OftenLastSmall: return rankLabel(p, ans.topRank) + " last most often, by little";
     default: return "late rank rotates";
     }

@@ -22,6 +22,21 @@ void optionalField(JsonWriter& w, const char* key, const std::optional<double>& 
 
 std::string optionalCsv(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : std::string(); }
 
+// "; dev 3 alone costs 1.21x", or the ranks that tie with it at two decimals: never one rank named
+// out of many that cost the same (the CPU follows the GPU: every rank alone may cost the whole)
+std::string byRankClause(const Profile& p, const std::vector<WhatIfRank>& byRank) {
+    if (byRank.empty()) return {};
+    const std::string top = strprintf("%.2f", byRank[0].slowdown);
+    size_t tied = 1;
+    while (tied < byRank.size() && strprintf("%.2f", byRank[tied].slowdown) == top) ++tied;
+    if (tied == 1) return "; " + rankLabel(p, byRank[0].rank) + " alone costs " + top + "x";
+    if (tied == byRank.size()) return "; each rank alone costs " + top + "x: no one rank stands out";
+    std::string names;
+    for (size_t i = 0; i < tied && i < 3; ++i) names += (i ? ", " : "") + rankLabel(p, byRank[i].rank);
+    if (tied > 3) names += strprintf(" and %zu more", tied - 3);
+    return strprintf("; %zu ranks alone cost %sx each (", tied, top.c_str()) + names + ")";
+}
+
 }  // namespace
 
 void whatIfJson(JsonWriter& w, const Profile& p, const Analysis& a) {
@@ -64,11 +79,13 @@ std::string whatIfSentence(const Profile& p, const Analysis& a) {
         scenario.push_back(ideal ? s.idealNs.value_or(0) : s.noSlowKernelsNs.value_or(0));
     }
     const double slowdown = ideal ? *wi.ideal : wi.noSlowKernels.value_or(1.0);
-    std::string s = strprintf("Without the %s the median step would take %s instead of %s (%.2fx)",
-                              ideal ? "late arrivals" : "slow kernels", formatDuration(percentileRounded(scenario, 50)).c_str(),
-                              formatDuration(percentileRounded(captured, 50)).c_str(), slowdown);
-    if (!wi.byRank.empty())
-        s += strprintf("; %s alone costs %.2fx", rankLabel(p, wi.byRank[0].rank).c_str(), wi.byRank[0].slowdown);
+    const int64_t then = percentileRounded(scenario, 50), now = percentileRounded(captured, 50);
+    // the replay's medians can come out above a rank's own durations: then no gain, said as such
+    std::string s = then < now ? strprintf("Without the %s the median step would take %s instead of %s (%.2fx)",
+                                           ideal ? "late arrivals" : "slow kernels", formatDuration(then).c_str(), formatDuration(now).c_str(), slowdown)
+                               : strprintf("Without the %s the median step would be no faster: %s against %s captured (%.2fx)",
+                                           ideal ? "late arrivals" : "slow kernels", formatDuration(then).c_str(), formatDuration(now).c_str(), slowdown);
+    s += byRankClause(p, wi.byRank);
     if (!ideal) s += "; late launches not replayed: the exports have no launch rows";
     return s + ".";
 }

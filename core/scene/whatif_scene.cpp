@@ -46,12 +46,14 @@ WhatIfScene buildWhatIfScene(const Profile& p, const Analysis& a, size_t maxRank
         s.emptyText = "No kernels to replay: the what-if needs a capture with CUDA kernels.";
         return s;
     }
-    s.title = "What-if  \u00B7  " + plural(wi.steps.size(), "step") + " (" + sourceText(wi.stepSource) +
-              ")  \u00B7  " + plural(wi.kernels, "kernel") + " replayed, error " + formatDuration(wi.maxErrorNs);
-    if (wi.steps.empty()) {
+    if (wi.steps.empty()) {  // nothing computed: no replay figures above the reason
+        s.title = "What-if";
         s.emptyText = s.sentence;
         return s;
     }
+    // the captured replay's largest difference from the capture (replay.max_error_ns), in words
+    s.title = "What-if  \u00B7  " + plural(wi.steps.size(), "step") + " (" + sourceText(wi.stepSource) + ")  \u00B7  " +
+              plural(wi.kernels, "kernel") + " replayed, within " + formatDuration(wi.maxErrorNs) + " of the capture";
     for (const WhatIfStep& st : wi.steps) {
         s.steps.push_back(st.step);
         s.capturedNs.push_back(st.capturedNs);
