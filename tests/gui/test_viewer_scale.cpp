@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <filesystem>
+#include <set>
 
 #include "gui_util.h"
 #include "test_util.h"
@@ -254,13 +255,49 @@ TEST(ViewerScale, TimelineRowsOfManyRanks) {
 // The collective view of a 120-rank collective: the label placer finds obstacles by the bands they
 // cover; no two labels it shows overlap, each rank has its row label, and the shown ones sit inside
 // the plot.
+// A 120-rank group's collective view, rows under kDenseRowPx high: every main bar whole pixels (no
+// bands of bars and gaps), the late arriver's 3 px and labelled; thin lanes only on the late and
+// the predecessor's rows; row labels only for the late and the first arriver (a "+93 us" would point
+// at no row in particular), none overlapping; the rank axis thinned but naming the late arriver.
 TEST(ViewerScale, CollectiveLabelsOfManyRanksDoNotOverlap) {
     MainWindow w;
     ASSERT_TRUE(showAndOpen(w, ranks120()));
     const SceneLayout& L = w.view()->sceneLayout();
-    int rowLabels = 0, shown = 0;
-    for (const PlacedLabel& l : L.labels) rowLabels += l.kind != LabelKind::Launch && l.kind != LabelKind::Predecessor;  // one per rank's row
-    EXPECT_EQ(rowLabels, 120);
+    const skew::CollectiveScene& sc = w.view()->scene();
+    ASSERT_EQ(sc.rows.size(), 120u);
+    ASSERT_LT(double(L.plot.height()) / 120.0, kDenseRowPx);
+    int lateRow = -1, earlyRow = -1;
+    for (size_t r = 0; r < sc.rows.size(); ++r) {
+        if (sc.rows[r].late) lateRow = int(r);
+        if (sc.rows[r].early) earlyRow = int(r);
+    }
+    ASSERT_GE(lateRow, 0);
+    ASSERT_GE(earlyRow, 0);
+    std::set<int> laneRows{lateRow};
+    for (const skew::Bar& b : sc.bars)
+        if (b.predecessor) laneRows.insert(b.row);
+    for (size_t i = 0; i < sc.bars.size(); ++i) {
+        const skew::Bar& b = sc.bars[i];
+        const QRectF& r = L.bars[i];
+        if (b.sub) {
+            EXPECT_EQ(r.isNull(), !laneRows.count(b.row)) << i;
+            continue;
+        }
+        EXPECT_EQ(r.top(), std::floor(r.top())) << i;
+        EXPECT_EQ(r.height(), std::floor(r.height())) << i;
+        EXPECT_GE(r.height(), b.late ? 3.0 : 1.0) << i;
+    }
+    for (const LaneRect& lr : L.lanes) {
+        const int row = int(std::lround(w.view()->yAxis->pixelToCoord(lr.rect.center().y()) - kSubY));
+        EXPECT_TRUE(laneRows.count(row)) << row;
+    }
+    int shown = 0;
+    std::set<int> labelled;
+    for (const PlacedLabel& l : L.labels)
+        if (l.kind != LabelKind::Launch && l.kind != LabelKind::Predecessor) labelled.insert(l.row);
+    EXPECT_EQ(labelled, (std::set<int>{lateRow, earlyRow}));
+    ASSERT_NE(L.label(LabelKind::Late, lateRow), nullptr);
+    EXPECT_TRUE(L.label(LabelKind::Late, lateRow)->shown);
     for (size_t i = 0; i < L.labels.size(); ++i) {
         if (!L.labels[i].shown) continue;
         ++shown;
@@ -280,4 +317,5 @@ TEST(ViewerScale, CollectiveLabelsOfManyRanksDoNotOverlap) {
     EXPECT_LT(ticks.size(), 120);
     for (int i = 1; i < ticks.size(); ++i)
         EXPECT_GE(std::abs(v->yAxis->coordToPixel(ticks[i]) - v->yAxis->coordToPixel(ticks[i - 1])), labelPx) << i;
+    EXPECT_TRUE(ticks.contains(double(lateRow))) << lateRow;  // the late arriver's label among the thinned ones
 }

@@ -195,19 +195,35 @@ bool predecessorOnLastRow(const CollectiveScene& sc) {
 
 namespace {
 
+bool denseRows(const AxisMapping& m) { return std::abs(m.py(1.0) - m.py(0.0)) < kDenseRowPx; }
+
 // The shapes in pixels: bars (main rows exact, at least 1.5 px wide so a short kernel stays
 // visible), the thin lanes at one class per pixel column, the predecessor boxes, and what of each
 // the legend must list.
 void layoutShapes(const CollectiveScene& sc, const AxisMapping& m, SceneLayout& L) {
     const QRectF plot(m.plot);
     const double left = plot.left(), right = plot.left() + plot.width();
+    // rows lower than kDenseRowPx (hundreds of ranks): each main bar whole pixels, at least one, so
+    // that the rows do not alias into bands of bars and gaps; the late arriver's 3 px (drawn last);
+    // the thin lanes only of the rows a label points at (the late arriver's, the predecessor's)
+    const bool dense = denseRows(m);
+    std::vector<bool> laneShown(sc.rows.size(), !dense);
+    for (const Bar& b : sc.bars)
+        if (dense && (b.late || b.predecessor) && size_t(b.row) < laneShown.size()) laneShown[size_t(b.row)] = true;
     L.bars.resize(sc.bars.size());
     for (size_t i = 0; i < sc.bars.size(); ++i) {
         const Bar& b = sc.bars[i];
+        // a kernel of a thin lane not drawn: no rectangle (no tooltip, no room taken from labels)
+        if (b.sub && size_t(b.row) < laneShown.size() && !laneShown[size_t(b.row)]) continue;
         double a = m.px(b.x0), e = m.px(b.x1);
         double yc = b.sub ? b.row + kSubY : double(b.row), half = b.sub ? kSubHalf : kMainHalf;
         double top = m.py(yc - half), bottom = m.py(yc + half);
         if (b.sub && bottom - top < 2) top = (top + bottom) / 2 - 1, bottom = top + 2;
+        if (dense && !b.sub) {
+            const double least = b.late ? 3 : 1;
+            top = std::floor(std::min(top, (top + bottom - least) / 2));
+            bottom = std::max(std::ceil(bottom), top + least);
+        }
         L.bars[i] = QRectF(a, top, std::max(b.sub ? 1.0 : 1.5, e - a), bottom - top);
         if (b.predecessor && e >= left && a <= right) L.predecessors.push_back(int(i));
         if (!b.sub && e >= left && a <= right) {
@@ -218,6 +234,7 @@ void layoutShapes(const CollectiveScene& sc, const AxisMapping& m, SceneLayout& 
     // thin lanes at one class per pixel column
     PixelColumns cols{m.nsAt(left), (m.x1Ns - m.x0Ns) / plot.width(), m.plot.width()};
     for (size_t r = 0; r < sc.rows.size(); ++r) {
+        if (!laneShown[r]) continue;
         double top = m.py(r + kSubY - kSubHalf), bottom = m.py(r + kSubY + kSubHalf);
         if (bottom - top < 2) top = (top + bottom) / 2 - 1, bottom = top + 2;
         for (const LaneRun& run : laneRuns(laneColumns(sc, int(r), cols)))
@@ -280,7 +297,10 @@ public:
         l.color = l.kind == LabelKind::Late ? palette::kLate.darker(120)
                   : l.kind == LabelKind::Missing ? QColor(Qt::darkGray) : QColor(60, 60, 60);
         double w = boxWidth(l.font, l.text), h = boxHeight(l.font);
-        for (double dy : {0.0, -2.0, -4.0, -6.0, 2.0}) {
+        // on dense rows (hundreds of ranks) a label covers a dozen rows' bars: it may also sit a
+        // line above or below its row, clear of the row's own thin lane
+        const bool dense = denseRows(m_);
+        for (double dy : {0.0, -2.0, -4.0, -6.0, 2.0, dense ? -h - 3 : 0.0, dense ? h + 3 : 0.0}) {
             double top = bandTop(row, h) + dy;
             if (l.kind == LabelKind::Missing) {
                 place(l, placer_.right(left_ + 6, top, w, h));
@@ -419,8 +439,11 @@ SceneLayout layoutScene(const CollectiveScene& sc, const AxisMapping& m, const L
         labels.launchLabel();
         labels.predecessorLabels();
     }
+    // on rows a few pixels high a rank's "+93.9 us" would point at no row in particular: only the
+    // first arriver's label then
+    const bool dense = denseRows(m);
     for (size_t r = 0; r < sc.rows.size(); ++r)
-        if (int(r) != lateRow) labels.rowLabel(int(r));
+        if (int(r) != lateRow && (!dense || sc.rows[r].early)) labels.rowLabel(int(r));
     return L;
 }
 

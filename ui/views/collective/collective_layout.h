@@ -21,6 +21,7 @@ namespace skewui {
 constexpr double kMainHalf = 0.22;             // NCCL bar half-height
 constexpr double kSubY = 0.36, kSubHalf = 0.07;  // thin lane centre and half-height
 constexpr double kPredHalf = kSubHalf * 2.2;    // the predecessor's emphasised box
+constexpr double kDenseRowPx = 4;                // rows lower than this: whole-pixel bars, no thin lanes but the late and predecessor rows'
 
 // Maps scene coordinates (ns relative to t0, rows) to pixels exactly as QCustomPlot's axes do.
 struct AxisMapping {

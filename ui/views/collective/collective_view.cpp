@@ -65,17 +65,21 @@ protected:
             p->setBrush(kPredecessor);
             p->drawRect(r);
         }
-        // main bars
+        // main bars, the late arriver's last: on rows a pixel high (1,000 ranks) its neighbours'
+        // bars would cover it
         p->setPen(Qt::NoPen);
-        for (size_t i = 0; i < sc.bars.size() && !sc.bars[i].sub; ++i) {
-            const Bar& b = sc.bars[i];
-            const QRectF& r = L.bars[i];
-            p->fillRect(r, barColor(b));
-            if (b.kind == KernelClass::NcclWait) p->fillRect(r, QBrush(barColor(b).darker(125), Qt::BDiagPattern));
-        }
+        for (bool late : {false, true})
+            for (size_t i = 0; i < sc.bars.size() && !sc.bars[i].sub; ++i) {
+                const Bar& b = sc.bars[i];
+                if (b.late != late) continue;
+                const QRectF& r = L.bars[i];
+                p->fillRect(r, barColor(b));
+                if (b.kind == KernelClass::NcclWait) p->fillRect(r, QBrush(barColor(b).darker(125), Qt::BDiagPattern));
+            }
         // the bar whose details are shown
         for (int i : view_->highlight_) {
             QRectF r = L.bars[size_t(i)];
+            if (r.isNull()) continue;  // a kernel of a thin lane not drawn (dense rows)
             p->setPen(QPen(kDetailsOutline, 2));
             p->setBrush(Qt::NoBrush);
             p->drawRect(r.adjusted(-2, -2, 2, 2));
@@ -205,9 +209,11 @@ void CollectiveView::updateRowTicks() {
     if (tickWidth_ == maxW) return;
     tickWidth_ = maxW;
     rowTicker_->clear();
+    rowTicker_->setAlwaysLabelled(-1);
     QFontMetrics fm(yAxis->tickLabelFont());
     for (size_t i = 0; i < scene_.rows.size(); ++i) {
         const skew::SceneRow& r = scene_.rows[i];
+        if (r.late) rowTicker_->setAlwaysLabelled(int(i));  // among 1,000 thinned labels too
         QString arrow = r.late ? QString::fromUtf8("  \u25B6") : QString();
         rowTicker_->addTick(double(i), elider.elide(QString::fromStdString(r.label), fm, maxW - fm.horizontalAdvance(arrow)) + arrow);
         if (cpuWindow_.present && r.rank == cpuWindow_.rank)

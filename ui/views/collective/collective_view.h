@@ -13,6 +13,7 @@
 #include "scene/collective_scene.h"
 #include "views/collective/collective_layout.h"
 #include "views/collective/cpu_row.h"
+#include "views/rank_ticker.h"
 
 namespace skewui {
 
@@ -101,7 +102,7 @@ private:
     TextElement* title_ = nullptr;
     TextElement* subtitle_ = nullptr;
     LegendElement* legend_ = nullptr;
-    QSharedPointer<QCPAxisTickerText> rowTicker_;
+    QSharedPointer<RankTicker> rowTicker_;
     int tickWidth_ = -1;         // viewport width the row ticks were elided for
     int floorHeight_ = 240;      // setFloorHeight
     bool readableRows_ = false;
