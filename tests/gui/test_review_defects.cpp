@@ -27,6 +27,8 @@
 #include "views/timeline/timeline_view.h"
 #include "models/collective_model.h"
 #include "window/main_window.h"
+#include "model/loader.h"
+#include "session.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -234,6 +236,33 @@ TEST(ReviewDefects, RanksCdfLegendLeavesTheCurvesFree) {
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
             EXPECT_FALSE(legend.contains(g->coordsToPixels(it->key, it->value).toPoint()));
     }
+}
+
+// The Ranks tab's CDF in a 1024x700 window (some 280x170 px): the fraction axis' labels at least a
+// label apart (they printed over each other), the legend on one line whose entries do not run into
+// each other, and the plot keeps some height.
+TEST(ReviewDefects, RanksCdfInAShortChartHasReadableTicksAndKey) {
+    auto s = std::make_shared<Session>();
+    s->profile = skew::loadProfile({demo().path});
+    s->analysis = skew::analyze(s->profile);
+    SkewCdfChart c;
+    c.resize(280, 170);
+    c.setGroup(s, 0);
+    c.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&c));
+    c.replot(QCustomPlot::rpImmediateRefresh);
+    c.replot(QCustomPlot::rpImmediateRefresh);
+    shot(&c, "ranks-cdf-short");
+    const QVector<double> ticks = c.yAxis->tickVector();
+    const int labelH = QFontMetrics(c.yAxis->tickLabelFont()).height();
+    ASSERT_GE(ticks.size(), 2);
+    for (int i = 1; i < ticks.size(); ++i)
+        EXPECT_GE(std::abs(c.yAxis->coordToPixel(ticks[i]) - c.yAxis->coordToPixel(ticks[i - 1])), labelH) << i;
+    ASSERT_EQ(c.legend->itemCount(), 2);
+    const QRect a = c.legend->item(0)->outerRect(), b = c.legend->item(1)->outerRect();
+    EXPECT_FALSE(a.intersects(b)) << a.y() << " " << a.height() << " / " << b.y() << " " << b.height();
+    EXPECT_EQ(a.top(), b.top());  // one line
+    EXPECT_GE(c.axisRect()->height(), 60);
 }
 
 // The collective view in a short plot (the splitter dragged down at 1024x700): every label inside

@@ -13,6 +13,8 @@ namespace skewui {
 
 namespace {
 
+constexpr int kShortChartPx = 220;  // lower than this: the legend on one line of short names when two would not fit
+
 // log ticks labelled as short durations ("10 us", "1 ms")
 class DurationLogTicker : public QCPAxisTickerLog {
 protected:
@@ -106,6 +108,11 @@ void SkewCdfChart::fitTicks() {
         if (decades / s <= fit) break;
     }
     ticker->setTickCount(std::max(1, decades / step));
+    // the fraction axis: ticks at least two labels apart (in the Ranks tab of a 700 px window the
+    // plot is some 60 px high, and "0 0.2 0.4 0.6 0.8 1" printed over each other): 0, 0.5, 1 or 0, 1
+    const int labelH = QFontMetrics(yAxis->tickLabelFont()).height();
+    const int plotH = std::max(1, axisRect()->height());
+    yAxis->ticker()->setTickCount(std::clamp(plotH / (2 * labelH), 1, 5));
 }
 
 // The legend goes above the plot, where no curve is: curves can rise anywhere (the end skews' curve
@@ -141,7 +148,10 @@ void SkewCdfChart::fitLegend() {
     // two entries (one capture) on two lines before short names; four (a comparison) on two lines of
     // short names before four lines of long ones: the plot keeps its height
     const bool few = names_.size() <= 2;
-    const std::pair<int, bool> tries[] = {{2, true}, {few ? 1 : 2, few}, {2, false}, {1, false}};
+    // in a short chart (the Ranks tab of a 700 px window) one line of short names before two lines
+    // of long ones: two lines left the plot no height, and their entries ran into each other
+    const bool shortChart = height() < kShortChartPx;
+    const std::pair<int, bool> tries[] = {{2, true}, {few && !shortChart ? 1 : 2, few && !shortChart}, {2, false}, {1, false}};
     for (auto [columns, full] : tries) {
         for (const auto& [g, longName, shortName] : names_) g->setName(full ? longName : shortName);
         legend->setWrap(columns);
