@@ -913,6 +913,16 @@ TEST(RunViews, HeatmapCellUnderAPlantedEventIsThatCollectiveAndRank) {
 // The heatmap shows one group; with two or more a box left of the title picks it, and the title
 // says which of how many ("group 0 of 2"): the demo opens on group 0 (135 collectives), the box
 // switches to group 1 (5 AllReduce), selecting a group-0 collective switches back. One group: no box.
+// The heatmap's x axis names the step lines only where it draws them: a capture without steps has none.
+TEST(RunViews, HeatmapAxisNamesStepLinesOnlyWhereThereAreSteps) {
+    HeatmapView v;
+    v.resize(1200, 500);
+    v.setSession(load(demo().path));
+    EXPECT_EQ(v.xAxis->label(), "collective (in order; lines: step boundaries)");
+    v.setSession(load(realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"));  // no NVTX steps, none inferred
+    EXPECT_EQ(v.xAxis->label(), "collective (in order)");
+}
+
 TEST(RunViews, HeatmapGroupBoxPicksTheGroup) {
     SessionPtr s = load(demo().path);
     HeatmapView v;

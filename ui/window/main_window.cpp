@@ -171,7 +171,8 @@ void MainWindow::connectRooms() {
     connect(loads_, &LoadController::failed, this, [this](const LoadRequest& r, const QString& e) { loadStopped(r, e, false); });
     connect(loads_, &LoadController::snapshotFailed, this,
             [this](const QString& e) { statusBar()->showMessage(e + tr("; the next open reads the export again"), 10000); });
-    connect(exports_, &ExportActions::saved, this, [this](const QString& path) { setStatus(tr("Saved %1").arg(path)); });
+    // for a few seconds: then the capture's summary is back (it was replaced until the next load)
+    connect(exports_, &ExportActions::saved, this, [this](const QString& path) { statusBar()->showMessage(tr("Saved %1").arg(path), 6000); });
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFiles);
     connect(recent_, &RecentFiles::compareRequested, this, &MainWindow::openComparison);
 }
@@ -341,13 +342,14 @@ void MainWindow::stepCollective(int delta, bool bigOnly) {
         return;
     }
     if (!compareView_->stepCollective(delta, bigOnly))
-        setStatus(bigOnly ? (delta > 0 ? tr("No later big late arriver in this group.") : tr("No earlier big late arriver in this group."))
-                          : (delta > 0 ? tr("Last collective of the group.") : tr("First collective of the group.")));
+        statusBar()->showMessage(bigOnly ? (delta > 0 ? tr("No later big late arriver in this group.") : tr("No earlier big late arriver in this group."))
+                          : (delta > 0 ? tr("Last collective of the group.") : tr("First collective of the group.")),
+                                 4000);
 }
 
 void MainWindow::showLateArriverDetails() {
     if (!inCompareMode()) selection_->showLateArriver();
-    else if (!compareView_->showLateArriver()) setStatus(tr("The collective shown has no late arriver."));
+    else if (!compareView_->showLateArriver()) statusBar()->showMessage(tr("The collective shown has no late arriver."), 4000);
 }
 
 void MainWindow::zoomShownView(double factor) {

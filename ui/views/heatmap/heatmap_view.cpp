@@ -163,6 +163,8 @@ void HeatmapView::updateAxes() {
         first = i + 1;
     }
     title_->setText(QString::fromStdString(heatmapTitle(a, group_)));
+    // the key to the lines only where there are lines (a capture without steps has none)
+    xAxis->setLabel(stepSpans_.empty() ? tr("collective (in order)") : tr("collective (in order; lines: step boundaries)"));
     // the step labels now, not on the next range change: a reload that fits the same range (F5,
     // Settings OK) changes no range, and the labels cleared above would stay away
     updateStepTicks();
