@@ -20,6 +20,7 @@
 #include "window/ranks_panel.h"
 #include "qcustomplot.h"
 #include "session.h"
+#include "views/timeline/timeline_view.h"
 
 using namespace skewui;
 using namespace guitest;
@@ -312,6 +313,7 @@ TEST(Table, ShownCountEmptyStateAndThePlotFollowsTheFilters) {
     EXPECT_TRUE(w.showsFilterEmptyState());
     EXPECT_EQ(w.currentCollective(), -1);
     EXPECT_LT(w.view()->scene().collective, 0);
+    EXPECT_EQ(w.timeline()->selectedCollective(), -1);  // no selection band left in the run views
     EXPECT_FALSE(w.table()->isVisible());
     // "clear the filters" brings the rows back, on the collective shown before the list emptied
     QTest::qWait(20);
@@ -326,6 +328,7 @@ TEST(Table, ShownCountEmptyStateAndThePlotFollowsTheFilters) {
     EXPECT_EQ(w.currentCollective(), onBefore);
     EXPECT_EQ(w.filter()->mapToSource(w.table()->selectionModel()->currentIndex()).row(), onBefore);
     EXPECT_EQ(w.view()->scene().collective, onBefore);
+    EXPECT_EQ(w.timeline()->selectedCollective(), onBefore);
     // a filter change that hides it while other rows stay listed moves on to the first of them; that
     // one is then the collective kept while the list is empty
     w.setFilters({}, 1, {}, 0, false);

@@ -114,6 +114,7 @@ void Selection::followFilter() {
     // nothing listed: nothing shown
     if (current_ >= 0) parked_ = current_;
     current_ = -1;
+    views_->setSelectedCollective(-1);  // the run views' selection band goes too
     views_->collective()->setScene({});
     views_->collective()->setEmptyText(tr("No collective matches the filters."));
     details_->clearDetails();
