@@ -324,7 +324,7 @@ TEST(WhatIfScene, StepsScenariosAndTheCostliestRanks) {
     skew::Analysis a;
     a.whatIf = handMadeWhatIf();
     const skew::WhatIfScene s = skew::buildWhatIfScene(p, a, 16);
-    EXPECT_EQ(s.title, "What-if  \u00B7  3 steps (NVTX step ranges)  \u00B7  1234 kernels replayed, within 0 ns of the capture");
+    EXPECT_EQ(s.title, "What-if  \u00B7  3 steps (NVTX step ranges)  \u00B7  1234 kernels replayed (off by 0 ns)");
     EXPECT_TRUE(s.emptyText.empty());
     EXPECT_EQ(s.steps, (std::vector<uint32_t>{1, 2, 3}));
     EXPECT_EQ(s.capturedNs, (std::vector<int64_t>{100'000'000, 120'000'000, 90'000'000}));

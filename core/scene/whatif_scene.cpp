@@ -53,7 +53,7 @@ WhatIfScene buildWhatIfScene(const Profile& p, const Analysis& a, size_t maxRank
     }
     // the captured replay's largest difference from the capture (replay.max_error_ns), in words
     s.title = "What-if  \u00B7  " + plural(wi.steps.size(), "step") + " (" + sourceText(wi.stepSource) + ")  \u00B7  " +
-              plural(wi.kernels, "kernel") + " replayed, within " + formatDuration(wi.maxErrorNs) + " of the capture";
+              plural(wi.kernels, "kernel") + " replayed (off by " + formatDuration(wi.maxErrorNs) + ")";
     for (const WhatIfStep& st : wi.steps) {
         s.steps.push_back(st.step);
         s.capturedNs.push_back(st.capturedNs);

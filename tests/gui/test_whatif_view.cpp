@@ -244,8 +244,13 @@ TEST(WhatIfView, RankBarsThatFitAndTheRestCounted) {
     ASSERT_LT(fit, 16u);
     EXPECT_EQ(v.shownRanks(), fit);
     EXPECT_EQ(y->range().upper, double(fit) - 0.4);
-    EXPECT_EQ(y->label(), QString("%1 more rank(s) below").arg(16 - fit));
+    QCPAxis* x = v.ranksRect()->axis(QCPAxis::atBottom);
+    const QString axis = "slowdown when only this rank keeps its captured kernels and launches (x)";
+    EXPECT_EQ(x->label(), axis + QString("\n%1 more rank(s) not drawn, each %2x or less")
+                                     .arg(16 - fit)
+                                     .arg(QString::number(v.scene().ranks[fit - 1].slowdown, 'f', 2)));
+    EXPECT_EQ(y->label(), " ");
     v.toPixmap(1920, 1080);  // an export at that size lays the view out for it
     EXPECT_EQ(v.shownRanks(), 16u);
-    EXPECT_EQ(y->label(), " ");
+    EXPECT_EQ(x->label(), axis);
 }

@@ -76,6 +76,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QCustomPlot(parent) {
     ranks_->setRangeZoom(Qt::Orientations());
     hideTopRight(ranks_);
     ranks_->axis(QCPAxis::atBottom)->setLabel(tr("slowdown when only this rank keeps its captured kernels and launches (x)"));
+    ranks_->axis(QCPAxis::atLeft)->setLabel(QStringLiteral(" "));  // a margin like the steps' axis title's
     ranks_->axis(QCPAxis::atLeft)->setRangeReversed(true);  // the costliest rank on top
     ranks_->axis(QCPAxis::atLeft)->grid()->setVisible(false);
     ranks_->axis(QCPAxis::atLeft)->setSubTicks(false);
@@ -245,8 +246,13 @@ void WhatIfView::fitRanks() {
     const size_t shown = std::min(scene_.ranks.size(), size_t(fit));
     ranks_->axis(QCPAxis::atLeft)->setRange(-0.6, std::max<double>(1, double(shown)) - 0.4);
     const int more = int(scene_.moreRanks + (scene_.ranks.size() - shown));
-    // never empty, so that the axis keeps its margin whatever this layout's count (the label is set after it)
-    ranks_->axis(QCPAxis::atLeft)->setLabel(more ? tr("%n more rank(s) below", nullptr, more) : QStringLiteral(" "));
+    // the ranks left out said under the bars, in a line read the right way up (it was the rotated
+    // y axis title), with what they cost at most: the bars are sorted, theirs are no longer
+    const QString x = tr("slowdown when only this rank keeps its captured kernels and launches (x)");
+    ranks_->axis(QCPAxis::atBottom)
+        ->setLabel(more ? x + tr("\n%n more rank(s) not drawn, each %1x or less", nullptr, more)
+                                  .arg(QString::number(scene_.ranks[shown - 1].slowdown, 'f', 2))
+                        : x);
     shownRanks_ = shown;
     ranks_->update(QCPLayoutElement::upPreparation);  // the ticks again, for the range just set (layout made them)
 }
