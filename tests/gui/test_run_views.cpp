@@ -738,6 +738,36 @@ TEST(RunViews, SkewCdfFollowsTheRanksTabsGroup) {
 
 // ---- step map and heatmap against the truth ------------------------------------------------------
 
+// Every step labelled when the rows leave a line for each: a 12-step run in a step map of a
+// 1024x700 window's size (the ticker's own count of about 5 labelled every third step); a hundred
+// steps in the same height thinned to labels a line apart.
+TEST(RunViews, StepMapLabelsEveryStepThatHasRoom) {
+    for (int steps : {12, 100}) {
+        skewgen::GenConfig cfg;
+        cfg.ranks = 4;
+        cfg.steps = steps;
+        cfg.layers = 1;
+        SessionPtr s = load(testutil::generated("stepmap-steps-" + std::to_string(steps), cfg).path);
+        StepMapView v;
+        v.resize(580, 420);
+        v.setSession(s);
+        v.replot(QCustomPlot::rpImmediateRefresh);
+        v.replot(QCustomPlot::rpImmediateRefresh);
+        const QVector<double> ticks = v.yAxis->tickVector();
+        const int line = QFontMetrics(v.yAxis->tickLabelFont()).height();
+        for (int i = 1; i < ticks.size(); ++i)
+            EXPECT_GE(std::abs(v.yAxis->coordToPixel(ticks[i]) - v.yAxis->coordToPixel(ticks[i - 1])), line) << steps << " " << i;
+        if (steps == 12) {
+            QVector<double> all;
+            for (int k = 1; k <= 12; ++k) all << double(k);
+            EXPECT_EQ(ticks, all);
+        } else {
+            EXPECT_LT(ticks.size(), 100);
+            EXPECT_GT(ticks.size(), 5);
+        }
+    }
+}
+
 TEST(RunViews, StepMapMarkersAtThePlantedStepsAndOffsets) {
     SessionPtr s = load(demo().path);
     StepMapView v;

@@ -32,6 +32,12 @@ StepMapView::StepMapView(QWidget* parent) : QCustomPlot(parent) {
     steps->setTickStep(1.0);
     steps->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);  // whole steps, thinned out when there are many
     yAxis->setTicker(steps);
+    // as many step labels as fit a line apart: every step of a 12-step run at 1024x700 (the ticker's
+    // own count of about 5 labelled every third, and the big event's step had none)
+    connect(this, &QCustomPlot::beforeReplot, this, [this, steps] {
+        const int line = QFontMetrics(yAxis->tickLabelFont()).height() + 2;
+        steps->setTickCount(std::max(2, axisRect()->height() / line));
+    });
     xAxis->grid()->setPen(QPen(QColor(0, 0, 0, 25)));
     plotLayout()->insertRow(0);
     title_ = new ElidedTitle(this, QString(), QFont(font().family(), 10, QFont::Bold));
