@@ -255,6 +255,18 @@ TEST(ViewTexts, TitlesAndEmptyStates) {
     const StepMap m = buildStepMap(f.p, f.a, -1);
     ASSERT_TRUE(m.empty());
     EXPECT_EQ(stepMapTitle(m, f.a), "Step map: no steps");
+    // the groups shown in words: "group 0", "groups 0 and 1", "groups 0, 1 and 2"
+    StepMap shared;
+    shared.source = StepSource::Nvtx;
+    shared.steps = 5;
+    shared.items.resize(140);
+    shared.big = {1, 2};
+    for (auto [groups, words] : {std::pair{std::vector<int>{0}, "group 0"}, std::pair{std::vector<int>{0, 1}, "groups 0 and 1"},
+                                 std::pair{std::vector<int>{0, 1, 2}, "groups 0, 1 and 2"}}) {
+        shared.groups = groups;
+        EXPECT_EQ(stepMapTitle(shared, f.a), "Step map  \u00B7  5 steps (NVTX step ranges)  \u00B7  140 collectives of " + std::string(words) +
+                                                 "  \u00B7  2 big events (start skew > 20.00 ms)");
+    }
     EXPECT_EQ(stepMapSideTitle(m, "A (before)"), "A (before): no steps");
     const std::vector<std::string> texts = stepMapEmptyTexts(m);
     ASSERT_EQ(texts.size(), 3u);

@@ -59,10 +59,12 @@ std::string stepMapTitle(const StepMap& m, const Analysis& a) {
     if (m.empty()) return "Step map: no steps";
     const std::string src =
         m.source == StepSource::Nvtx ? "NVTX step ranges" : "steps inferred from the op sequence of group " + std::to_string(m.groups[0]);
+    // "group 0", "groups 0 and 1", "groups 0, 1 and 2"
     std::string groups;
-    for (int g : m.groups) groups += (groups.empty() ? "" : ", ") + std::to_string(g);
+    for (size_t i = 0; i < m.groups.size(); ++i)
+        groups += (i == 0 ? "" : i + 1 == m.groups.size() ? " and " : ", ") + std::to_string(m.groups[i]);
     return "Step map  \u00B7  " + std::to_string(m.steps) + " steps (" + src + ")  \u00B7  " + std::to_string(m.items.size()) +
-           " collectives of group " + groups + "  \u00B7  " + std::to_string(m.big.size()) + " big events (start skew > " +
+           (m.groups.size() > 1 ? " collectives of groups " : " collectives of group ") + groups + "  \u00B7  " + std::to_string(m.big.size()) + " big events (start skew > " +
            formatDuration(a.options.bigSkewNs) + ")";
 }
 
