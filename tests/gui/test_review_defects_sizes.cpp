@@ -51,7 +51,7 @@ bool openTimeline(MainWindow& w, QSize size, const QStringList& files) {
 // rows it covered a marker's label); the overview's colour key keeps its end values.
 TEST(SIZES_SUITE, TimelineLegendNoteAndKeyWhole) {
     const QStringList names = {"NCCL transfer", "NCCL waiting", "GEMM", "other kernel", "big event", "late arriver", "NCCL launch",
-                               "selected collective", "other NCCL", "launch"};
+                               "selected collective", "other NCCL", "other launch"};
     for (QSize size : kSizes) {
         SCOPED_TRACE(std::to_string(size.width()) + "x" + std::to_string(size.height()));
         MainWindow w;

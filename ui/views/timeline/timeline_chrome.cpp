@@ -68,9 +68,15 @@ void paintHeaderLabel(QPainter& p, const TimelineState& st, const RankLabelElide
     st.text.draw(p, lr, arrow + labels.elide(QString::fromStdString(rank.label), bm, lr.width() - bm.horizontalAdvance(arrow)), Font::Bold,
                  Qt::AlignLeft | Qt::AlignVCenter);
     p.setPen(QColor(100, 100, 100));
-    QString stats = QObject::tr("%1 str \u00B7 %2").arg(rank.lanes.size()).arg(QLocale().toString(qulonglong(rank.kernelCount())));
-    if (QFontMetrics(bold).horizontalAdvance(label) + QFontMetrics(small).horizontalAdvance(stats) + 12 < lr.width())
-        st.text.draw(p, lr, stats, Font::Small, Qt::AlignRight | Qt::AlignVCenter);
+    // in words, as much as fits beside the label: "3 streams · 980 kernels", else "3 streams"
+    const uint64_t n = rank.kernelCount();
+    const QString streams = QString("%1 %2").arg(rank.lanes.size()).arg(rank.lanes.size() == 1 ? QObject::tr("stream") : QObject::tr("streams"));
+    const QString kernels = QString("%1 %2").arg(QLocale().toString(qulonglong(n)), n == 1 ? QObject::tr("kernel") : QObject::tr("kernels"));
+    for (const QString& stats : {streams + QString::fromUtf8(" \u00B7 ") + kernels, streams})
+        if (QFontMetrics(bold).horizontalAdvance(label) + QFontMetrics(small).horizontalAdvance(stats) + 12 < lr.width()) {
+            st.text.draw(p, lr, stats, Font::Small, Qt::AlignRight | Qt::AlignVCenter);
+            break;
+        }
 }
 
 }  // namespace

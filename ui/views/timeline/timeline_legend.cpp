@@ -36,7 +36,7 @@ std::vector<Entry> entries(const QString& lateItem, const QString& ideal) {
                            {kGemm, QObject::tr("GEMM"), 0},                {kOther, QObject::tr("other kernel"), 0},
                            {kLate, QObject::tr("big event"), 2},           {kLateSmall, lateItem, 2},
                            {kLaunchNccl, QObject::tr("NCCL launch"), 0},   {kSelect, QObject::tr("selected collective"), 0},
-                           {kOtherNccl, QObject::tr("other NCCL"), 0},     {kLaunch, QObject::tr("launch"), 0}};
+                           {kOtherNccl, QObject::tr("other NCCL"), 0},     {kLaunch, QObject::tr("other launch"), 0}};
     out.insert(out.end(), std::begin(items), std::end(items));
     return out;
 }
