@@ -317,13 +317,13 @@ TEST(StreamWaitDetails, TheLastWaitNamesTheKernelItWaitedFor) {
         const std::string d = skew::kernelDetails(run.p, run.a, int(ci), gl.rank, gl.lane, k);
         EXPECT_NE(d.find("Last stream wait: ended "), std::string::npos) << d;
         if (waitEnd - kernelEnd >= 200 && waitEnd - kernelEnd <= 800) {
-            const std::string want = "it waited for " + name + " on stream " + std::to_string(compute) + ", which ended " +
-                                     std::to_string(waitEnd - kernelEnd) + " ns before it";
+            const std::string want = "the wait was for " + name + " on stream " + std::to_string(compute) + ", which ended " +
+                                     std::to_string(waitEnd - kernelEnd) + " ns before the wait did";
             EXPECT_NE(d.find(want), std::string::npos) << want << "\n" << d;
             ++named;
         } else {
             EXPECT_GT(waitEnd - kernelEnd, 5'000);  // the chunk had ended long before
-            EXPECT_NE(d.find("no kernel of another stream ended with it"), std::string::npos) << d;
+            EXPECT_NE(d.find("no kernel of another stream ended with the wait"), std::string::npos) << d;
             ++none;
         }
     }

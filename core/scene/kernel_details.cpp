@@ -25,7 +25,8 @@ std::string nsAndDuration(int64_t v) {
 // event's record ends).
 std::string lastWaitText(const Profile& p, const Rank& r, const StreamWaits& w, size_t i, int64_t kernelStart) {
     const int64_t end = w.end(i);
-    std::string o = "ended " + formatDuration(kernelStart - end) + " before the start";
+    // each "it" named: the kernel, the wait, the kernel waited for (review: "it" meant two things)
+    std::string o = "ended " + formatDuration(kernelStart - end) + " before the kernel started";
     int bestLane = -1;
     size_t bestKernel = 0;
     for (size_t l = 0; l < r.lanes.size(); ++l) {
@@ -35,11 +36,11 @@ std::string lastWaitText(const Profile& p, const Rank& r, const StreamWaits& w, 
             if (bestLane < 0 || lane.end(k) > r.lanes[size_t(bestLane)].end(bestKernel)) bestLane = int(l), bestKernel = k;
         });
     }
-    if (bestLane < 0) return o + "; no kernel of another stream ended with it";
+    if (bestLane < 0) return o + "; no kernel of another stream ended with the wait";
     const KernelLane& bl = r.lanes[size_t(bestLane)];
     const int64_t gap = end - bl.end(bestKernel);
-    return o + "; it waited for " + p.strings.str(bl.name[bestKernel]) + " on stream " + std::to_string(bl.stream) + ", which ended " +
-           (gap >= 0 ? formatDuration(gap) + " before it" : formatDuration(-gap) + " after it");
+    return o + "; the wait was for " + p.strings.str(bl.name[bestKernel]) + " on stream " + std::to_string(bl.stream) + ", which ended " +
+           (gap >= 0 ? formatDuration(gap) + " before the wait did" : formatDuration(-gap) + " after the wait did");
 }
 
 }  // namespace
