@@ -377,6 +377,16 @@ TEST(RunMaps, StepMapWithoutStepsSaysWhy) {
     EXPECT_TRUE(m.empty());
     EXPECT_TRUE(m.items.empty());
     EXPECT_NE(m.why.find("no NVTX range matches the step pattern ^no such step$"), std::string::npos) << m.why;
+    // the default pattern by what it matches, not as its regex
+    {
+        Profile r = loadProfile({realDataDir() + "/nsysai-mfu_2gpu_before.sqlite"});
+        const StepMap none = buildStepMap(r, analyze(r), 0);
+        ASSERT_TRUE(none.empty());
+        EXPECT_NE(none.why.find("no NVTX range matches the default step pattern (ProfilerStep#N, iteration, iter, step, train_step or "
+                                "sample_N ranges)"),
+                  std::string::npos)
+            << none.why;
+    }
     // a real export without NCCL kernels: nothing was matched
     Profile q = loadProfile({realDataDir() + "/pipit-cloverleaf.sqlite"});
     Analysis b = analyze(q);

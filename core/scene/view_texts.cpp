@@ -43,7 +43,7 @@ std::string preparingViewText(const std::string& view) { return "Preparing the "
 std::string heatmapEmptyText() { return "No collectives were matched across ranks."; }
 
 std::vector<std::string> stepMapEmptyTexts(const StepMap& m) {
-    return {m.why + "\n\nSet the step NVTX pattern in Analysis > Settings (analyze --step-regex).", m.why,
+    return {m.why + "\n\nSet the pattern of the NVTX ranges that are steps in Analysis > Settings.", m.why,
             "No steps: no NVTX range matches the step pattern."};
 }
 

@@ -112,13 +112,16 @@ void fillStepMap(const Profile& p, const Analysis& a, StepMap& m) {
     if (m.groups.empty()) {
         uint64_t nvtx = 0;
         for (const auto& pr : p.processes) nvtx += pr.nvtx.size();
-        std::string pattern = a.options.stepRegex.empty() ? defaultStepRegex() : a.options.stepRegex;
+        // the user's own pattern said as it is; the default by what it matches (its regex is a line of symbols)
+        const bool own = !a.options.stepRegex.empty() && a.options.stepRegex != defaultStepRegex();
+        const std::string pattern = own ? "step pattern " + a.options.stepRegex
+                                        : "default step pattern (ProfilerStep#N, iteration, iter, step, train_step or sample_N ranges)";
         if (a.groups.empty())
             m.why = "No steps: no NCCL collectives were matched across ranks.";
         else
             m.why = std::string("No steps: ") +
                     (nvtx == 0 ? "the exports have no NVTX ranges"
-                               : "no NVTX range matches the step pattern " + pattern) +
+                               : "no NVTX range matches the " + pattern) +
                     ", and no group's sequence of collective ops repeats (a single op, such as only SendRecv, has no "
                     "period to infer steps from).";
         return;
