@@ -28,7 +28,8 @@ public:
     void setGroup(SessionPtr s, int group);
     int group() const { return group_; }
     // every how many ranks the lateness chart names one, its upright labels `thickness` px thick
-    // and `pitch` px apart: 1 while they fit, else enough that named ones do not overlap
+    // and `pitch` px apart: 1 while they fit, else the least of 2, 5, 10, 20... that puts named
+    // ones 4 px apart
     static int labelStride(double pitch, int thickness);
 
     QTableView* table() const { return table_; }
