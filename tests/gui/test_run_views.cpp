@@ -944,6 +944,39 @@ TEST(RunViews, HeatmapCellUnderAPlantedEventIsThatCollectiveAndRank) {
 // says which of how many ("group 0 of 2"): the demo opens on group 0 (135 collectives), the box
 // switches to group 1 (5 AllReduce), selecting a group-0 collective switches back. One group: no box.
 // The heatmap's x axis names the step lines only where it draws them: a capture without steps has none.
+// A heatmap of 400 ranks in rows under a pixel high: each rank keeps the pixel row its centre falls
+// in, shared with its neighbours, which shows the latest of them. Eight late arrivers (10 ms, on 8
+// consecutive ranks) all show red in their collective's column; rows only drawn for some ranks hid
+// about one rank in four.
+TEST(RunViews, HeatmapOfHundredsOfRanksHidesNoLateArriver) {
+    skewgen::GenConfig cfg;
+    cfg.ranks = 400;
+    cfg.steps = 1;
+    cfg.layers = 12;  // 36 collectives: the 8 late ones leave the median start skew (the noise bound's) ordinary
+    cfg.allReduce = false;
+    for (int k = 0; k < 8; ++k) cfg.late.push_back({1, 2 + 3 * k, 201 + k, 10'000'000, skewgen::LateKind::Gpu});
+    const testutil::Generated& g = testutil::generated("heatmap-400-ranks", cfg);
+    SessionPtr s = load(g.path);
+    HeatmapView v;
+    v.resize(1200, 360);
+    v.setSession(s);
+    const QImage img = v.toPixmap(1200, 360).toImage().convertToFormat(QImage::Format_RGB32);
+    const QRect cells = v.axisRect()->rect();
+    ASSERT_LT(double(cells.height()) / 400.0, 1.0);
+    ASSERT_EQ(g.result.late.size(), 8u);
+    for (const auto& tl : g.result.late) {
+        SCOPED_TRACE("rank " + std::to_string(tl.planted.rank) + ", #" + std::to_string(tl.index));
+        const int x = int(std::lround(v.xAxis->coordToPixel(double(tl.index))));
+        const int y = int(std::lround(v.yAxis->coordToPixel(double(tl.planted.rank))));
+        bool red = false;
+        for (int yy = y - 1; yy <= y + 1; ++yy) {
+            const QColor c(img.pixel(x, yy));
+            red = red || (c.red() > c.green() + 60 && c.red() > c.blue() + 60);
+        }
+        EXPECT_TRUE(red) << QColor(img.pixel(x, y)).name().toStdString();
+    }
+}
+
 TEST(RunViews, HeatmapAxisNamesStepLinesOnlyWhereThereAreSteps) {
     HeatmapView v;
     v.resize(1200, 500);

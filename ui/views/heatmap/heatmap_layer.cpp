@@ -57,6 +57,9 @@ HeatmapLayer::Bands HeatmapLayer::bands(const QRect& area, size_t n) const {
         b.top[s] = std::clamp(int(std::lround(y->coordToPixel(double(s) - 0.5))) - area.top(), 0, H);
         b.bottom[s] = std::clamp(int(std::lround(y->coordToPixel(double(s) + 0.5))) - area.top(), 0, H);
         if (b.bottom[s] - b.top[s] > 3) b.bottom[s] -= 1;  // a hairline between ranks when rows are tall
+        // under a pixel a rank (hundreds of ranks) still has the pixel row its centre falls in,
+        // shared with its neighbours there (cells() draws the latest of them)
+        if (b.bottom[s] <= b.top[s] && b.top[s] < H) b.bottom[s] = b.top[s] + 1;
     }
     return b;
 }
@@ -73,17 +76,27 @@ QImage HeatmapLayer::cells(const HeatmapCells& hc, const Bands& b, int W, int H)
     uint32_t lut[256];
     for (int i = 0; i < 256; ++i) lut[i] = lateScale(0.08 + 0.92 * i / 255.0).rgb();
     std::vector<uint32_t> line(static_cast<size_t>(W));
-    for (size_t s = 0; s < n; ++s) {
-        if (b.bottom[s] <= b.top[s]) continue;
+    std::vector<int64_t> most(static_cast<size_t>(W));
+    // ranks that share their first pixel row (rows under a pixel: hundreds of ranks) drawn as one,
+    // each column the latest of them (lateness >= 0 above missing, -1, above nothing, -2): a late
+    // arriver is never hidden behind a neighbour drawn after it
+    for (size_t s = 0, e; s < n; s = e) {
+        int bottom = b.bottom[s];
+        for (e = s + 1; e < n && b.top[e] == b.top[s]; ++e) bottom = std::max(bottom, b.bottom[e]);
+        if (bottom <= b.top[s]) continue;
         for (int xx = 0; xx < W; ++xx) {
-            const int64_t l = hc.lateness[size_t(xx) * n + s];
+            const int64_t* col = hc.lateness.data() + size_t(xx) * n;
+            most[size_t(xx)] = *std::max_element(col + s, col + e);
+        }
+        for (int xx = 0; xx < W; ++xx) {
+            const int64_t l = most[size_t(xx)];
             uint32_t c = white;
             if (l == -2) c = 0;
             else if (l < 0) c = missing;
             else if (const double t = scale.position(l); t > 0) c = lut[std::clamp(int(t * 255.0), 0, 255)];
             line[size_t(xx)] = c;
         }
-        for (int yy = b.top[s]; yy < b.bottom[s]; ++yy) std::copy(line.begin(), line.end(), bits + size_t(yy) * bpl);
+        for (int yy = b.top[s]; yy < bottom; ++yy) std::copy(line.begin(), line.end(), bits + size_t(yy) * bpl);
     }
     return img;
 }
