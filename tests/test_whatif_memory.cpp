@@ -40,6 +40,12 @@ struct Budget {
     ~Budget() { unsetenv("SKEWSCOPE_WHATIF_MAX_MB"); }
 };
 
+// `p` analysed with SKEWSCOPE_WHATIF_MAX_MB set to `mb` (unset again after)
+skew::Analysis analyzedWithin(skew::Profile& p, const char* mb, const skew::AnalysisOptions& o = {}) {
+    Budget b(mb);
+    return skew::analyze(p, o);
+}
+
 TEST(MemoryBudget, TheLeastOfMemAvailableAndEachCgroupsRoomWithoutItsInactiveFileCache) {
     const std::string meminfo = "MemTotal:       32000000 kB\nMemFree:         1000 kB\nMemAvailable:    2000000 kB\n";
     // no cgroup: MemAvailable, 2,000,000 KiB
@@ -131,11 +137,7 @@ TEST(WhatIfMemory, ABudgetUnderTheEstimateLeavesTheWhatIfOutAndEveryOutputSaysWh
     skew::AnalysisOptions o;
     const skew::Analysis full = skew::analyze(p, o);
     ASSERT_EQ(full.whatIf.kernels, 12u);
-    skew::Analysis a;
-    {
-        Budget b("8");
-        a = skew::analyze(p, o);
-    }
+    const skew::Analysis a = analyzedWithin(p, "8", o);
     // 12 kernels and 4 members (2 collectives of 2 ranks), not packed: 12 * 77 + 4 * 64 + 8,388,608
     // = 8,389,788 bytes, just over 8 MB; said rounded up, 9 MB
     const std::string reason =
@@ -173,11 +175,7 @@ TEST(WhatIfMemory, ABudgetUnderTheEstimateLeavesTheWhatIfOutAndEveryOutputSaysWh
 // steps", which is what its empty step list would otherwise say).
 TEST(WhatIfMemory, TheComparisonsCheckSaysWhichWhatIfWasLeftOutAndWhy) {
     skew::Profile p = whatifhand::handProfile();
-    skew::Analysis out;
-    {
-        Budget b("8");
-        out = skew::analyze(p);
-    }
+    const skew::Analysis out = analyzedWithin(p, "8");
     ASSERT_FALSE(out.whatIf.notComputed.empty());
     const skew::Analysis in = skew::analyze(p);
     EXPECT_EQ(skew::checkWhatIf(out, in).why, "A's what-if was not computed: " + out.whatIf.notComputed);
@@ -187,11 +185,7 @@ TEST(WhatIfMemory, TheComparisonsCheckSaysWhichWhatIfWasLeftOutAndWhy) {
 
 TEST(WhatIfMemory, TheIdealScheduleIsLeftOutWithTheWhatIfOrWhenItsOwnReplayWouldNotFit) {
     skew::Profile p = whatifhand::handProfile();
-    skew::Analysis out;
-    {
-        Budget b("8");
-        out = skew::analyze(p);
-    }
+    const skew::Analysis out = analyzedWithin(p, "8");
     ASSERT_FALSE(out.whatIf.notComputed.empty());
     const skew::IdealSchedule none = skew::idealSchedule(p, out);  // (no budget now: the what-if's reason)
     EXPECT_TRUE(none.empty());

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "common/deferred_replot.h"
+#include "views/rank_ticker.h"
 #include "models/ranks_model.h"
 #include "qcustomplot.h"
 #include "common/rank_labels.h"
@@ -109,12 +110,8 @@ void RanksPanel::drawLateness(const skew::Session& s, int g) {
 int RanksPanel::labelStride(double pitch, int thickness) {
     if (pitch >= thickness) return 1;
     // thinned: named ranks 4 px apart at least (upright labels that touch read as one black band, as
-    // on 1,024 ranks), by a round step (every 20th: rank 0, 20, 40...)
-    const double need = (thickness + 4) / std::max(pitch, 0.01);
-    for (int decade = 1; decade < 100'000'000; decade *= 10)
-        for (int m : {1, 2, 5})
-            if (m * decade >= need) return m * decade;
-    return 100'000'000;
+    // on 1,024 ranks), by the rank axes' round step (every 20th: rank 0, 20, 40...)
+    return RankTicker::labelEvery(1.0, std::max(pitch, 0.01), thickness + 4);
 }
 
 void RanksPanel::layoutTicks() {

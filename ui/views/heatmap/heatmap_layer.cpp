@@ -76,7 +76,6 @@ QImage HeatmapLayer::cells(const HeatmapCells& hc, const Bands& b, int W, int H)
     uint32_t lut[256];
     for (int i = 0; i < 256; ++i) lut[i] = lateScale(0.08 + 0.92 * i / 255.0).rgb();
     std::vector<uint32_t> line(static_cast<size_t>(W));
-    std::vector<int64_t> most(static_cast<size_t>(W));
     // ranks that share their first pixel row (rows under a pixel: hundreds of ranks) drawn as one,
     // each column the latest of them (lateness >= 0 above missing, -1, above nothing, -2): a late
     // arriver is never hidden behind a neighbour drawn after it
@@ -86,10 +85,7 @@ QImage HeatmapLayer::cells(const HeatmapCells& hc, const Bands& b, int W, int H)
         if (bottom <= b.top[s]) continue;
         for (int xx = 0; xx < W; ++xx) {
             const int64_t* col = hc.lateness.data() + size_t(xx) * n;
-            most[size_t(xx)] = *std::max_element(col + s, col + e);
-        }
-        for (int xx = 0; xx < W; ++xx) {
-            const int64_t l = most[size_t(xx)];
+            const int64_t l = *std::max_element(col + s, col + e);
             uint32_t c = white;
             if (l == -2) c = 0;
             else if (l < 0) c = missing;

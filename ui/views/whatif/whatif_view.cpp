@@ -18,6 +18,9 @@ namespace skewui {
 
 namespace {
 
+// the rank bars' axis title (a line saying which ranks are not drawn goes under it)
+QString rankAxisTitle() { return QObject::tr("slowdown when only this rank keeps its captured kernels and launches (x)"); }
+
 // The bars' colours: captured as the compare view's "before" (A), the ideal as its "after" (B),
 // the slow kernels' scenario in the GEMM colour, the late launches' in the CPU launch's.
 QColor seriesColor(int series) {  // 0 captured, 1 + scenario
@@ -75,7 +78,7 @@ WhatIfView::WhatIfView(QWidget* parent) : QCustomPlot(parent) {
     ranks_->setRangeDrag(Qt::Orientations());
     ranks_->setRangeZoom(Qt::Orientations());
     hideTopRight(ranks_);
-    ranks_->axis(QCPAxis::atBottom)->setLabel(tr("slowdown when only this rank keeps its captured kernels and launches (x)"));
+    ranks_->axis(QCPAxis::atBottom)->setLabel(rankAxisTitle());
     ranks_->axis(QCPAxis::atLeft)->setLabel(QStringLiteral(" "));  // a margin like the steps' axis title's
     ranks_->axis(QCPAxis::atLeft)->setRangeReversed(true);  // the costliest rank on top
     ranks_->axis(QCPAxis::atLeft)->grid()->setVisible(false);
@@ -248,7 +251,7 @@ void WhatIfView::fitRanks() {
     const int more = int(scene_.moreRanks + (scene_.ranks.size() - shown));
     // the ranks left out said under the bars, in a line read the right way up (it was the rotated
     // y axis title), with what they cost at most: the bars are sorted, theirs are no longer
-    const QString x = tr("slowdown when only this rank keeps its captured kernels and launches (x)");
+    const QString x = rankAxisTitle();
     ranks_->axis(QCPAxis::atBottom)
         ->setLabel(more ? x + tr("\n%n more rank(s) not drawn, each %1x or less", nullptr, more)
                                   .arg(QString::number(scene_.ranks[shown - 1].slowdown, 'f', 2))
